@@ -1,0 +1,229 @@
+// The admin API under /_emulator/api: health, state, reset, accounts and their keys, and the clock.
+// Its shapes are a stable contract (design section 3) that scripts and the inspector rely on.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { parseDuration } from '../core/clock.ts'
+import { ApiError } from '../core/errors.ts'
+import { nanosToUsd, usdToNanos } from '../core/money.ts'
+import { windowStarts } from '../core/windows.ts'
+import type { EmulatorContext } from '../context.ts'
+import { Nullable, OptionalBody, ResetIntervalSchema, StringEnum } from '../http/schemas.ts'
+import { createAccount, generateMembers, STARTER_KEYS } from '../modules/accounts/accounts.service.ts'
+import type { AccountRow } from '../modules/accounts/accounts.repo.ts'
+import { insertKey, toKeyView } from '../modules/keys/keys.service.ts'
+
+export interface AdminHooks {
+  reset(): Promise<void>
+}
+
+const AccountParams = Type.Object({ id: Type.String({ minLength: 1 }) })
+
+const CreateAccountBody = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  credits_usd: Type.Optional(Type.Number({ minimum: 0 })),
+})
+
+const CreateKeyBody = Type.Object({
+  kind: Type.Optional(StringEnum(['management', 'standard'] as const)),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  disabled: Type.Optional(Type.Boolean()),
+  limit: Type.Optional(Nullable(Type.Number({ minimum: 0 }))),
+  limit_reset: Type.Optional(Nullable(ResetIntervalSchema)),
+  include_byok_in_limit: Type.Optional(Type.Boolean()),
+  expires_at: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
+  creator_user_id: Type.Optional(Type.String()),
+})
+
+const ClockAdvanceBody = Type.Object({
+  ms: Type.Optional(Type.Integer({ minimum: 0 })),
+  by: Type.Optional(Type.String({ minLength: 1 })),
+  to: Type.Optional(Type.String({ format: 'date-time' })),
+})
+
+const ClockSetBody = Type.Object({ to: Type.String({ format: 'date-time' }) })
+
+export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hooks: AdminHooks }> = async (app, { ctx, hooks }) => {
+  const accountView = (account: AccountRow) => ({
+    id: account.id,
+    name: account.name,
+    credits_usd: nanosToUsd(account.credits_nanos),
+    balance_usd: nanosToUsd(account.credits_nanos - ctx.repos.accounts.spentNanos(account.id)),
+    workspace_id: account.workspace_id,
+    created_at: new Date(account.created_at).toISOString(),
+  })
+  const requireAccount = (id: string): AccountRow => {
+    const account = ctx.repos.accounts.get(id)
+    if (!account) throw new ApiError(404, `Account ${id} not found`)
+    return account
+  }
+  const adminKeyView = (hash: string) => {
+    const row = ctx.repos.keys.withUsage(hash, windowStarts(ctx.clock.now()))!
+    const account = ctx.repos.accounts.get(row.account_id)!
+    return { ...toKeyView(row, account.workspace_id), kind: row.kind, key: row.token }
+  }
+
+  app.get('/health', { config: { operation: 'admin.health' } }, async () => ({ status: 'ok', version: ctx.version }))
+
+  app.get('/state', { config: { operation: 'admin.state' } }, async () => {
+    const accounts = ctx.repos.accounts.list()
+    return {
+      data: {
+        version: ctx.version,
+        seed: ctx.config.seed,
+        database: ctx.config.db,
+        clock: ctx.clock.state(),
+        accounts: accounts.map(accountView),
+      },
+    }
+  })
+
+  app.post('/reset', { config: { operation: 'admin.reset' } }, async () => {
+    await hooks.reset()
+    return { data: { reset: true } }
+  })
+
+  app.get('/accounts', { config: { operation: 'admin.accounts.list' } }, async () => ({
+    data: ctx.repos.accounts.list().map(accountView),
+  }))
+
+  app.post(
+    '/accounts',
+    { config: { operation: 'admin.accounts.create' }, schema: { body: OptionalBody(CreateAccountBody) } },
+    async (request, reply) => {
+      const body = request.body ?? {}
+      const label = ctx.ids.next('account')
+      const members = await generateMembers(ctx.config.seed, label)
+      const created = createAccount(ctx, {
+        label,
+        name: body.name ?? `Workspace ${label.split('#')[1]}`,
+        credits_usd: body.credits_usd ?? 0,
+        members,
+        keys: STARTER_KEYS,
+      })
+      ctx.events.emit('account.created', { id: created.account.id })
+      const token = (kind: string) => created.keys.find((k) => k.row.kind === kind)!.token
+      return reply.code(201).send({
+        data: {
+          id: created.account.id,
+          name: created.account.name,
+          management_key: token('management'),
+          standard_key: token('standard'),
+          credits_usd: nanosToUsd(created.account.credits_nanos),
+          workspace_id: created.account.workspace_id,
+          members: created.members.map((m) => ({ id: m.id, name: m.name, email: m.email, role: m.role })),
+        },
+      })
+    },
+  )
+
+  app.get('/accounts/:id', { config: { operation: 'admin.accounts.get' }, schema: { params: AccountParams } }, async (request) => {
+    const account = requireAccount(request.params.id)
+    return {
+      data: {
+        ...accountView(account),
+        members: ctx.repos.accounts.members(account.id).map((m) => ({ id: m.id, name: m.name, email: m.email, role: m.role })),
+      },
+    }
+  })
+
+  app.delete('/accounts/:id', { config: { operation: 'admin.accounts.delete' }, schema: { params: AccountParams } }, async (request) => {
+    requireAccount(request.params.id)
+    ctx.repos.accounts.delete(request.params.id)
+    return { data: { deleted: true } }
+  })
+
+  app.put(
+    '/accounts/:id/credits',
+    {
+      config: { operation: 'admin.accounts.credits' },
+      schema: { params: AccountParams, body: Type.Object({ credits_usd: Type.Number({ minimum: 0 }) }) },
+    },
+    async (request) => {
+      const account = requireAccount(request.params.id)
+      ctx.repos.accounts.setCredits(account.id, usdToNanos(request.body.credits_usd))
+      return { data: accountView(requireAccount(account.id)) }
+    },
+  )
+
+  app.get('/accounts/:id/keys', { config: { operation: 'admin.keys.list' }, schema: { params: AccountParams } }, async (request) => {
+    const account = requireAccount(request.params.id)
+    return { data: ctx.repos.keys.forAccount(account.id).map((k) => adminKeyView(k.hash)) }
+  })
+
+  app.post(
+    '/accounts/:id/keys',
+    { config: { operation: 'admin.keys.create' }, schema: { params: AccountParams, body: OptionalBody(CreateKeyBody) } },
+    async (request, reply) => {
+      const account = requireAccount(request.params.id)
+      const body = request.body ?? {}
+      const members = ctx.repos.accounts.members(account.id)
+      if (body.creator_user_id !== undefined && !members.some((m) => m.id === body.creator_user_id)) {
+        throw new ApiError(400, `Field \`creator_user_id\` must be a member of account ${account.id}`, {
+          metadata: { field: 'creator_user_id', members: members.map((m) => m.id) },
+        })
+      }
+      const kind = body.kind ?? 'standard'
+      const { row } = ctx.db.transaction(() =>
+        insertKey(ctx, {
+          account_id: account.id,
+          kind,
+          name: body.name ?? (kind === 'management' ? 'Management key' : 'API key'),
+          label: ctx.ids.next('key'),
+          creator_user_id: body.creator_user_id ?? members[0]?.id ?? null,
+          disabled: body.disabled ?? false,
+          limit_usd: body.limit ?? null,
+          limit_reset: body.limit_reset ?? null,
+          include_byok_in_limit: body.include_byok_in_limit ?? false,
+          expires_at: body.expires_at ? Date.parse(body.expires_at) : null,
+        }),
+      ).immediate()
+      return reply.code(201).send({ data: adminKeyView(row.hash) })
+    },
+  )
+
+  app.delete(
+    '/accounts/:id/keys/:hash',
+    { config: { operation: 'admin.keys.revoke' }, schema: { params: Type.Object({ id: Type.String(), hash: Type.String() }) } },
+    async (request) => {
+      const key = ctx.repos.keys.byHash(request.params.hash)
+      if (!key || key.account_id !== request.params.id) throw new ApiError(404, `Key ${request.params.hash} not found in account ${request.params.id}`)
+      ctx.repos.keys.delete(key.hash)
+      return { data: { deleted: true } }
+    },
+  )
+
+  const clockReply = async (promise: Promise<unknown> | unknown) => {
+    await promise
+    const state = ctx.clock.state()
+    ctx.events.emit('clock.moved', state)
+    return { data: state }
+  }
+
+  app.get('/clock', { config: { operation: 'admin.clock.get' } }, async () => ({ data: ctx.clock.state() }))
+
+  app.post('/clock/advance', { config: { operation: 'admin.clock.advance' }, schema: { body: ClockAdvanceBody } }, async (request) => {
+    const { ms, by, to } = request.body
+    const given = [ms, by, to].filter((v) => v !== undefined).length
+    if (given !== 1) throw new ApiError(400, 'Send exactly one of `ms` (milliseconds), `by` (a duration such as "1d") or `to` (an ISO time)')
+    if (to !== undefined) {
+      const target = Date.parse(to)
+      if (target < ctx.clock.now()) {
+        throw new ApiError(400, `Field \`to\` (${to}) is before the emulator's now (${ctx.clock.nowIso()}); use POST /_emulator/api/clock/set to go back`)
+      }
+      return clockReply(ctx.clock.advanceTo(target))
+    }
+    let amount: number
+    try {
+      amount = parseDuration(ms ?? by!)
+    } catch (error) {
+      throw new ApiError(400, `Field \`by\`: ${(error as Error).message}`)
+    }
+    return clockReply(ctx.clock.advance(amount))
+  })
+
+  app.post('/clock/set', { config: { operation: 'admin.clock.set' }, schema: { body: ClockSetBody } }, async (request) =>
+    clockReply(ctx.clock.set(Date.parse(request.body.to))),
+  )
+  app.post('/clock/freeze', { config: { operation: 'admin.clock.freeze' } }, async () => clockReply(ctx.clock.freeze()))
+  app.post('/clock/resume', { config: { operation: 'admin.clock.resume' } }, async () => clockReply(ctx.clock.resume()))
+}

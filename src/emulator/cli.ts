@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// gateway-emulator: runs the emulator headless. Prints where everything is and the seeded keys,
+// and shuts down cleanly (server closed, database closed) on SIGINT or SIGTERM.
+import { parseArgs } from 'node:util'
+import { CLI_FLAGS, ConfigError, loadConfig } from './config.ts'
+import { startEmulator, VERSION } from './emulator.ts'
+
+const HELP = `Usage: gateway-emulator [options]
+
+Runs the Model Gateway Emulator on 127.0.0.1. Every option can also be set with an environment
+variable GATEWAY_EMULATOR_<NAME> (e.g. GATEWAY_EMULATOR_PORT=9000) or a JSON config file.
+
+Options:
+  --host <addr>           address to bind (default 127.0.0.1)
+  --port <n>              API port (default 8710; 0 = any free port)
+  --eu-port <n>           EU listener port (default port + 1; -1 = none)
+  --db <path>|:memory:    database file (default: the user data directory)
+  --seed <n>              seed for keys, ids and every generated value (default 1)
+  --fixtures <dir>        directory whose files replace the bundled fixtures
+  --clock system|manual   system time, or a clock that moves only when told (default system)
+  --clock-start <iso>     where a manual clock starts (default 2026-01-01T12:00:00Z)
+  --config <file>         JSON config file (keys as in the README's configuration reference)
+  --log-level <level>     silent, error, warn, info or debug (default info)
+  --key-limit-status <n>  402 or 403 for a request over a key's spending limit (default 403)
+  --demo                  back-fill 30 days of realistic usage
+  --no-ui                 do not serve the inspector UI
+  -v, --version           print the version
+  -h, --help              print this help`
+
+function fail(message: string, code: number): never {
+  process.stderr.write(`gateway-emulator: ${message}\n`)
+  process.exit(code)
+}
+
+async function main(): Promise<void> {
+  let parsed
+  try {
+    parsed = parseArgs({ options: CLI_FLAGS, strict: true, allowPositionals: false })
+  } catch (error) {
+    fail(`${(error as Error).message} (see --help)`, 2)
+  }
+  const { help, version, 'no-ui': noUi, ...flags } = parsed.values as Record<string, string | boolean | undefined>
+  if (help) {
+    process.stdout.write(`${HELP}\n`)
+    return
+  }
+  if (version) {
+    process.stdout.write(`${VERSION}\n`)
+    return
+  }
+  if (noUi) flags.ui = false
+
+  let config
+  try {
+    config = loadConfig({ flags, env: process.env })
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message, 2)
+    throw error
+  }
+
+  let emulator
+  try {
+    emulator = await startEmulator({}, config)
+  } catch (error) {
+    fail((error as Error).message, 1)
+  }
+
+  const lines = [
+    `Model Gateway Emulator ${VERSION}`,
+    `  API             ${emulator.url}/api/v1`,
+    `  EU API          ${emulator.euUrl ? `${emulator.euUrl}/api/v1` : '(off)'}`,
+    `  Video router    ${emulator.url}/router/v1`,
+    `  Admin API       ${emulator.url}/_emulator/api`,
+    `  UI              ${config.ui ? emulator.uiUrl : '(off)'}`,
+    `  Database        ${config.db}`,
+    `  Clock           ${config.clock} (${emulator.clock.nowIso()})`,
+    `  Seed            ${config.seed}`,
+    '',
+    `  Management key  ${emulator.keys.management}`,
+    `  Standard key    ${emulator.keys.standard}`,
+    '',
+    'Press Ctrl+C to stop.',
+  ]
+  if (config.logLevel !== 'silent') process.stdout.write(`${lines.join('\n')}\n`)
+
+  let stopping = false
+  const stop = (signal: string): void => {
+    if (stopping) return
+    stopping = true
+    if (config.logLevel !== 'silent') process.stdout.write(`\n${signal}: stopping...\n`)
+    emulator
+      .close()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => fail(`error while stopping: ${(error as Error).message}`, 1))
+  }
+  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => stop('SIGTERM'))
+}
+
+await main()

@@ -1,0 +1,219 @@
+// Configuration: flags > env (GATEWAY_EMULATOR_*) > config file > defaults, validated and frozen.
+// Every bad value is reported in one line that names the setting, where it came from and what is allowed.
+import { existsSync, readFileSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { ClockMode } from './core/clock.ts'
+
+export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug'
+
+export interface EmulatorConfig {
+  host: string
+  /** 0 picks any free port. */
+  port: number
+  /** Port of the EU listener; null = port + 1 (or any free port when port is 0); -1 = no EU listener. */
+  euPort: number | null
+  /** A file path, or ':memory:'. */
+  db: string
+  seed: number
+  /** A directory whose files replace the bundled fixtures (seeds, catalog). */
+  fixtures: string
+  clock: ClockMode
+  /** Start of a manual clock, ISO 8601. */
+  clockStart: string | null
+  logLevel: LogLevel
+  demo: boolean
+  ui: boolean
+  /** Status for a request denied by an exhausted key limit (the real service was seen to send both). */
+  keyLimitStatus: 402 | 403
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url))
+export const BUNDLED_FIXTURES = join(PACKAGE_ROOT, 'fixtures')
+
+/** Where the database lives by default: the user's data directory, per platform convention. */
+export function defaultDatabasePath(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
+  const home = homedir()
+  const base =
+    platform === 'darwin'
+      ? join(home, 'Library', 'Application Support')
+      : platform === 'win32'
+        ? (env.LOCALAPPDATA ?? env.APPDATA ?? join(home, 'AppData', 'Local'))
+        : (env.XDG_DATA_HOME ?? join(home, '.local', 'share'))
+  return join(base, 'model-gateway-emulator', 'emulator.db')
+}
+
+export function defaultConfig(): EmulatorConfig {
+  return {
+    host: '127.0.0.1',
+    port: 8710,
+    euPort: null,
+    db: defaultDatabasePath(),
+    seed: 1,
+    fixtures: BUNDLED_FIXTURES,
+    clock: 'system',
+    clockStart: null,
+    logLevel: 'info',
+    demo: false,
+    ui: true,
+    keyLimitStatus: 403,
+  }
+}
+
+type Source = 'flag' | 'env' | 'config file' | 'option'
+type RawValue = string | number | boolean | null | undefined
+
+interface Setting {
+  key: keyof EmulatorConfig
+  flag: string
+  parse(value: RawValue, where: string): unknown
+}
+
+const describe = (where: string, value: RawValue): string => `${where} ${JSON.stringify(value)}`
+
+const integer =
+  (min: number, max: number) =>
+  (value: RawValue, where: string): number => {
+    const n = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : NaN
+    if (!Number.isInteger(n) || n < min || n > max) {
+      throw new ConfigError(`invalid ${describe(where, value)}: must be an integer from ${min} to ${max}`)
+    }
+    return n
+  }
+
+const oneOf =
+  <T extends string | number>(allowed: readonly T[]) =>
+  (value: RawValue, where: string): T => {
+    const match = allowed.find((a) => String(a) === String(value))
+    if (match === undefined) throw new ConfigError(`invalid ${describe(where, value)}: must be one of ${allowed.join(', ')}`)
+    return match
+  }
+
+const boolean = (value: RawValue, where: string): boolean => {
+  if (typeof value === 'boolean') return value
+  if (value === 'true' || value === '1' || value === '') return true
+  if (value === 'false' || value === '0') return false
+  throw new ConfigError(`invalid ${describe(where, value)}: must be true or false`)
+}
+
+const nonEmptyString = (value: RawValue, where: string): string => {
+  if (typeof value !== 'string' || value.trim() === '') throw new ConfigError(`invalid ${describe(where, value)}: must be a non-empty string`)
+  return value
+}
+
+const isoTime = (value: RawValue, where: string): string | null => {
+  if (value === null) return null
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(Date.parse(value))) {
+    throw new ConfigError(`invalid ${describe(where, value)}: must be an ISO 8601 time such as 2026-01-01T00:00:00Z`)
+  }
+  return new Date(Date.parse(value)).toISOString()
+}
+
+const SETTINGS: Setting[] = [
+  { key: 'host', flag: 'host', parse: nonEmptyString },
+  { key: 'port', flag: 'port', parse: integer(0, 65535) },
+  { key: 'euPort', flag: 'eu-port', parse: (v, w) => (v === null ? null : integer(-1, 65535)(v, w)) },
+  { key: 'db', flag: 'db', parse: nonEmptyString },
+  { key: 'seed', flag: 'seed', parse: integer(0, 2 ** 31 - 1) },
+  { key: 'fixtures', flag: 'fixtures', parse: nonEmptyString },
+  { key: 'clock', flag: 'clock', parse: oneOf(['system', 'manual'] as const) },
+  { key: 'clockStart', flag: 'clock-start', parse: isoTime },
+  { key: 'logLevel', flag: 'log-level', parse: oneOf(['silent', 'error', 'warn', 'info', 'debug'] as const) },
+  { key: 'demo', flag: 'demo', parse: boolean },
+  { key: 'ui', flag: 'ui', parse: boolean },
+  { key: 'keyLimitStatus', flag: 'key-limit-status', parse: oneOf([402, 403] as const) },
+]
+
+const envName = (flag: string): string => `GATEWAY_EMULATOR_${flag.replace(/-/g, '_').toUpperCase()}`
+
+function whereOf(source: Source, setting: Setting): string {
+  switch (source) {
+    case 'flag':
+      return `--${setting.flag}`
+    case 'env':
+      return envName(setting.flag)
+    case 'config file':
+      return `config file key "${setting.key}"`
+    case 'option':
+      return `option ${setting.key}`
+  }
+}
+
+function apply(target: Record<string, unknown>, values: Record<string, RawValue>, source: Source): void {
+  for (const setting of SETTINGS) {
+    const raw = values[source === 'flag' || source === 'env' ? setting.flag : setting.key]
+    if (raw === undefined) continue
+    target[setting.key] = setting.parse(raw, whereOf(source, setting))
+  }
+}
+
+function readConfigFile(path: string): Record<string, RawValue> {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    throw new ConfigError(`cannot read config file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
+  }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch (error) {
+    throw new ConfigError(`config file ${path} is not valid JSON: ${(error as Error).message}`)
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ConfigError(`config file ${path} must hold a JSON object`)
+  }
+  const known = new Set(SETTINGS.map((s) => s.key as string))
+  for (const key of Object.keys(parsed)) {
+    if (!known.has(key)) throw new ConfigError(`config file ${path}: unknown key "${key}" (known: ${[...known].join(', ')})`)
+  }
+  return parsed as Record<string, RawValue>
+}
+
+export interface LoadConfigInput {
+  /** Parsed CLI flags by flag name (`eu-port`), plus `config` for the config file path. */
+  flags?: Record<string, RawValue>
+  env?: NodeJS.ProcessEnv
+  /** Programmatic options by config key; they rank with flags. */
+  options?: Partial<EmulatorConfig> & { config?: string }
+}
+
+export function loadConfig(input: LoadConfigInput = {}): Readonly<EmulatorConfig> {
+  const env = input.env ?? {}
+  const config: Record<string, unknown> = { ...defaultConfig() }
+  const configPath = (input.flags?.config ?? input.options?.config ?? env[envName('config')]) as string | undefined
+  if (configPath) apply(config, readConfigFile(configPath), 'config file')
+  const fromEnv: Record<string, RawValue> = {}
+  for (const setting of SETTINGS) {
+    const value = env[envName(setting.flag)]
+    if (value !== undefined) fromEnv[setting.flag] = value
+  }
+  apply(config, fromEnv, 'env')
+  if (input.options) {
+    const { config: _ignored, ...options } = input.options
+    apply(config, options as Record<string, RawValue>, 'option')
+  }
+  if (input.flags) apply(config, input.flags, 'flag')
+  return Object.freeze(config as unknown as EmulatorConfig)
+}
+
+/** The flags the CLI accepts, for util.parseArgs. */
+export const CLI_FLAGS = Object.fromEntries([
+  ...SETTINGS.filter((s) => s.key !== 'demo' && s.key !== 'ui').map((s) => [s.flag, { type: 'string' as const }]),
+  ['config', { type: 'string' as const }],
+  ['demo', { type: 'boolean' as const }],
+  ['no-ui', { type: 'boolean' as const }],
+  ['help', { type: 'boolean' as const, short: 'h' }],
+  ['version', { type: 'boolean' as const, short: 'v' }],
+])
+
+/** A fixture file from the configured directory, or the bundled one when that directory lacks it. */
+export function resolveFixture(fixturesDir: string, relativePath: string): string {
+  const own = join(fixturesDir, relativePath)
+  return existsSync(own) ? own : join(BUNDLED_FIXTURES, relativePath)
+}

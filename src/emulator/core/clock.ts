@@ -1,0 +1,191 @@
+// The emulator's only source of time. Everything in src/emulator asks this clock, never Date.now(),
+// so a test can move time by hand and every reset window, expiry and task transition follows.
+
+export type ClockMode = 'system' | 'manual'
+
+/** Something that has work due at points in virtual time (video tasks, charge expiries, callbacks). */
+export interface DueSource {
+  readonly name: string
+  /** Earliest virtual time (epoch ms) at which this source has work, or null when it has none. */
+  nextDue(): number | null
+  /** Runs everything due at or before `now`. */
+  runDue(now: number): Promise<void> | void
+}
+
+export interface ClockState {
+  now: string
+  mode: ClockMode
+}
+
+export interface Clock {
+  now(): number
+  nowIso(): string
+  readonly mode: ClockMode
+  state(): ClockState
+  /** Moves forward by `ms` (or a duration such as '1d', '90m'), running due work in time order. */
+  advance(by: number | string): Promise<ClockState>
+  /** Moves forward to `to`, running due work in time order. Refuses to go backwards. */
+  advanceTo(to: number): Promise<ClockState>
+  /** Jumps to `to` in either direction without running anything (a forward jump leaves work due). */
+  set(to: number): ClockState
+  /** Stops time where it is: the clock becomes manual. */
+  freeze(): ClockState
+  /** Lets time run again from where it is: the clock becomes system, keeping its offset. */
+  resume(): ClockState
+  addSource(source: DueSource): () => void
+  /** Runs what is due now (the system-mode ticker calls this). */
+  runDue(): Promise<void>
+  start(): void
+  stop(): void
+}
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }
+
+/** Parses 1500, '1500', '90s', '15m', '2h', '1d', '1w', or a sum such as '1d2h'. */
+export function parseDuration(input: number | string): number {
+  if (typeof input === 'number') {
+    if (!Number.isFinite(input) || input < 0) throw new RangeError(`duration must be a finite number >= 0, got ${input}`)
+    return Math.round(input)
+  }
+  const text = input.trim()
+  if (/^\d+$/.test(text)) return Number(text)
+  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/g)]
+  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text) {
+    throw new RangeError(`duration "${input}" is not of the form 500ms, 30s, 15m, 2h, 1d or 1w`)
+  }
+  return Math.round(parts.reduce((sum, p) => sum + Number(p[1]) * UNITS[p[2]!]!, 0))
+}
+
+export interface ClockOptions {
+  mode: ClockMode
+  /** Start time for a manual clock (epoch ms). A system clock starts at real time. */
+  start?: number
+  /** How often a system clock looks for due work, in real milliseconds. */
+  tickMs?: number
+}
+
+/** Real wall-clock time, for the few things that must be real (callback Date headers, durations). */
+export const wallClock = {
+  now: (): number => Date.now(),
+  iso: (): string => new Date(Date.now()).toISOString(),
+  perf: (): number => performance.now(),
+}
+
+export const DEFAULT_MANUAL_START = Date.UTC(2026, 0, 1, 12, 0, 0)
+
+export function createClock(options: ClockOptions): Clock {
+  let mode: ClockMode = options.mode
+  // In system mode: now = real now + offset. In manual mode: now = frozenAt.
+  let offset = 0
+  let frozenAt = options.start ?? (mode === 'manual' ? DEFAULT_MANUAL_START : Date.now())
+  if (mode === 'system' && options.start !== undefined) offset = options.start - Date.now()
+  const sources = new Set<DueSource>()
+  let timer: NodeJS.Timeout | undefined
+  let running: Promise<void> = Promise.resolve()
+
+  const now = (): number => (mode === 'manual' ? frozenAt : Date.now() + offset)
+  const state = (): ClockState => ({ now: new Date(now()).toISOString(), mode })
+  const setNow = (to: number): void => {
+    if (mode === 'manual') frozenAt = to
+    else offset = to - Date.now()
+  }
+
+  const earliestDue = (): { at: number; source: DueSource } | null => {
+    let best: { at: number; source: DueSource } | null = null
+    for (const source of sources) {
+      const at = source.nextDue()
+      if (at !== null && (best === null || at < best.at)) best = { at, source }
+    }
+    return best
+  }
+
+  // Runs due work up to `target` in time order. Calls are serialised so two advances never interleave.
+  const runUntil = (target: number): Promise<void> => {
+    const job = running.then(async () => {
+      for (let guard = 0; guard < 1_000_000; guard++) {
+        const due = earliestDue()
+        if (due === null || due.at > target) break
+        if (due.at > now()) setNow(due.at)
+        await due.source.runDue(now())
+      }
+      if (target > now()) setNow(target)
+    })
+    running = job.catch(() => undefined)
+    return job
+  }
+
+  const clock: Clock = {
+    now,
+    nowIso: () => new Date(now()).toISOString(),
+    get mode() {
+      return mode
+    },
+    state,
+    async advance(by) {
+      const ms = parseDuration(by)
+      await runUntil(now() + ms)
+      return state()
+    },
+    async advanceTo(to) {
+      if (to < now()) throw new RangeError(`cannot advance to ${new Date(to).toISOString()}: it is before now (${state().now})`)
+      await runUntil(to)
+      return state()
+    },
+    set(to) {
+      setNow(to)
+      return state()
+    },
+    freeze() {
+      if (mode === 'system') {
+        frozenAt = now()
+        mode = 'manual'
+      }
+      return state()
+    },
+    resume() {
+      if (mode === 'manual') {
+        offset = frozenAt - Date.now()
+        mode = 'system'
+      }
+      return state()
+    },
+    addSource(source) {
+      sources.add(source)
+      return () => sources.delete(source)
+    },
+    runDue: () => runUntil(now()),
+    start() {
+      if (timer) return
+      timer = setInterval(() => {
+        if (mode === 'system') void clock.runDue().catch(() => undefined)
+      }, options.tickMs ?? 250)
+      timer.unref()
+    },
+    stop() {
+      if (timer) clearInterval(timer)
+      timer = undefined
+    },
+  }
+  return clock
+}
+
+// Window starts for usage and limit resets: days at 00:00 UTC, weeks on Monday, months on the 1st.
+export function startOfUtcDay(ms: number): number {
+  const d = new Date(ms)
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate())
+}
+
+export function startOfUtcWeek(ms: number): number {
+  const day = startOfUtcDay(ms)
+  const weekday = (new Date(day).getUTCDay() + 6) % 7 // Monday = 0
+  return day - weekday * 86_400_000
+}
+
+export function startOfUtcMonth(ms: number): number {
+  const d = new Date(ms)
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)
+}
+
+export function toIso(ms: number): string {
+  return new Date(ms).toISOString()
+}

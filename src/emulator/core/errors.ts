@@ -1,0 +1,37 @@
+// One error type for every failure a client can cause. Thrown anywhere, rendered once by the error
+// handler in the envelope of the API the request was made to.
+
+export type ErrorMetadata = Record<string, unknown>
+
+export class ApiError extends Error {
+  readonly status: number
+  readonly metadata: ErrorMetadata | undefined
+  readonly headers: Record<string, string>
+  /** For the video router's envelope: FieldInvalid, TaskNotFound, ... */
+  readonly reason: string | undefined
+
+  constructor(
+    status: number,
+    message: string,
+    options: { metadata?: ErrorMetadata; headers?: Record<string, string>; reason?: string } = {},
+  ) {
+    super(message)
+    this.name = 'ApiError'
+    this.status = status
+    this.metadata = options.metadata
+    this.headers = options.headers ?? {}
+    this.reason = options.reason
+  }
+}
+
+export const badRequest = (message: string, metadata?: ErrorMetadata): ApiError =>
+  new ApiError(400, message, metadata ? { metadata } : {})
+
+export const notFound = (message = 'Not Found'): ApiError => new ApiError(404, message)
+
+/** Main API envelope: {"error":{"code":<status>,"message":"...","metadata"?:{...}}}. */
+export function mainEnvelope(error: ApiError): { error: { code: number; message: string; metadata?: ErrorMetadata } } {
+  return {
+    error: { code: error.status, message: error.message, ...(error.metadata ? { metadata: error.metadata } : {}) },
+  }
+}

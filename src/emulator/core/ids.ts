@@ -1,0 +1,51 @@
+// Identifier factories. Every id is a pure function of (seed, label): the seed file's entities use
+// fixed labels, and everything created at run time uses a label with a persisted sequence number, so
+// the same seed and the same calls give the same ids, and a restart never repeats one.
+import { deriveHex } from './rng.ts'
+
+export const KEY_PREFIX = 'sk-gw-v1-'
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+
+function base62(hex: string, length: number): string {
+  let n = BigInt(`0x${hex}`)
+  let out = ''
+  while (out.length < length) {
+    out += BASE62[Number(n % 62n)]
+    n /= 62n
+  }
+  return out
+}
+
+export function uuidFromHex(hex: string): string {
+  // Shaped as a version-4 UUID so strict validators accept it.
+  const h = hex.slice(0, 32).split('')
+  h[12] = '4'
+  h[16] = '89ab'[Number.parseInt(h[16]!, 16) % 4]!
+  const s = h.join('')
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20, 32)}`
+}
+
+export interface Ids {
+  token(label: string): string
+  member(label: string): string
+  account(label: string): string
+  uuid(label: string): string
+  /** A label unique for this database: `<kind>#<n>` from a persisted counter. */
+  next(kind: string): string
+}
+
+export function createIds(seed: number, nextSequence: (kind: string) => number): Ids {
+  return {
+    token: (label) => KEY_PREFIX + deriveHex(seed, `token:${label}`, 64),
+    member: (label) => `user_${base62(deriveHex(seed, `member:${label}`, 48), 27)}`,
+    account: (label) => `acct_${deriveHex(seed, `account:${label}`, 20)}`,
+    uuid: (label) => uuidFromHex(deriveHex(seed, `uuid:${label}`, 32)),
+    next: (kind) => `${kind}#${nextSequence(kind)}`,
+  }
+}
+
+/** The label shown for a key: its prefix and a few characters each side, never the whole secret. */
+export function maskToken(token: string): string {
+  return `${token.slice(0, KEY_PREFIX.length + 3)}...${token.slice(-3)}`
+}

@@ -1,0 +1,163 @@
+// createEmulator builds everything without listening (tests use app.inject); startEmulator listens
+// on the main port and the EU port. Both return one handle that owns the database and the clock.
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { FastifyInstance } from 'fastify'
+import pkg from '../../package.json' with { type: 'json' }
+import { loadConfig, type EmulatorConfig } from './config.ts'
+import { createClock, type Clock, type ClockState } from './core/clock.ts'
+import { createContext, type EmulatorContext } from './context.ts'
+import { buildApp } from './http/build-app.ts'
+import { openDatabase } from './store/db.ts'
+import { migrate } from './store/migrate.ts'
+import { migrations } from './store/migrations/index.ts'
+import { applySeed, loadSeed, resetState, seededKeys, type SeededKeys } from './store/seed.ts'
+
+export const VERSION: string = pkg.version
+
+export type EmulatorOptions = Partial<EmulatorConfig> & { config?: string }
+
+export interface Emulator {
+  readonly app: FastifyInstance
+  readonly config: Readonly<EmulatorConfig>
+  readonly clock: Clock
+  readonly ctx: EmulatorContext
+  /** The seeded default account's keys (management and standard). */
+  readonly keys: SeededKeys
+  reset(): Promise<void>
+  close(): Promise<void>
+}
+
+export interface RunningEmulator extends Emulator {
+  /** Base of the main listener, e.g. http://127.0.0.1:8710 (the gateway API is under /api/v1). */
+  readonly url: string
+  /** Base of the EU listener, or null when it is off. */
+  readonly euUrl: string | null
+  readonly uiUrl: string
+  readonly port: number
+}
+
+/** Marks a request that arrived on the EU listener. */
+export const EU_LISTENER = Symbol.for('model-gateway-emulator.eu')
+
+export function isEuRequest(raw: IncomingMessage): boolean {
+  return (raw as IncomingMessage & { [EU_LISTENER]?: boolean })[EU_LISTENER] === true
+}
+
+/** Programmatic callers get test-friendly defaults: in memory, silent, any free port. */
+const PROGRAMMATIC_DEFAULTS: Partial<EmulatorConfig> = { db: ':memory:', port: 0, logLevel: 'silent' }
+
+export async function createEmulator(options: EmulatorOptions = {}, resolved?: Readonly<EmulatorConfig>): Promise<Emulator> {
+  const config = resolved ?? loadConfig({ options: { ...PROGRAMMATIC_DEFAULTS, ...options } })
+  const seed = loadSeed(config.fixtures)
+  const db = openDatabase(config.db)
+  try {
+    migrate(db, migrations)
+    const clock = createClock({
+      mode: config.clock,
+      ...(config.clockStart !== null && { start: Date.parse(config.clockStart) }),
+    })
+    const ctx = createContext(config, VERSION, db, clock)
+    if (seededKeys(ctx) === null) applySeed(ctx, seed)
+
+    let closed = false
+    const reset = async (): Promise<void> => {
+      resetState(ctx, seed)
+      ctx.events.emit('state.reset', { at: clock.nowIso() })
+    }
+    const app = buildApp(ctx, { reset })
+    await app.ready()
+    clock.start()
+
+    return {
+      app,
+      config,
+      clock,
+      ctx,
+      keys: seededKeys(ctx)!,
+      reset,
+      async close() {
+        if (closed) return
+        closed = true
+        clock.stop()
+        await app.close()
+        db.close()
+      },
+    }
+  } catch (error) {
+    if (db.open) db.close()
+    throw error
+  }
+}
+
+export class ListenError extends Error {
+  override name = 'ListenError'
+}
+
+function listenError(error: NodeJS.ErrnoException, host: string, port: number, what: string): ListenError {
+  if (error.code === 'EADDRINUSE') return new ListenError(`${what} port ${port} on ${host} is already in use (choose another with --port, or --port 0 for any free port)`)
+  if (error.code === 'EACCES') return new ListenError(`${what} port ${port} on ${host} needs privileges this process does not have`)
+  if (error.code === 'EADDRNOTAVAIL') return new ListenError(`cannot bind ${host}: no such address on this machine`)
+  return new ListenError(`cannot listen on ${host}:${port}: ${error.message}`)
+}
+
+const hostForUrl = (host: string): string => (host.includes(':') ? `[${host}]` : host)
+
+async function listenEu(app: FastifyInstance, host: string, port: number): Promise<Server> {
+  // Same app, same state: requests are marked as EU and handed to the main server's handler.
+  const server = createServer((req, res) => {
+    ;(req as IncomingMessage & { [EU_LISTENER]?: boolean })[EU_LISTENER] = true
+    app.server.emit('request', req, res)
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error) => reject(listenError(error as NodeJS.ErrnoException, host, port, 'EU')))
+    server.listen(port, host, () => resolve())
+  })
+  return server
+}
+
+export async function startEmulator(options: EmulatorOptions = {}, resolved?: Readonly<EmulatorConfig>): Promise<RunningEmulator> {
+  const emulator = await createEmulator(options, resolved)
+  const { config, app } = emulator
+  let euServer: Server | null = null
+  try {
+    try {
+      await app.listen({ host: config.host, port: config.port })
+    } catch (error) {
+      throw listenError(error as NodeJS.ErrnoException, config.host, config.port, 'API')
+    }
+    const port = (app.server.address() as AddressInfo).port
+    if (config.euPort !== -1) {
+      const euPort = config.euPort ?? (config.port === 0 ? 0 : port + 1)
+      euServer = await listenEu(app, config.host, euPort)
+    }
+    const base = `http://${hostForUrl(config.host)}`
+    const euUrl = euServer ? `${base}:${(euServer.address() as AddressInfo).port}` : null
+    return {
+      app,
+      config,
+      clock: emulator.clock,
+      ctx: emulator.ctx,
+      keys: emulator.keys,
+      reset: emulator.reset,
+      url: `${base}:${port}`,
+      euUrl,
+      uiUrl: `${base}:${port}/_emulator/`,
+      port,
+      async close() {
+        if (euServer) {
+          euServer.closeAllConnections()
+          await new Promise<void>((resolve) => euServer!.close(() => resolve()))
+          euServer = null
+        }
+        await emulator.close()
+      },
+    }
+  } catch (error) {
+    if (euServer) euServer.close()
+    await emulator.close()
+    throw error
+  }
+}
+
+export type { ClockState, SeededKeys }

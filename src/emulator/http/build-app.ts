@@ -1,0 +1,49 @@
+// Builds the Fastify app (not listening): error handling, validation, auth, then one plugin per API
+// area under its prefix. Shells (CLI, desktop, tests) decide whether and where it listens.
+import Fastify, { LogController, type FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { createRng } from '../core/rng.ts'
+import type { EmulatorContext } from '../context.ts'
+import { adminRoutes, type AdminHooks } from '../admin/admin.routes.ts'
+import { keysRoutes } from '../modules/keys/keys.routes.ts'
+import { installAuth } from './auth.ts'
+import { installErrorHandling } from './error-handler.ts'
+import { validatorCompiler } from './validation.ts'
+
+export const API_PREFIX = '/api/v1'
+export const ROUTER_PREFIX = '/router/v1'
+export const ADMIN_PREFIX = '/_emulator/api'
+
+/** Bodies larger than this get a 413 (the video router raises it for its image uploads). */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024
+
+export function buildApp(ctx: EmulatorContext, hooks: AdminHooks): FastifyInstance {
+  const level = ctx.config.logLevel
+  const app = Fastify({
+    logger:
+      level === 'silent'
+        ? false
+        : {
+            // The CLI prints its own start-up summary, so the framework's info lines (listening at...) stay quiet.
+            level: level === 'info' ? 'warn' : level,
+            stream: process.stderr,
+            // Keys never reach a log line.
+            redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
+          },
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    forceCloseConnections: true,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  app.setValidatorCompiler(validatorCompiler)
+  // Every body of these APIs is JSON; a text body gets a 415 rather than a confusing type error.
+  app.removeContentTypeParser('text/plain')
+  installErrorHandling(app, createRng(ctx.config.seed, 'trace'))
+  installAuth(app, ctx)
+
+  app.register(keysRoutes, { prefix: API_PREFIX, ctx })
+  app.register(adminRoutes, { prefix: ADMIN_PREFIX, ctx, hooks })
+  return app
+}

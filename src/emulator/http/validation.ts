@@ -1,0 +1,83 @@
+// Request validation. Query strings, path params and headers arrive as text, so they are coerced
+// ("5" -> 5); bodies are JSON and are checked as sent, so {"limit":"5"} is a 400, not a silent 5.
+import { Ajv, type ErrorObject } from 'ajv'
+import addFormatsModule from 'ajv-formats'
+import type { FastifySchemaCompiler } from 'fastify'
+import { ApiError } from '../core/errors.ts'
+import { OPTIONAL_BODY } from './schemas.ts'
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
+
+function makeAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({ coerceTypes: coerce ? 'array' : false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false })
+  addFormats(ajv)
+  return ajv
+}
+
+const coercing = makeAjv(true)
+const exact = makeAjv(false)
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const validate = (httpPart === 'body' ? exact : coercing).compile(schema as object)
+  const bodyOptional = httpPart === 'body' && (schema as Record<string, unknown>)[OPTIONAL_BODY] === true
+  return (data: unknown) => {
+    // Fastify hands a missing body over as null (or undefined, depending on the request).
+    if ((data === undefined || data === null) && bodyOptional) return { value: undefined }
+    return validate(data) ? { value: data } : { error: Object.assign(new Error('validation'), { validation: validate.errors ?? [] }) }
+  }
+}
+
+const LOCATION: Record<string, string> = { body: 'Field', querystring: 'Query parameter', params: 'Path parameter', headers: 'Header' }
+
+const describeType = (type: unknown): string => {
+  const names = (Array.isArray(type) ? type : [type]).map((t) =>
+    t === 'integer' ? 'an integer' : t === 'array' ? 'an array' : t === 'object' ? 'an object' : t === 'null' ? 'null' : `a ${String(t)}`,
+  )
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : (names[0] ?? 'valid')
+}
+
+function describeIssue(e: ErrorObject): string {
+  const p = e.params as Record<string, unknown>
+  switch (e.keyword) {
+    case 'required':
+      return 'is required'
+    case 'type':
+      return `must be ${describeType(p.type)}`
+    case 'enum':
+      return `must be one of ${(p.allowedValues as unknown[]).map((v) => (v === null ? 'null' : String(v))).join(', ')}`
+    case 'minimum':
+      return `must be >= ${String(p.limit)}`
+    case 'exclusiveMinimum':
+      return `must be > ${String(p.limit)}`
+    case 'maximum':
+      return `must be <= ${String(p.limit)}`
+    case 'exclusiveMaximum':
+      return `must be < ${String(p.limit)}`
+    case 'minLength':
+      return p.limit === 1 ? 'must not be empty' : `must be at least ${String(p.limit)} characters`
+    case 'maxLength':
+      return `must be at most ${String(p.limit)} characters`
+    case 'minItems':
+      return p.limit === 1 ? 'must not be empty' : `must have at least ${String(p.limit)} items`
+    case 'maxItems':
+      return `must have at most ${String(p.limit)} items`
+    case 'pattern':
+    case 'format':
+      return `is not valid (${e.message ?? 'bad format'})`
+    default:
+      return e.message ?? 'is not valid'
+  }
+}
+
+/** Turns the first validation failure into a 400 that names the field: "`limit` must be a number or null". */
+export function validationToApiError(errors: ErrorObject[], context: string | undefined): ApiError {
+  const e = errors[0]
+  if (!e) return new ApiError(400, 'Invalid request parameters')
+  const segments = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+  if (e.keyword === 'required') segments.push(String((e.params as { missingProperty: string }).missingProperty))
+  const field = segments.reduce((path, s) => (/^\d+$/.test(s) ? `${path}[${s}]` : path ? `${path}.${s}` : s), '')
+  const location = LOCATION[context ?? 'body'] ?? 'Field'
+  const issue = describeIssue(e)
+  const message = field ? `${location} \`${field}\` ${issue}` : `Request ${context === 'querystring' ? 'query' : 'body'} ${issue}`
+  return new ApiError(400, message, { metadata: { field: field || null, location: context ?? 'body', issue } })
+}

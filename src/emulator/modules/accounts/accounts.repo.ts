@@ -1,0 +1,55 @@
+import type { DB } from '../../store/db.ts'
+
+export interface AccountRow {
+  id: string
+  name: string
+  credits_nanos: number
+  workspace_id: string
+  created_at: number
+}
+
+export interface MemberRow {
+  id: string
+  account_id: string
+  name: string
+  email: string
+  role: 'admin' | 'member'
+  created_at: number
+}
+
+export function createAccountsRepo(db: DB) {
+  const insertAccountStmt = db.prepare<AccountRow>(
+    `INSERT INTO accounts (id, name, credits_nanos, workspace_id, created_at)
+     VALUES (@id, @name, @credits_nanos, @workspace_id, @created_at)`,
+  )
+  const insertMemberStmt = db.prepare<MemberRow>(
+    `INSERT INTO members (id, account_id, name, email, role, created_at)
+     VALUES (@id, @account_id, @name, @email, @role, @created_at)`,
+  )
+  const getStmt = db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?')
+  const listStmt = db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY created_at, rowid')
+  const membersStmt = db.prepare<[string], MemberRow>('SELECT * FROM members WHERE account_id = ? ORDER BY created_at, rowid')
+  const memberStmt = db.prepare<[string], MemberRow>('SELECT * FROM members WHERE id = ?')
+  const deleteStmt = db.prepare<[string]>('DELETE FROM accounts WHERE id = ?')
+  const setCreditsStmt = db.prepare<{ id: string; credits_nanos: number }>(
+    'UPDATE accounts SET credits_nanos = @credits_nanos WHERE id = @id',
+  )
+  const spentStmt = db.prepare<[string], { spent: number }>(
+    'SELECT COALESCE(SUM(cost_nanos), 0) AS spent FROM usage WHERE account_id = ? AND byok = 0',
+  )
+
+  return {
+    insert: (row: AccountRow) => void insertAccountStmt.run(row),
+    insertMember: (row: MemberRow) => void insertMemberStmt.run(row),
+    get: (id: string) => getStmt.get(id),
+    list: () => listStmt.all(),
+    members: (accountId: string) => membersStmt.all(accountId),
+    member: (id: string) => memberStmt.get(id),
+    delete: (id: string) => deleteStmt.run(id).changes > 0,
+    setCredits: (id: string, credits_nanos: number) => void setCreditsStmt.run({ id, credits_nanos }),
+    /** Credits spent (BYOK usage is paid to the caller's own provider, not from credits). */
+    spentNanos: (accountId: string) => spentStmt.get(accountId)!.spent,
+  }
+}
+
+export type AccountsRepo = ReturnType<typeof createAccountsRepo>

@@ -1,0 +1,63 @@
+// GET /api/v1/keys and PATCH /api/v1/keys/:hash: management key required, scoped to the caller's account.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { ApiError } from '../../core/errors.ts'
+import { usdToNanos } from '../../core/money.ts'
+import { windowStarts } from '../../core/windows.ts'
+import type { EmulatorContext } from '../../context.ts'
+import { caller } from '../../http/auth.ts'
+import { KeyHashParams, KeyListResponse, KeyResponse, ListKeysQuery, UpdateKeyBody } from './keys.schemas.ts'
+import { keyView, toKeyView } from './keys.service.ts'
+
+export const keysRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
+  app.get(
+    '/keys',
+    {
+      config: { operation: 'keys.list', auth: 'management' },
+      schema: { summary: 'List API keys', tags: ['keys'], querystring: ListKeysQuery, response: KeyListResponse },
+    },
+    async (request) => {
+      const { account } = caller(request)
+      const rows = ctx.repos.keys.list(
+        {
+          account_id: account.id,
+          kind: 'standard',
+          include_disabled: request.query.include_disabled ?? false,
+          offset: request.query.offset ?? 0,
+          limit: request.query.limit ?? -1,
+        },
+        windowStarts(ctx.clock.now()),
+      )
+      return { data: rows.map((row) => toKeyView(row, account.workspace_id)) }
+    },
+  )
+
+  app.patch(
+    '/keys/:hash',
+    {
+      config: { operation: 'keys.update', auth: 'management' },
+      schema: { summary: 'Update an API key', tags: ['keys'], params: KeyHashParams, body: UpdateKeyBody, response: KeyResponse },
+    },
+    async (request) => {
+      const { account } = caller(request)
+      const { hash } = request.params
+      const existing = ctx.repos.keys.byHash(hash)
+      // Another account's key is as unknown as a key that never existed.
+      if (!existing || existing.account_id !== account.id || existing.kind !== 'standard') {
+        throw new ApiError(404, `API key ${hash} not found`)
+      }
+      const body = request.body
+      ctx.repos.keys.update(
+        hash,
+        {
+          ...(body.name !== undefined && { name: body.name }),
+          ...(body.disabled !== undefined && { disabled: body.disabled }),
+          ...(body.limit !== undefined && { limit_nanos: body.limit === null ? null : usdToNanos(body.limit) }),
+          ...(body.limit_reset !== undefined && { limit_reset: body.limit_reset }),
+          ...(body.include_byok_in_limit !== undefined && { include_byok_in_limit: body.include_byok_in_limit }),
+        },
+        ctx.clock.now(),
+      )
+      return { data: keyView(ctx, hash)! }
+    },
+  )
+}

@@ -1,0 +1,115 @@
+// Key creation and the public key object. Usage fields and limit_remaining are derived from usage
+// rows against the clock on every read, so a reset is just a window boundary passing.
+import { maskToken } from '../../core/ids.ts'
+import { nanosToUsd } from '../../core/money.ts'
+import { sha256Hex } from '../../core/rng.ts'
+import { toIso } from '../../core/clock.ts'
+import { windowStarts, type ResetInterval } from '../../core/windows.ts'
+import type { EmulatorContext } from '../../context.ts'
+import type { KeyKind, KeyRow, KeyWithUsage } from './keys.repo.ts'
+
+export interface NewKey {
+  account_id: string
+  kind: KeyKind
+  name: string
+  /** Fixes the token: same seed and label, same token. */
+  label: string
+  creator_user_id: string | null
+  disabled?: boolean
+  limit_usd?: number | null
+  limit_reset?: ResetInterval | null
+  include_byok_in_limit?: boolean
+  expires_at?: number | null
+}
+
+/** Inserts a key; call inside the caller's transaction. Returns the row and its one-time token. */
+export function insertKey(ctx: EmulatorContext, input: NewKey): { row: KeyRow; token: string } {
+  const token = ctx.ids.token(input.label)
+  const row: KeyRow = {
+    hash: sha256Hex(token),
+    account_id: input.account_id,
+    kind: input.kind,
+    token,
+    name: input.name,
+    label: maskToken(token),
+    disabled: input.disabled ? 1 : 0,
+    limit_nanos: input.limit_usd === undefined || input.limit_usd === null ? null : Math.round(input.limit_usd * 1e9),
+    limit_reset: input.limit_reset ?? null,
+    include_byok_in_limit: input.include_byok_in_limit ? 1 : 0,
+    creator_user_id: input.creator_user_id,
+    expires_at: input.expires_at ?? null,
+    created_at: ctx.clock.now(),
+    updated_at: null,
+  }
+  ctx.repos.keys.insert(row)
+  return { row, token }
+}
+
+/** What counts against a key's limit in its current window (nano-USD). */
+export function limitUsageNanos(key: KeyWithUsage): number {
+  const pick = (base: number, daily: number, weekly: number, monthly: number): number =>
+    key.limit_reset === 'daily' ? daily : key.limit_reset === 'weekly' ? weekly : key.limit_reset === 'monthly' ? monthly : base
+  const own = pick(key.usage, key.usage_daily, key.usage_weekly, key.usage_monthly)
+  const byok = pick(key.byok_usage, key.byok_usage_daily, key.byok_usage_weekly, key.byok_usage_monthly)
+  return own + (key.include_byok_in_limit ? byok : 0)
+}
+
+export interface KeyView {
+  hash: string
+  name: string
+  label: string
+  disabled: boolean
+  limit: number | null
+  limit_remaining: number | null
+  limit_reset: ResetInterval | null
+  include_byok_in_limit: boolean
+  usage: number
+  usage_daily: number
+  usage_weekly: number
+  usage_monthly: number
+  byok_usage: number
+  byok_usage_daily: number
+  byok_usage_weekly: number
+  byok_usage_monthly: number
+  created_at: string
+  updated_at: string | null
+  expires_at: string | null
+  creator_user_id: string | null
+  workspace_id: string
+  external_user: string | null
+}
+
+export function toKeyView(key: KeyWithUsage, workspaceId: string): KeyView {
+  const remaining = key.limit_nanos === null ? null : nanosToUsd(Math.max(0, key.limit_nanos - limitUsageNanos(key)))
+  return {
+    hash: key.hash,
+    name: key.name,
+    label: key.label,
+    disabled: key.disabled === 1,
+    limit: key.limit_nanos === null ? null : nanosToUsd(key.limit_nanos),
+    limit_remaining: remaining,
+    limit_reset: key.limit_reset,
+    include_byok_in_limit: key.include_byok_in_limit === 1,
+    usage: nanosToUsd(key.usage),
+    usage_daily: nanosToUsd(key.usage_daily),
+    usage_weekly: nanosToUsd(key.usage_weekly),
+    usage_monthly: nanosToUsd(key.usage_monthly),
+    byok_usage: nanosToUsd(key.byok_usage),
+    byok_usage_daily: nanosToUsd(key.byok_usage_daily),
+    byok_usage_weekly: nanosToUsd(key.byok_usage_weekly),
+    byok_usage_monthly: nanosToUsd(key.byok_usage_monthly),
+    created_at: toIso(key.created_at),
+    updated_at: key.updated_at === null ? null : toIso(key.updated_at),
+    expires_at: key.expires_at === null ? null : toIso(key.expires_at),
+    creator_user_id: key.creator_user_id,
+    workspace_id: workspaceId,
+    external_user: null,
+  }
+}
+
+/** A key object as of now, or undefined when the hash is unknown. */
+export function keyView(ctx: EmulatorContext, hash: string): KeyView | undefined {
+  const key = ctx.repos.keys.withUsage(hash, windowStarts(ctx.clock.now()))
+  if (!key) return undefined
+  return toKeyView(key, ctx.repos.accounts.get(key.account_id)!.workspace_id)
+}

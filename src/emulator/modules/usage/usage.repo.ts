@@ -1,0 +1,34 @@
+// The usage table is the ledger's memory: one row per billable action. Key usage, limit windows,
+// credits spent and activity are all derived from these rows.
+import type { DB } from '../../store/db.ts'
+
+export interface UsageRow {
+  account_id: string
+  key_hash: string | null
+  member_id: string | null
+  operation: string
+  model: string
+  provider: string
+  endpoint_id: string
+  prompt_tokens: number
+  completion_tokens: number
+  reasoning_tokens: number
+  cost_nanos: number
+  byok: 0 | 1
+  created_at: number
+}
+
+export function createUsageRepo(db: DB) {
+  const insertStmt = db.prepare<UsageRow>(
+    `INSERT INTO usage (account_id, key_hash, member_id, operation, model, provider, endpoint_id, prompt_tokens,
+       completion_tokens, reasoning_tokens, cost_nanos, byok, created_at)
+     VALUES (@account_id, @key_hash, @member_id, @operation, @model, @provider, @endpoint_id, @prompt_tokens,
+       @completion_tokens, @reasoning_tokens, @cost_nanos, @byok, @created_at)`,
+  )
+  return {
+    /** Call inside the transaction that debits the account. Returns the new row's id. */
+    insert: (row: UsageRow): number => Number(insertStmt.run(row).lastInsertRowid),
+  }
+}
+
+export type UsageRepo = ReturnType<typeof createUsageRepo>

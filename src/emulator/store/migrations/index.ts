@@ -1,0 +1,5 @@
+// The explicit list (no directory scan) keeps migrations bundler-safe for the desktop build.
+import m0001 from './0001-accounts-keys-usage.ts'
+import type { Migration } from '../migrate.ts'
+
+export const migrations: readonly Migration[] = [m0001]

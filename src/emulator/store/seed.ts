@@ -1,0 +1,102 @@
+// The seed: what a fresh database and every reset start from. It is a versioned JSON document in the
+// fixtures directory; tokens and ids are derived from --seed, so tests can hard-code them.
+import { readFileSync } from 'node:fs'
+import { Type, type Static } from 'typebox'
+import { Value } from 'typebox/value'
+import { resolveFixture } from '../config.ts'
+import type { EmulatorContext } from '../context.ts'
+import { createAccount } from '../modules/accounts/accounts.service.ts'
+import { Nullable, ResetIntervalSchema, StringEnum } from '../http/schemas.ts'
+
+export const SEED_FORMAT_VERSION = 1
+
+const SeedKey = Type.Object({
+  kind: StringEnum(['management', 'standard'] as const),
+  name: Type.String({ minLength: 1 }),
+  disabled: Type.Optional(Type.Boolean()),
+  limit_usd: Type.Optional(Nullable(Type.Number({ minimum: 0 }))),
+  limit_reset: Type.Optional(Nullable(ResetIntervalSchema)),
+  include_byok_in_limit: Type.Optional(Type.Boolean()),
+  expires_in_days: Type.Optional(Nullable(Type.Number({ exclusiveMinimum: 0 }))),
+  member: Type.Optional(Type.Integer({ minimum: 0 })),
+})
+
+const SeedAccount = Type.Object({
+  ref: Type.String({ minLength: 1 }),
+  name: Type.String({ minLength: 1 }),
+  credits_usd: Type.Number({ minimum: 0 }),
+  members: Type.Array(Type.Object({ name: Type.String(), email: Type.String(), role: Type.Optional(StringEnum(['admin', 'member'] as const)) }), {
+    minItems: 1,
+  }),
+  keys: Type.Array(SeedKey),
+})
+
+export const SeedDocumentSchema = Type.Object({
+  version: Type.Literal(SEED_FORMAT_VERSION),
+  accounts: Type.Array(SeedAccount, { minItems: 1 }),
+})
+
+export type SeedDocument = Static<typeof SeedDocumentSchema>
+
+export class SeedError extends Error {
+  override name = 'SeedError'
+}
+
+export function loadSeed(fixturesDir: string, name = 'default'): SeedDocument {
+  const path = resolveFixture(fixturesDir, `seeds/${name}.json`)
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (error) {
+    throw new SeedError(`cannot read seed ${path}: ${(error as Error).message}`)
+  }
+  const first = Value.Errors(SeedDocumentSchema, parsed)[0]
+  if (first) throw new SeedError(`seed ${path}: ${first.instancePath || '/'} ${first.message}`)
+  return parsed as SeedDocument
+}
+
+export interface SeededKeys {
+  management: string
+  standard: string
+}
+
+/** Creates the seed's accounts. The first account is the default one; its first keys are printed. */
+export function applySeed(ctx: EmulatorContext, seed: SeedDocument): void {
+  ctx.db.transaction(() => {
+    for (const account of seed.accounts) {
+      createAccount(ctx, {
+        label: `seed:${account.ref}`,
+        name: account.name,
+        credits_usd: account.credits_usd,
+        members: account.members,
+        keys: account.keys,
+      })
+    }
+    const first = seed.accounts[0]!
+    ctx.db.prepare("INSERT OR REPLACE INTO meta (name, value) VALUES ('default_account', ?)").run(ctx.ids.account(`seed:${first.ref}`))
+  }).immediate()
+}
+
+/** The default account's first management and standard keys, as stored. */
+export function seededKeys(ctx: EmulatorContext): SeededKeys | null {
+  const row = ctx.db.prepare<[], { value: string }>("SELECT value FROM meta WHERE name = 'default_account'").get()
+  if (!row) return null
+  const keys = ctx.repos.keys.forAccount(row.value)
+  const management = keys.find((k) => k.kind === 'management')?.token
+  const standard = keys.find((k) => k.kind === 'standard' && !k.disabled)?.token
+  return management && standard ? { management, standard } : null
+}
+
+/** Empties every table but the schema bookkeeping, in one transaction, then applies the seed again. */
+export function resetState(ctx: EmulatorContext, seed: SeedDocument): void {
+  const tables = ctx.db
+    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    .all()
+    .map((t) => t.name)
+  ctx.db.transaction(() => {
+    // Checked at commit, when every table is empty, so the deletion order does not matter.
+    ctx.db.pragma('defer_foreign_keys = ON')
+    for (const table of tables) ctx.db.exec(`DELETE FROM "${table}"`)
+    applySeed(ctx, seed)
+  }).immediate()
+}

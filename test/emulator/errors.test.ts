@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest'
+import { sha256Hex } from '../../src/emulator/core/rng.ts'
+import { testEmulator } from '../helpers/emulator.ts'
+
+describe('one error envelope for every failure', () => {
+  it('404 for an unknown route, in the envelope', async () => {
+    const emu = await testEmulator()
+    const res = await emu.get('/api/v1/nothing-here')
+    expect(res.status).toBe(404)
+    expect(res.headers['content-type']).toMatch(/^application\/json/)
+    expect(res.body).toEqual({ error: { code: 404, message: 'Not Found: no route for GET /api/v1/nothing-here' } })
+  })
+
+  it('400 for malformed JSON', async () => {
+    const emu = await testEmulator()
+    const res = await emu.request({
+      method: 'PATCH',
+      url: `/api/v1/keys/${sha256Hex(emu.keys.standard)}`,
+      headers: { authorization: `Bearer ${emu.keys.management}`, 'content-type': 'application/json' },
+      payload: '{"name": ',
+    })
+    expect(res.status).toBe(400)
+    expect(res.body.error.code).toBe(400)
+    expect(res.body.error.message).toMatch(/^Malformed JSON body/)
+  })
+
+  it('415 for a body that is not JSON', async () => {
+    const emu = await testEmulator()
+    const res = await emu.request({
+      method: 'PATCH',
+      url: `/api/v1/keys/${sha256Hex(emu.keys.standard)}`,
+      headers: { authorization: `Bearer ${emu.keys.management}`, 'content-type': 'text/plain' },
+      payload: 'name=x',
+    })
+    expect(res.status).toBe(415)
+    expect(res.body).toEqual({ error: { code: 415, message: 'Unsupported Content-Type: send the body as application/json' } })
+  })
+
+  it('413 for a body over the limit', async () => {
+    const emu = await testEmulator()
+    const res = await emu.request({
+      method: 'PATCH',
+      url: `/api/v1/keys/${sha256Hex(emu.keys.standard)}`,
+      headers: { authorization: `Bearer ${emu.keys.management}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'x'.repeat(1_100_000) }),
+    })
+    expect(res.status).toBe(413)
+    expect(res.body).toEqual({ error: { code: 413, message: 'Request payload too large' } })
+  })
+
+  it('400 for an empty JSON body', async () => {
+    const emu = await testEmulator()
+    const res = await emu.request({
+      method: 'PATCH',
+      url: `/api/v1/keys/${sha256Hex(emu.keys.standard)}`,
+      headers: { authorization: `Bearer ${emu.keys.management}`, 'content-type': 'application/json' },
+      payload: '',
+    })
+    expect(res.status).toBe(400)
+    expect(res.body.error.message).toContain('Request body is empty')
+  })
+
+  it('500 without internals when something unexpected breaks', async () => {
+    const emu = await testEmulator()
+    emu.ctx.db.close() // the next query throws inside the handler
+    const res = await emu.get('/api/v1/keys', emu.keys.management)
+    expect(res.status).toBe(500)
+    expect(res.body).toEqual({ error: { code: 500, message: 'Internal Server Error' } })
+    expect(JSON.stringify(res.body)).not.toMatch(/database|sqlite|stack|\.ts/i)
+  })
+})

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --experimental-strip-types --disable-warning=ExperimentalWarning
 // gateway-emulator: runs the emulator headless. Prints where everything is and the seeded keys,
 // and shuts down cleanly (server closed, database closed) on SIGINT or SIGTERM.
 import { parseArgs } from 'node:util'
@@ -13,7 +13,7 @@ variable GATEWAY_EMULATOR_<NAME> (e.g. GATEWAY_EMULATOR_PORT=9000) or a JSON con
 Options:
   --host <addr>           address to bind (default 127.0.0.1)
   --port <n>              API port (default 8710; 0 = any free port)
-  --eu-port <n>           EU listener port (default port + 1; -1 = none)
+  --eu-port <n>|off       EU listener port (default port + 1; off = no EU listener)
   --db <path>|:memory:    database file (default: the user data directory)
   --seed <n>              seed for keys, ids and every generated value (default 1)
   --fixtures <dir>        directory whose files replace the bundled fixtures
@@ -22,7 +22,6 @@ Options:
   --config <file>         JSON config file (keys as in the README's configuration reference)
   --log-level <level>     silent, error, warn, info or debug (default info)
   --key-limit-status <n>  402 or 403 for a request over a key's spending limit (default 403)
-  --demo                  back-fill 30 days of realistic usage
   --no-ui                 do not serve the inspector UI
   -v, --version           print the version
   -h, --help              print this help`

@@ -117,7 +117,8 @@ const isoTime = (value: RawValue, where: string): string | null => {
 const SETTINGS: Setting[] = [
   { key: 'host', flag: 'host', parse: nonEmptyString },
   { key: 'port', flag: 'port', parse: integer(0, 65535) },
-  { key: 'euPort', flag: 'eu-port', parse: (v, w) => (v === null ? null : integer(-1, 65535)(v, w)) },
+  // 'off' reads better than -1 on a command line, where "-1" looks like a flag to the parser.
+  { key: 'euPort', flag: 'eu-port', parse: (v, w) => (v === null ? null : v === 'off' ? -1 : integer(-1, 65535)(v, w)) },
   { key: 'db', flag: 'db', parse: nonEmptyString },
   { key: 'seed', flag: 'seed', parse: integer(0, 2 ** 31 - 1) },
   { key: 'fixtures', flag: 'fixtures', parse: nonEmptyString },

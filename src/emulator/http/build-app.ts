@@ -8,6 +8,7 @@ import { adminRoutes, type AdminHooks } from '../admin/admin.routes.ts'
 import { keysRoutes } from '../modules/keys/keys.routes.ts'
 import { installAuth } from './auth.ts'
 import { installErrorHandling } from './error-handler.ts'
+import { uiRoutes } from './ui.ts'
 import { validatorCompiler } from './validation.ts'
 
 export const API_PREFIX = '/api/v1'
@@ -45,5 +46,6 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks): FastifyInstan
 
   app.register(keysRoutes, { prefix: API_PREFIX, ctx })
   app.register(adminRoutes, { prefix: ADMIN_PREFIX, ctx, hooks })
+  if (ctx.config.ui) app.register(uiRoutes)
   return app
 }

@@ -34,6 +34,8 @@ export async function uiRoutes(app: FastifyInstance, { dir = RENDERER_DIR }: { d
     // The shell's asset URLs are relative, so the page must be at /_emulator/ (the router folds the slash).
     if (request.url.split('?')[0] === UI_PREFIX) return reply.redirect(`${UI_PREFIX}/`)
     const wanted = (request.params as { '*'?: string })['*'] || 'index.html'
+    // The admin API shares the prefix: an unknown API path is a JSON 404, never the app shell.
+    if (wanted === 'api' || wanted.startsWith('api/')) return reply.callNotFound()
     const path = normalize(join(dir, wanted))
     reply.header('content-security-policy', CSP).header('x-content-type-options', 'nosniff')
     if (!existsSync(join(dir, 'index.html'))) return reply.type('text/html; charset=utf-8').send(NOT_BUILT)

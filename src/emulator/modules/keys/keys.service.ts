@@ -7,6 +7,8 @@ import { toIso } from '../../core/clock.ts'
 import { windowStarts, type ResetInterval } from '../../core/windows.ts'
 import type { EmulatorContext } from '../../context.ts'
 import type { KeyKind, KeyRow, KeyWithUsage } from './keys.repo.ts'
+import type { KeyObject } from './keys.schemas.ts'
+import type { Static } from 'typebox'
 
 export interface NewKey {
   account_id: string
@@ -54,30 +56,8 @@ export function limitUsageNanos(key: KeyWithUsage): number {
   return own + (key.include_byok_in_limit ? byok : 0)
 }
 
-export interface KeyView {
-  hash: string
-  name: string
-  label: string
-  disabled: boolean
-  limit: number | null
-  limit_remaining: number | null
-  limit_reset: ResetInterval | null
-  include_byok_in_limit: boolean
-  usage: number
-  usage_daily: number
-  usage_weekly: number
-  usage_monthly: number
-  byok_usage: number
-  byok_usage_daily: number
-  byok_usage_weekly: number
-  byok_usage_monthly: number
-  created_at: string
-  updated_at: string | null
-  expires_at: string | null
-  creator_user_id: string | null
-  workspace_id: string
-  external_user: string | null
-}
+/** The key object of the API, as its response schema declares it. */
+export type KeyView = Static<typeof KeyObject>
 
 export function toKeyView(key: KeyWithUsage, workspaceId: string): KeyView {
   const remaining = key.limit_nanos === null ? null : nanosToUsd(Math.max(0, key.limit_nanos - limitUsageNanos(key)))

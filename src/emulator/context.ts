@@ -8,6 +8,9 @@ import { createRng, type Rng } from './core/rng.ts'
 import { createAccountsRepo } from './modules/accounts/accounts.repo.ts'
 import { createKeysRepo } from './modules/keys/keys.repo.ts'
 import { createUsageRepo } from './modules/usage/usage.repo.ts'
+import { createCatalogRepo } from './modules/catalog/catalog.repo.ts'
+import type { CatalogDocument } from './modules/catalog/catalog.schemas.ts'
+import { createCatalogHolder, createPolicyRegistry, type CatalogHolder, type PolicyRegistry } from './modules/catalog/catalog.service.ts'
 import type { DB } from './store/db.ts'
 import { createSequences } from './store/sequences.ts'
 
@@ -19,14 +22,38 @@ export interface EmulatorContext {
   readonly rng: Rng
   readonly ids: Ids
   readonly events: EmulatorEventBus
+  /** The running model catalog. */
+  readonly catalog: CatalogHolder
+  /** What restricts a caller's choice of models and endpoints (account settings, guardrails, region). */
+  readonly policies: PolicyRegistry
+  /** Warnings for the operator's log (stderr unless silent). */
+  warn(message: string): void
   readonly repos: {
     readonly accounts: ReturnType<typeof createAccountsRepo>
     readonly keys: ReturnType<typeof createKeysRepo>
     readonly usage: ReturnType<typeof createUsageRepo>
+    readonly catalog: ReturnType<typeof createCatalogRepo>
   }
 }
 
-export function createContext(config: Readonly<EmulatorConfig>, version: string, db: DB, clock: Clock): EmulatorContext {
+export interface ContextInputs {
+  config: Readonly<EmulatorConfig>
+  version: string
+  db: DB
+  clock: Clock
+  catalogFixture: CatalogDocument
+}
+
+export function createContext({ config, version, db, clock, catalogFixture }: ContextInputs): EmulatorContext {
+  const warn = (message: string): void => {
+    if (config.logLevel !== 'silent' && config.logLevel !== 'error') process.stderr.write(`gateway-emulator: warning: ${message}\n`)
+  }
+  const repos = {
+    accounts: createAccountsRepo(db),
+    keys: createKeysRepo(db),
+    usage: createUsageRepo(db),
+    catalog: createCatalogRepo(db),
+  }
   return {
     config,
     version,
@@ -35,10 +62,9 @@ export function createContext(config: Readonly<EmulatorConfig>, version: string,
     rng: createRng(config.seed),
     ids: createIds(config.seed, createSequences(db)),
     events: new EmulatorEventBus(),
-    repos: {
-      accounts: createAccountsRepo(db),
-      keys: createKeysRepo(db),
-      usage: createUsageRepo(db),
-    },
+    catalog: createCatalogHolder(repos.catalog, catalogFixture, warn),
+    policies: createPolicyRegistry(),
+    warn,
+    repos,
   }
 }

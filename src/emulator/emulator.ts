@@ -1,6 +1,6 @@
 // createEmulator builds everything without listening (tests use app.inject); startEmulator listens
 // on the main port and the EU port. Both return one handle that owns the database and the clock.
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import pkg from '../../package.json' with { type: 'json' }
@@ -8,9 +8,11 @@ import { loadConfig, type EmulatorConfig } from './config.ts'
 import { createClock, type Clock, type ClockState } from './core/clock.ts'
 import { createContext, type EmulatorContext } from './context.ts'
 import { buildApp } from './http/build-app.ts'
+import { markEu } from './http/listeners.ts'
 import { openDatabase } from './store/db.ts'
 import { migrate } from './store/migrate.ts'
 import { migrations } from './store/migrations/index.ts'
+import { loadCatalogDocument } from './modules/catalog/catalog.ts'
 import { applySeed, loadSeed, resetState, seededKeys, type SeededKeys } from './store/seed.ts'
 
 export const VERSION: string = pkg.version
@@ -37,19 +39,13 @@ export interface RunningEmulator extends Emulator {
   readonly port: number
 }
 
-/** Marks a request that arrived on the EU listener. */
-export const EU_LISTENER = Symbol.for('model-gateway-emulator.eu')
-
-export function isEuRequest(raw: IncomingMessage): boolean {
-  return (raw as IncomingMessage & { [EU_LISTENER]?: boolean })[EU_LISTENER] === true
-}
-
 /** Programmatic callers get test-friendly defaults: in memory, silent, any free port. */
 const PROGRAMMATIC_DEFAULTS: Partial<EmulatorConfig> = { db: ':memory:', port: 0, logLevel: 'silent' }
 
 export async function createEmulator(options: EmulatorOptions = {}, resolved?: Readonly<EmulatorConfig>): Promise<Emulator> {
   const config = resolved ?? loadConfig({ options: { ...PROGRAMMATIC_DEFAULTS, ...options } })
   const seed = loadSeed(config.fixtures)
+  const catalogFixture = loadCatalogDocument(config.fixtures)
   const db = openDatabase(config.db)
   try {
     migrate(db, migrations)
@@ -57,12 +53,13 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
       mode: config.clock,
       ...(config.clockStart !== null && { start: Date.parse(config.clockStart) }),
     })
-    const ctx = createContext(config, VERSION, db, clock)
+    const ctx = createContext({ config, version: VERSION, db, clock, catalogFixture })
     if (seededKeys(ctx) === null) applySeed(ctx, seed)
 
     let closed = false
     const reset = async (): Promise<void> => {
       resetState(ctx, seed)
+      ctx.catalog.restore()
       ctx.events.emit('state.reset', { at: clock.nowIso() })
     }
     const app = buildApp(ctx, { reset })
@@ -106,7 +103,7 @@ const hostForUrl = (host: string): string => (host.includes(':') ? `[${host}]` :
 async function listenEu(app: FastifyInstance, host: string, port: number): Promise<Server> {
   // Same app, same state: requests are marked as EU and handed to the main server's handler.
   const server = createServer((req, res) => {
-    ;(req as IncomingMessage & { [EU_LISTENER]?: boolean })[EU_LISTENER] = true
+    markEu(req)
     app.server.emit('request', req, res)
   })
   await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,6 @@
 // The CLI as a user runs it: a real process, reached at the URL it prints, stopped by a signal.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -114,6 +114,15 @@ describe('gateway-emulator CLI', () => {
     expect(run.stderr()).toBe(
       `gateway-emulator: API port ${port} on 127.0.0.1 is already in use (choose another with --port, or --port 0 for any free port)\n`,
     )
+  })
+
+  it('refuses a malformed catalog in --fixtures with one line naming the file and the field', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gwe-cli-'))
+    mkdirSync(join(dir, 'catalog'))
+    writeFileSync(join(dir, 'catalog', 'catalog.json'), JSON.stringify({ version: 1, models: [{ id: 'acme/x' }] }))
+    const run = runCli(['--port', '0', '--db', ':memory:', '--fixtures', dir])
+    expect(await run.exited).toBe(1)
+    expect(run.stderr()).toBe(`gateway-emulator: catalog ${join(dir, 'catalog', 'catalog.json')}: \`models[0].canonical_slug\` is required\n`)
   })
 
   it('reports a database path it cannot write in one line and exits 1', async () => {

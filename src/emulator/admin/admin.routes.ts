@@ -23,6 +23,12 @@ const CreateAccountBody = Type.Object({
   credits_usd: Type.Optional(Type.Number({ minimum: 0 })),
 })
 
+const UpdateAccountBody = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  ignored_providers: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  zdr_only: Type.Optional(Type.Boolean()),
+})
+
 const CreateKeyBody = Type.Object({
   kind: Type.Optional(StringEnum(['management', 'standard'] as const)),
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
@@ -50,6 +56,8 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
     balance_usd: nanosToUsd(account.credits_nanos - ctx.repos.accounts.spentNanos(account.id)),
     workspace_id: account.workspace_id,
     created_at: new Date(account.created_at).toISOString(),
+    ignored_providers: JSON.parse(account.ignored_providers) as string[],
+    zdr_only: account.zdr_only === 1,
   })
   const requireAccount = (id: string): AccountRow => {
     const account = ctx.repos.accounts.get(id)
@@ -125,6 +133,16 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
       },
     }
   })
+
+  app.patch(
+    '/accounts/:id',
+    { config: { operation: 'admin.accounts.update' }, schema: { params: AccountParams, body: UpdateAccountBody } },
+    async (request) => {
+      const account = requireAccount(request.params.id)
+      ctx.repos.accounts.update(account, request.body)
+      return { data: accountView(requireAccount(account.id)) }
+    },
+  )
 
   app.delete('/accounts/:id', { config: { operation: 'admin.accounts.delete' }, schema: { params: AccountParams } }, async (request) => {
     requireAccount(request.params.id)

@@ -5,6 +5,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { createRng } from '../core/rng.ts'
 import type { EmulatorContext } from '../context.ts'
 import { adminRoutes, type AdminHooks } from '../admin/admin.routes.ts'
+import { catalogAdminRoutes } from '../modules/catalog/catalog.admin.ts'
+import { catalogRoutes } from '../modules/catalog/catalog.routes.ts'
 import { keysRoutes } from '../modules/keys/keys.routes.ts'
 import { installAuth } from './auth.ts'
 import { installErrorHandling } from './error-handler.ts'
@@ -45,7 +47,9 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks): FastifyInstan
   installAuth(app, ctx)
 
   app.register(keysRoutes, { prefix: API_PREFIX, ctx })
+  app.register(catalogRoutes, { prefix: API_PREFIX, ctx })
   app.register(adminRoutes, { prefix: ADMIN_PREFIX, ctx, hooks })
+  app.register(catalogAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
   if (ctx.config.ui) app.register(uiRoutes)
   return app
 }

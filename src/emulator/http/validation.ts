@@ -1,6 +1,6 @@
 // Request validation. Query strings, path params and headers arrive as text, so they are coerced
 // ("5" -> 5); bodies are JSON and are checked as sent, so {"limit":"5"} is a 400, not a silent 5.
-import { Ajv, type ErrorObject } from 'ajv'
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { FastifySchemaCompiler } from 'fastify'
 import { ApiError } from '../core/errors.ts'
@@ -17,12 +17,15 @@ function makeAjv(coerce: boolean): Ajv {
 const coercing = makeAjv(true)
 const exact = makeAjv(false)
 
+// Each route's validator compiles on its first request, not at start-up: compiling every schema up
+// front (the catalog's is large) would cost most of a cold start.
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const validate = (httpPart === 'body' ? exact : coercing).compile(schema as object)
+  let validate: ValidateFunction | undefined
   const bodyOptional = httpPart === 'body' && (schema as Record<string, unknown>)[OPTIONAL_BODY] === true
   return (data: unknown) => {
     // Fastify hands a missing body over as null (or undefined, depending on the request).
     if ((data === undefined || data === null) && bodyOptional) return { value: undefined }
+    validate ??= (httpPart === 'body' ? exact : coercing).compile(schema as object)
     return validate(data) ? { value: data } : { error: Object.assign(new Error('validation'), { validation: validate.errors ?? [] }) }
   }
 }
@@ -69,15 +72,29 @@ function describeIssue(e: ErrorObject): string {
   }
 }
 
+/** The field a failure is about, written as `models[3].pricing.prompt`, and what is wrong with it. */
+function fieldIssue(e: ErrorObject): { field: string; issue: string } {
+  const segments = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+  if (e.keyword === 'required') segments.push(String((e.params as { missingProperty: string }).missingProperty))
+  const field = segments.reduce((path, s) => (/^\d+$/.test(s) ? `${path}[${s}]` : path ? `${path}.${s}` : s), '')
+  return { field, issue: describeIssue(e) }
+}
+
+/**
+ * A compiled check of a document against a schema (fixture files, imports), reporting the first
+ * problem the way request validation does: { field: 'models[3].name', issue: 'is required' }.
+ */
+export function compileCheck(schema: object): (value: unknown) => { field: string; issue: string } | null {
+  const validate = exact.compile(schema)
+  return (value) => (validate(value) ? null : fieldIssue(validate.errors![0]!))
+}
+
 /** Turns the first validation failure into a 400 that names the field: "`limit` must be a number or null". */
 export function validationToApiError(errors: ErrorObject[], context: string | undefined): ApiError {
   const e = errors[0]
   if (!e) return new ApiError(400, 'Invalid request parameters')
-  const segments = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-  if (e.keyword === 'required') segments.push(String((e.params as { missingProperty: string }).missingProperty))
-  const field = segments.reduce((path, s) => (/^\d+$/.test(s) ? `${path}[${s}]` : path ? `${path}.${s}` : s), '')
+  const { field, issue } = fieldIssue(e)
   const location = LOCATION[context ?? 'body'] ?? 'Field'
-  const issue = describeIssue(e)
   const message = field ? `${location} \`${field}\` ${issue}` : `Request ${context === 'querystring' ? 'query' : 'body'} ${issue}`
   return new ApiError(400, message, { metadata: { field: field || null, location: context ?? 'body', issue } })
 }

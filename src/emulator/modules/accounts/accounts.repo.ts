@@ -6,6 +6,16 @@ export interface AccountRow {
   credits_nanos: number
   workspace_id: string
   created_at: number
+  /** JSON array of provider slugs or names the account never routes to. */
+  ignored_providers: string
+  /** 1 = only endpoints with zero data retention. */
+  zdr_only: 0 | 1
+}
+
+export interface AccountPreferences {
+  name?: string
+  ignored_providers?: string[]
+  zdr_only?: boolean
 }
 
 export interface MemberRow {
@@ -19,8 +29,8 @@ export interface MemberRow {
 
 export function createAccountsRepo(db: DB) {
   const insertAccountStmt = db.prepare<AccountRow>(
-    `INSERT INTO accounts (id, name, credits_nanos, workspace_id, created_at)
-     VALUES (@id, @name, @credits_nanos, @workspace_id, @created_at)`,
+    `INSERT INTO accounts (id, name, credits_nanos, workspace_id, created_at, ignored_providers, zdr_only)
+     VALUES (@id, @name, @credits_nanos, @workspace_id, @created_at, @ignored_providers, @zdr_only)`,
   )
   const insertMemberStmt = db.prepare<MemberRow>(
     `INSERT INTO members (id, account_id, name, email, role, created_at)
@@ -33,6 +43,9 @@ export function createAccountsRepo(db: DB) {
   const deleteStmt = db.prepare<[string]>('DELETE FROM accounts WHERE id = ?')
   const setCreditsStmt = db.prepare<{ id: string; credits_nanos: number }>(
     'UPDATE accounts SET credits_nanos = @credits_nanos WHERE id = @id',
+  )
+  const updateStmt = db.prepare<{ id: string; name: string; ignored_providers: string; zdr_only: 0 | 1 }>(
+    'UPDATE accounts SET name = @name, ignored_providers = @ignored_providers, zdr_only = @zdr_only WHERE id = @id',
   )
   const spentStmt = db.prepare<[string], { spent: number }>(
     'SELECT COALESCE(SUM(cost_nanos), 0) AS spent FROM usage WHERE account_id = ? AND byok = 0',
@@ -47,6 +60,14 @@ export function createAccountsRepo(db: DB) {
     member: (id: string) => memberStmt.get(id),
     delete: (id: string) => deleteStmt.run(id).changes > 0,
     setCredits: (id: string, credits_nanos: number) => void setCreditsStmt.run({ id, credits_nanos }),
+    update(row: AccountRow, patch: AccountPreferences): void {
+      updateStmt.run({
+        id: row.id,
+        name: patch.name ?? row.name,
+        ignored_providers: patch.ignored_providers === undefined ? row.ignored_providers : JSON.stringify(patch.ignored_providers),
+        zdr_only: patch.zdr_only === undefined ? row.zdr_only : patch.zdr_only ? 1 : 0,
+      })
+    },
     /** Credits spent (BYOK usage is paid to the caller's own provider, not from credits). */
     spentNanos: (accountId: string) => spentStmt.get(accountId)!.spent,
   }

@@ -33,6 +33,8 @@ export interface NewAccount {
   credits_usd: number
   members: NewMember[]
   keys: NewAccountKey[]
+  ignored_providers?: string[]
+  zdr_only?: boolean
 }
 
 export interface CreatedAccount {
@@ -51,6 +53,8 @@ export function createAccount(ctx: EmulatorContext, input: NewAccount): CreatedA
       credits_nanos: usdToNanos(input.credits_usd),
       workspace_id: ctx.ids.uuid(`workspace:${input.label}`),
       created_at: now,
+      ignored_providers: JSON.stringify(input.ignored_providers ?? []),
+      zdr_only: input.zdr_only ? 1 : 0,
     }
     ctx.repos.accounts.insert(account)
     const members = input.members.map((m, i): MemberRow => {

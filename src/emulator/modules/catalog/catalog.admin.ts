@@ -1,0 +1,54 @@
+// Admin side of the catalog (under /_emulator/api): read it, replace it, add or remove models, and
+// put the fixtures' catalog back. A rejected change leaves the running catalog as it was.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { ApiError } from '../../core/errors.ts'
+import type { EmulatorContext } from '../../context.ts'
+import { CatalogError, mergeCatalog, validateCatalog, type Catalog } from './catalog.ts'
+import { CatalogDocument, CatalogExtension, ModelPathParams } from './catalog.schemas.ts'
+
+/** A whole catalog can be large; these routes take up to 32 MB. */
+const CATALOG_BODY_LIMIT = 32 * 1024 * 1024
+
+const summary = (catalog: Catalog) => ({ data: { models: catalog.models.length, endpoints: catalog.models.reduce((n, m) => n + m.endpoints.length, 0) } })
+
+export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
+  /** Validates the whole result before anything changes; a problem is a 400 naming the field. */
+  const replace = (document: unknown) => {
+    let valid
+    try {
+      valid = validateCatalog(document, 'catalog')
+    } catch (error) {
+      if (error instanceof CatalogError) throw new ApiError(400, error.message, { metadata: { field: error.field } })
+      throw error
+    }
+    return summary(ctx.catalog.replace(valid, ctx.clock.now()))
+  }
+
+  app.get('/catalog', { config: { operation: 'admin.catalog.get' } }, async () => ({ data: ctx.catalog.get().document }))
+
+  app.put('/catalog', { config: { operation: 'admin.catalog.replace' }, bodyLimit: CATALOG_BODY_LIMIT, schema: { body: CatalogDocument } }, async (request) =>
+    replace(request.body),
+  )
+
+  app.post(
+    '/catalog/models',
+    { config: { operation: 'admin.catalog.extend' }, bodyLimit: CATALOG_BODY_LIMIT, schema: { body: CatalogExtension } },
+    async (request) => replace(mergeCatalog(ctx.catalog.get().document, request.body.models)),
+  )
+
+  app.delete(
+    '/catalog/models/:author/:slug',
+    { config: { operation: 'admin.catalog.remove' }, schema: { params: ModelPathParams } },
+    async (request) => {
+      const id = `${request.params.author}/${request.params.slug}`
+      const current = ctx.catalog.get().document
+      if (!current.models.some((m) => m.id === id)) throw new ApiError(404, `Model ${id} not found`)
+      return replace({ version: 1, models: current.models.filter((m) => m.id !== id) })
+    },
+  )
+
+  app.post('/catalog/restore', { config: { operation: 'admin.catalog.restore' }, schema: { body: Type.Optional(Type.Unknown()) } }, async () =>
+    summary(ctx.catalog.restore()),
+  )
+}

@@ -1,0 +1,123 @@
+// The model catalog: GET /models (public, or RSS), /models/user (filtered for the caller), the
+// endpoints of one model, the zero-data-retention preview, and the count.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { Type } from 'typebox'
+import { ApiError } from '../../core/errors.ts'
+import type { EmulatorContext } from '../../context.ts'
+import { isEuRequest } from '../../http/listeners.ts'
+import { caller } from '../../http/auth.ts'
+import type { ModelFilters } from './catalog.ts'
+import { ListModelsQuery, ModelPathParams, OUTPUT_MODALITIES, type Region } from './catalog.schemas.ts'
+import { modelsFeed } from './catalog.rss.ts'
+import type { EndpointPolicy } from './policy.ts'
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+function commaList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+}
+
+function parseOutputModalities(value: string | undefined): string[] | 'all' {
+  const list = value === undefined ? ['text'] : commaList(value)
+  if (list.includes('all')) return 'all'
+  const unknown = list.find((m) => !(OUTPUT_MODALITIES as readonly string[]).includes(m))
+  if (unknown !== undefined || list.length === 0) {
+    throw new ApiError(400, `Query parameter \`output_modalities\` must be a comma-separated list of ${OUTPUT_MODALITIES.join(', ')}, or all (got "${value}")`, {
+      metadata: { field: 'output_modalities', location: 'querystring', issue: 'unknown modality' },
+    })
+  }
+  return list
+}
+
+function filtersOf(query: ListModelsQuery): ModelFilters {
+  return {
+    category: query.category,
+    supportedParameters: commaList(query.supported_parameters),
+    outputModalities: parseOutputModalities(query.output_modalities),
+    limit: query.limit,
+    offset: query.offset,
+  }
+}
+
+/** The region asked for: ?region wins; a request to the EU listener means eu. */
+const regionOf = (request: FastifyRequest, query: ListModelsQuery): Region | null => query.region ?? (isEuRequest(request.raw) ? 'eu' : null)
+
+/** The same path and query without paging, for links.next. */
+function nextBase(request: FastifyRequest): string {
+  const [path, search = ''] = request.url.split('?')
+  const params = new URLSearchParams(search)
+  params.delete('offset')
+  params.delete('limit')
+  const rest = params.toString()
+  return rest ? `${path}?${rest}` : path!
+}
+
+const originOf = (request: FastifyRequest): string => `${request.protocol}://${request.host}`
+
+export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
+  const sendList = (request: FastifyRequest, reply: FastifyReply, query: ListModelsQuery, policies: readonly EndpointPolicy[]) => {
+    const catalog = ctx.catalog.get()
+    const filters = filtersOf(query)
+    if (query.use_rss) {
+      const models = catalog.list(filters, policies, nextBase(request)).models
+      return reply.type('application/rss+xml; charset=utf-8').send(modelsFeed(models, originOf(request), query.use_rss_chat_links ?? false))
+    }
+    return reply.type(JSON_TYPE).send(catalog.list(filters, policies, nextBase(request)).body)
+  }
+
+  app.get(
+    '/models',
+    { config: { operation: 'models.list' }, schema: { summary: 'List models', tags: ['models'], querystring: ListModelsQuery } },
+    async (request, reply) => {
+      const region = regionOf(request, request.query)
+      if (request.query.use_rss) return sendList(request, reply, request.query, region ? [{ source: 'region', region }] : [])
+      // The public list depends only on the URL and the region: its bytes are memoised per catalog.
+      const body = ctx.catalog.get().memo(`${region}|${request.url}`, () =>
+        ctx.catalog.get().list(filtersOf(request.query), region ? [{ source: 'region', region }] : [], nextBase(request)).body,
+      )
+      return reply.type(JSON_TYPE).send(body)
+    },
+  )
+
+  app.get(
+    '/models/count',
+    { config: { operation: 'models.count' }, schema: { summary: 'Count models', tags: ['models'], querystring: ListModelsQuery } },
+    async (request) => {
+      const region = regionOf(request, request.query)
+      const models = ctx.catalog.get().filter({ ...filtersOf(request.query), limit: undefined, offset: undefined }, region ? [{ source: 'region', region }] : [])
+      return { data: { count: models.length } }
+    },
+  )
+
+  app.get(
+    '/models/user',
+    {
+      config: { operation: 'models.user', auth: 'any' },
+      schema: { summary: "List the models the caller's key may use", tags: ['models'], querystring: ListModelsQuery },
+    },
+    async (request, reply) => sendList(request, reply, request.query, ctx.policies.for(caller(request), regionOf(request, request.query))),
+  )
+
+  app.get(
+    '/models/:author/:slug/endpoints',
+    { config: { operation: 'models.endpoints' }, schema: { summary: 'List the endpoints of a model', tags: ['models'], params: ModelPathParams } },
+    async (request, reply) => {
+      const { author, slug } = request.params
+      const id = `${author}/${slug}`
+      const catalog = ctx.catalog.get()
+      const model = catalog.find(id)
+      if (!model) throw new ApiError(404, `Model ${id} not found`)
+      return reply.type(JSON_TYPE).send(catalog.endpointsJson(model))
+    },
+  )
+
+  app.get(
+    '/endpoints/zdr',
+    { config: { operation: 'endpoints.zdr' }, schema: { summary: 'Preview zero-data-retention endpoints', tags: ['models'], querystring: Type.Object({}) } },
+    async (_request, reply) => reply.type(JSON_TYPE).send(ctx.catalog.get().zdrBody),
+  )
+}

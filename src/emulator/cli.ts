@@ -64,6 +64,20 @@ async function main(): Promise<void> {
     fail((error as Error).message, 1)
   }
 
+  // Signals are handled before the summary is printed: a script may stop us as soon as it reads it.
+  let stopping = false
+  const stop = (signal: string): void => {
+    if (stopping) return
+    stopping = true
+    if (config.logLevel !== 'silent') process.stdout.write(`\n${signal}: stopping...\n`)
+    emulator
+      .close()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => fail(`error while stopping: ${(error as Error).message}`, 1))
+  }
+  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => stop('SIGTERM'))
+
   const lines = [
     `Model Gateway Emulator ${VERSION}`,
     `  API             ${emulator.url}/api/v1`,
@@ -81,19 +95,6 @@ async function main(): Promise<void> {
     'Press Ctrl+C to stop.',
   ]
   if (config.logLevel !== 'silent') process.stdout.write(`${lines.join('\n')}\n`)
-
-  let stopping = false
-  const stop = (signal: string): void => {
-    if (stopping) return
-    stopping = true
-    if (config.logLevel !== 'silent') process.stdout.write(`\n${signal}: stopping...\n`)
-    emulator
-      .close()
-      .then(() => process.exit(0))
-      .catch((error: unknown) => fail(`error while stopping: ${(error as Error).message}`, 1))
-  }
-  process.on('SIGINT', () => stop('SIGINT'))
-  process.on('SIGTERM', () => stop('SIGTERM'))
 }
 
 await main()

@@ -21,7 +21,11 @@ Options:
   --clock-start <iso>     where a manual clock starts (default 2026-01-01T12:00:00Z)
   --config <file>         JSON config file (keys as in the README's configuration reference)
   --log-level <level>     silent, error, warn, info or debug (default info)
-  --key-limit-status <n>  402 or 403 for a request over a key's spending limit (default 403)
+  --key-limit-status <n>  402 or 403 for a request over a key's spending limit (default 402)
+  --charge-cap <usd>      largest crypto charge (default 2000)
+  --charge-expiry <dur>   how long a charge stays payable (default 1h)
+  --charge-auto-confirm <dur>|off
+                          confirm pending charges by themselves after this long (default off)
   --no-ui                 do not serve the inspector UI
   -v, --version           print the version
   -h, --help              print this help`

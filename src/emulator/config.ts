@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { ClockMode } from './core/clock.ts'
+import { parseDuration, type ClockMode } from './core/clock.ts'
 
 export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug'
 
@@ -27,6 +27,12 @@ export interface EmulatorConfig {
   ui: boolean
   /** Status for a request denied by an exhausted key limit (the real service was seen to send both). */
   keyLimitStatus: 402 | 403
+  /** Largest crypto charge, in USD. */
+  chargeCapUsd: number
+  /** How long a crypto charge stays payable, in ms of the virtual clock. */
+  chargeExpiryMs: number
+  /** Confirm a pending charge by itself after this many ms of the virtual clock; null = only when told. */
+  chargeAutoConfirmMs: number | null
 }
 
 export class ConfigError extends Error {
@@ -61,7 +67,10 @@ export function defaultConfig(): EmulatorConfig {
     logLevel: 'info',
     demo: false,
     ui: true,
-    keyLimitStatus: 403,
+    keyLimitStatus: 402,
+    chargeCapUsd: 2000,
+    chargeExpiryMs: 3_600_000,
+    chargeAutoConfirmMs: null,
   }
 }
 
@@ -101,6 +110,25 @@ const boolean = (value: RawValue, where: string): boolean => {
   throw new ConfigError(`invalid ${describe(where, value)}: must be true or false`)
 }
 
+const positiveNumber = (value: RawValue, where: string): number => {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN
+  if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`invalid ${describe(where, value)}: must be a number > 0`)
+  return n
+}
+
+/** A duration such as 90s, 15m, 1h or 2d (or milliseconds); `off` where the setting allows none. */
+const duration =
+  (allowOff: boolean) =>
+  (value: RawValue, where: string): number | null => {
+    if (allowOff && (value === null || value === 'off')) return null
+    try {
+      if (typeof value !== 'number' && typeof value !== 'string') throw new RangeError('not a duration')
+      return parseDuration(value)
+    } catch {
+      throw new ConfigError(`invalid ${describe(where, value)}: must be a duration such as 30s, 15m, 1h or 2d${allowOff ? ', or off' : ''}`)
+    }
+  }
+
 const nonEmptyString = (value: RawValue, where: string): string => {
   if (typeof value !== 'string' || value.trim() === '') throw new ConfigError(`invalid ${describe(where, value)}: must be a non-empty string`)
   return value
@@ -128,6 +156,9 @@ const SETTINGS: Setting[] = [
   { key: 'demo', flag: 'demo', parse: boolean },
   { key: 'ui', flag: 'ui', parse: boolean },
   { key: 'keyLimitStatus', flag: 'key-limit-status', parse: oneOf([402, 403] as const) },
+  { key: 'chargeCapUsd', flag: 'charge-cap', parse: positiveNumber },
+  { key: 'chargeExpiryMs', flag: 'charge-expiry', parse: duration(false) },
+  { key: 'chargeAutoConfirmMs', flag: 'charge-auto-confirm', parse: duration(true) },
 ]
 
 const envName = (flag: string): string => `GATEWAY_EMULATOR_${flag.replace(/-/g, '_').toUpperCase()}`

@@ -9,6 +9,9 @@ import { createAccountsRepo } from './modules/accounts/accounts.repo.ts'
 import { createKeysRepo } from './modules/keys/keys.repo.ts'
 import { createUsageRepo } from './modules/usage/usage.repo.ts'
 import { createCatalogRepo } from './modules/catalog/catalog.repo.ts'
+import { createCreditsRepo } from './modules/credits/credits.repo.ts'
+import { createGuardrailsRepo } from './modules/guardrails/guardrails.repo.ts'
+import { guardrailPolicy, guardrailsOf } from './modules/guardrails/guardrails.service.ts'
 import type { CatalogDocument } from './modules/catalog/catalog.schemas.ts'
 import { createCatalogHolder, createPolicyRegistry, type CatalogHolder, type PolicyRegistry } from './modules/catalog/catalog.service.ts'
 import type { DB } from './store/db.ts'
@@ -33,6 +36,8 @@ export interface EmulatorContext {
     readonly keys: ReturnType<typeof createKeysRepo>
     readonly usage: ReturnType<typeof createUsageRepo>
     readonly catalog: ReturnType<typeof createCatalogRepo>
+    readonly guardrails: ReturnType<typeof createGuardrailsRepo>
+    readonly charges: ReturnType<typeof createCreditsRepo>
   }
 }
 
@@ -53,7 +58,12 @@ export function createContext({ config, version, db, clock, catalogFixture }: Co
     keys: createKeysRepo(db),
     usage: createUsageRepo(db),
     catalog: createCatalogRepo(db),
+    guardrails: createGuardrailsRepo(db),
+    charges: createCreditsRepo(db),
   }
+  const policies = createPolicyRegistry()
+  // A key answers to its own guardrail and to its member's.
+  policies.add((caller) => guardrailsOf(repos.guardrails, caller).map(guardrailPolicy))
   return {
     config,
     version,
@@ -63,7 +73,7 @@ export function createContext({ config, version, db, clock, catalogFixture }: Co
     ids: createIds(config.seed, createSequences(db)),
     events: new EmulatorEventBus(),
     catalog: createCatalogHolder(repos.catalog, catalogFixture, warn),
-    policies: createPolicyRegistry(),
+    policies,
     warn,
     repos,
   }

@@ -8,6 +8,7 @@ import { loadConfig, type EmulatorConfig } from './config.ts'
 import { createClock, type Clock, type ClockState } from './core/clock.ts'
 import { createContext, type EmulatorContext } from './context.ts'
 import { buildApp } from './http/build-app.ts'
+import { createChargeDueSource } from './modules/credits/credits.service.ts'
 import { markEu } from './http/listeners.ts'
 import { openDatabase } from './store/db.ts'
 import { migrate } from './store/migrate.ts'
@@ -54,6 +55,7 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
       ...(config.clockStart !== null && { start: Date.parse(config.clockStart) }),
     })
     const ctx = createContext({ config, version: VERSION, db, clock, catalogFixture })
+    ctx.clock.addSource(createChargeDueSource(ctx))
     if (seededKeys(ctx) === null) applySeed(ctx, seed)
 
     let closed = false

@@ -14,7 +14,7 @@ function configFile(content: unknown): string {
 describe('configuration', () => {
   it('has loopback defaults and a database in the user data directory', () => {
     const config = loadConfig({ env: {} })
-    expect(config).toMatchObject({ host: '127.0.0.1', port: 8710, euPort: null, seed: 1, clock: 'system', ui: true, keyLimitStatus: 403 })
+    expect(config).toMatchObject({ host: '127.0.0.1', port: 8710, euPort: null, seed: 1, clock: 'system', ui: true, keyLimitStatus: 402 })
     expect(config.db).toBe(defaultDatabasePath())
     expect(Object.isFrozen(config)).toBe(true)
   })

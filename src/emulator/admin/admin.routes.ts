@@ -53,7 +53,8 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
     id: account.id,
     name: account.name,
     credits_usd: nanosToUsd(account.credits_nanos),
-    balance_usd: nanosToUsd(account.credits_nanos - ctx.repos.accounts.spentNanos(account.id)),
+    spent_usd: nanosToUsd(account.spent_nanos),
+    balance_usd: nanosToUsd(account.credits_nanos - account.spent_nanos),
     workspace_id: account.workspace_id,
     created_at: new Date(account.created_at).toISOString(),
     ignored_providers: JSON.parse(account.ignored_providers) as string[],
@@ -154,12 +155,25 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
     '/accounts/:id/credits',
     {
       config: { operation: 'admin.accounts.credits' },
-      schema: { params: AccountParams, body: Type.Object({ credits_usd: Type.Number({ minimum: 0 }) }) },
+      schema: {
+        params: AccountParams,
+        body: Type.Object({ credits_usd: Type.Optional(Type.Number({ minimum: 0 })), balance_usd: Type.Optional(Type.Number()) }),
+      },
     },
     async (request) => {
-      const account = requireAccount(request.params.id)
-      ctx.repos.accounts.setCredits(account.id, usdToNanos(request.body.credits_usd))
-      return { data: accountView(requireAccount(account.id)) }
+      const { credits_usd, balance_usd } = request.body
+      if ((credits_usd === undefined) === (balance_usd === undefined)) {
+        throw new ApiError(400, 'Send exactly one of `credits_usd` (credits bought) or `balance_usd` (what is left after spending)')
+      }
+      ctx.db
+        .transaction(() => {
+          const account = requireAccount(request.params.id)
+          // A balance is credits minus spend, so setting it sets the credits that produce it.
+          const credits = credits_usd !== undefined ? usdToNanos(credits_usd) : usdToNanos(balance_usd!) + account.spent_nanos
+          ctx.repos.accounts.setCredits(account.id, credits)
+        })
+        .immediate()
+      return { data: accountView(requireAccount(request.params.id)) }
     },
   )
 

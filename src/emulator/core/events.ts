@@ -5,6 +5,9 @@ export interface EmulatorEvents {
   'state.reset': { at: string }
   'clock.moved': { now: string; mode: string }
   'account.created': { id: string }
+  'charge.created': { id: string; account_id: string }
+  'charge.confirmed': { id: string; account_id: string }
+  'charge.expired': { id: string; account_id: string }
 }
 
 export class EmulatorEventBus {

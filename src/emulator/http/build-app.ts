@@ -7,7 +7,10 @@ import type { EmulatorContext } from '../context.ts'
 import { adminRoutes, type AdminHooks } from '../admin/admin.routes.ts'
 import { catalogAdminRoutes } from '../modules/catalog/catalog.admin.ts'
 import { catalogRoutes } from '../modules/catalog/catalog.routes.ts'
+import { guardrailsRoutes } from '../modules/guardrails/guardrails.routes.ts'
 import { keysRoutes } from '../modules/keys/keys.routes.ts'
+import { creditsRoutes } from '../modules/credits/credits.routes.ts'
+import { creditsAdminRoutes } from '../modules/credits/credits.admin.ts'
 import { installAuth } from './auth.ts'
 import { installErrorHandling } from './error-handler.ts'
 import { uiRoutes } from './ui.ts'
@@ -48,8 +51,11 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks): FastifyInstan
 
   app.register(keysRoutes, { prefix: API_PREFIX, ctx })
   app.register(catalogRoutes, { prefix: API_PREFIX, ctx })
+  app.register(guardrailsRoutes, { prefix: API_PREFIX, ctx })
   app.register(adminRoutes, { prefix: ADMIN_PREFIX, ctx, hooks })
   app.register(catalogAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
+  app.register(creditsRoutes, { prefix: API_PREFIX, ctx })
+  app.register(creditsAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
   if (ctx.config.ui) app.register(uiRoutes)
   return app
 }

@@ -10,6 +10,8 @@ export interface AccountRow {
   ignored_providers: string
   /** 1 = only endpoints with zero data retention. */
   zdr_only: 0 | 1
+  /** Credits spent so far: the ledger adds each usage row's cost (BYOK excluded) in the same transaction. */
+  spent_nanos: number
 }
 
 export interface AccountPreferences {
@@ -47,9 +49,8 @@ export function createAccountsRepo(db: DB) {
   const updateStmt = db.prepare<{ id: string; name: string; ignored_providers: string; zdr_only: 0 | 1 }>(
     'UPDATE accounts SET name = @name, ignored_providers = @ignored_providers, zdr_only = @zdr_only WHERE id = @id',
   )
-  const spentStmt = db.prepare<[string], { spent: number }>(
-    'SELECT COALESCE(SUM(cost_nanos), 0) AS spent FROM usage WHERE account_id = ? AND byok = 0',
-  )
+  const addCreditsStmt = db.prepare<{ id: string; nanos: number }>('UPDATE accounts SET credits_nanos = credits_nanos + @nanos WHERE id = @id')
+  const addSpendStmt = db.prepare<{ id: string; nanos: number }>('UPDATE accounts SET spent_nanos = spent_nanos + @nanos WHERE id = @id')
 
   return {
     insert: (row: AccountRow) => void insertAccountStmt.run(row),
@@ -68,8 +69,10 @@ export function createAccountsRepo(db: DB) {
         zdr_only: patch.zdr_only === undefined ? row.zdr_only : patch.zdr_only ? 1 : 0,
       })
     },
-    /** Credits spent (BYOK usage is paid to the caller's own provider, not from credits). */
-    spentNanos: (accountId: string) => spentStmt.get(accountId)!.spent,
+    /** Credits bought go up (a confirmed charge); call inside the transaction that records why. */
+    addCredits: (id: string, nanos: number) => void addCreditsStmt.run({ id, nanos }),
+    /** The debit of a usage row; call inside the transaction that writes the row. */
+    addSpend: (id: string, nanos: number) => void addSpendStmt.run({ id, nanos }),
   }
 }
 

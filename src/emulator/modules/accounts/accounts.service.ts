@@ -55,6 +55,7 @@ export function createAccount(ctx: EmulatorContext, input: NewAccount): CreatedA
       created_at: now,
       ignored_providers: JSON.stringify(input.ignored_providers ?? []),
       zdr_only: input.zdr_only ? 1 : 0,
+      spent_nanos: 0,
     }
     ctx.repos.accounts.insert(account)
     const members = input.members.map((m, i): MemberRow => {

@@ -11,6 +11,7 @@ export interface EndpointPolicy {
   ignoredProviders?: readonly string[] | null
   /** Model ids or canonical slugs; null or absent = any. */
   allowedModels?: readonly string[] | null
+  ignoredModels?: readonly string[] | null
   zdrOnly?: boolean
   region?: Region | null
 }
@@ -32,6 +33,7 @@ export function modelNamedIn(list: readonly string[], model: CatalogModel): bool
 export function endpointAllowed(model: CatalogModel, endpoint: CatalogEndpoint, policies: readonly EndpointPolicy[]): boolean {
   for (const p of policies) {
     if (p.allowedModels && !modelNamedIn(p.allowedModels, model)) return false
+    if (p.ignoredModels && modelNamedIn(p.ignoredModels, model)) return false
     if (p.allowedProviders && !providerIn(p.allowedProviders, endpoint)) return false
     if (p.ignoredProviders && providerIn(p.ignoredProviders, endpoint)) return false
     if (p.zdrOnly && !endpoint.zdr) return false

@@ -1,0 +1,53 @@
+// Credits: buy them with a crypto charge (POST /credits/crypto, alias /credits/coinbase) and read the
+// balance (GET /credits). A charge credits the account only once confirmed (admin or auto-confirm).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { ApiError } from '../../core/errors.ts'
+import { nanosToUsd, usdToNanos } from '../../core/money.ts'
+import type { EmulatorContext } from '../../context.ts'
+import { caller } from '../../http/auth.ts'
+import { ChargeResponse, CreateChargeBody, CreditsResponse } from './credits.schemas.ts'
+import { chargeView, createCharge, NANOS_PER_USDC_UNIT } from './credits.service.ts'
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/
+
+/** A 400 for a body field, shaped like the shared validator's. */
+const fieldError = (field: string, issue: string) =>
+  new ApiError(400, `Field \`${field}\` ${issue}`, { metadata: { field, location: 'body', issue } })
+
+export const creditsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
+  // The same handler under both paths; only the operation id differs.
+  for (const [path, operation] of [
+    ['/credits/crypto', 'credits.crypto'],
+    ['/credits/coinbase', 'credits.coinbase'],
+  ] as const) {
+    app.post(
+      path,
+      {
+        config: { operation, auth: 'any' },
+        schema: { summary: 'Create a crypto charge to buy credits', tags: ['credits'], body: CreateChargeBody, response: ChargeResponse },
+      },
+      async (request) => {
+        const { key, account } = caller(request)
+        const { amount, sender, chain_id } = request.body
+        // The cap is runtime configuration, so it is checked here rather than in the schema.
+        if (amount > ctx.config.chargeCapUsd) throw fieldError('amount', `must be <= ${ctx.config.chargeCapUsd} (the largest charge)`)
+        // Paid in USDC, whose smallest unit is 0.000001: a smaller amount cannot be transferred.
+        const units = Math.round(usdToNanos(amount) / NANOS_PER_USDC_UNIT)
+        if (units < 1) throw fieldError('amount', `must be at least ${nanosToUsd(NANOS_PER_USDC_UNIT)} (one USDC base unit)`)
+        if (!ADDRESS.test(sender)) throw fieldError('sender', 'must be a 0x address of 40 hex digits')
+        const charge = createCharge(ctx, { account_id: account.id, key_hash: key.hash, units, chain_id, sender })
+        return { data: chargeView(charge) }
+      },
+    )
+  }
+
+  app.get(
+    '/credits',
+    { config: { operation: 'credits.get', auth: 'any' }, schema: { summary: 'Get credits bought and used', tags: ['credits'], response: CreditsResponse } },
+    async (request) => {
+      // Re-read: the row attached at authentication may predate a confirmation.
+      const account = ctx.repos.accounts.get(caller(request).account.id)!
+      return { data: { total_credits: nanosToUsd(account.credits_nanos), total_usage: nanosToUsd(account.spent_nanos) } }
+    },
+  )
+}

@@ -1,0 +1,58 @@
+import { Type, type Static } from 'typebox'
+import { ErrorEnvelope } from '../../http/schemas.ts'
+
+/** Chains a charge can be paid on: Ethereum, Polygon, Base. */
+export const CHAIN_IDS = [1, 137, 8453] as const
+export type ChainId = (typeof CHAIN_IDS)[number]
+
+// A plain integer enum (not a union of literals) so a bad value gives one message: "must be one of 1, 137, 8453".
+const ChainIdSchema = Type.Unsafe<ChainId>({ type: 'integer', enum: [...CHAIN_IDS] })
+
+// `sender` is only typed here: its format is checked in the handler, with a clearer message than a pattern gives.
+export const CreateChargeBody = Type.Object({
+  amount: Type.Number({ exclusiveMinimum: 0 }),
+  sender: Type.String(),
+  chain_id: ChainIdSchema,
+})
+
+export type CreateChargeBody = Static<typeof CreateChargeBody>
+
+const CallData = Type.Object({
+  deadline: Type.String(),
+  fee_amount: Type.String(),
+  id: Type.String(),
+  operator: Type.String(),
+  prefix: Type.String(),
+  recipient: Type.String(),
+  recipient_amount: Type.String(),
+  recipient_currency: Type.String(),
+  refund_destination: Type.String(),
+  signature: Type.String(),
+})
+
+export const Web3Data = Type.Object({
+  transfer_intent: Type.Object({
+    call_data: CallData,
+    metadata: Type.Object({ chain_id: Type.Integer(), contract_address: Type.String(), sender: Type.String() }),
+  }),
+})
+
+export type Web3Data = Static<typeof Web3Data>
+
+export const ChargeObject = Type.Object({
+  id: Type.String(),
+  created_at: Type.String({ format: 'date-time' }),
+  expires_at: Type.String({ format: 'date-time' }),
+  web3_data: Web3Data,
+})
+
+export const ChargeResponse = { 200: Type.Object({ data: ChargeObject }), '4xx': ErrorEnvelope }
+
+export const CreditsResponse = {
+  200: Type.Object({ data: Type.Object({ total_credits: Type.Number(), total_usage: Type.Number() }) }),
+  '4xx': ErrorEnvelope,
+}
+
+export const ChargeParams = Type.Object({ id: Type.String({ minLength: 1 }) })
+
+export const ListChargesQuery = Type.Object({ account: Type.Optional(Type.String({ minLength: 1 })) })

@@ -1,0 +1,130 @@
+// The ledger: the one place a billable action is allowed or denied, and recorded. In one immediate
+// transaction it checks, in order, that the model is allowed (account settings, region, guardrails),
+// the guardrail budgets, the key's limit and the account's credits; then it writes the usage row and
+// debits the account. Denials are ApiErrors with metadata naming what ran out.
+import { ApiError } from '../../core/errors.ts'
+import { nanosToUsd } from '../../core/money.ts'
+import { windowStartFor, windowStarts } from '../../core/windows.ts'
+import type { EmulatorContext } from '../../context.ts'
+import type { AuthContext } from '../../http/auth.ts'
+import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
+import { availableEndpoints } from '../catalog/policy.ts'
+import { guardrailsOf } from '../guardrails/guardrails.service.ts'
+import { limitUsageNanos } from '../keys/keys.service.ts'
+
+export interface Charge {
+  prompt_tokens: number
+  completion_tokens?: number
+  reasoning_tokens?: number
+  cost_nanos: number
+}
+
+export interface BillingRequest {
+  caller: AuthContext
+  /** Operation id of the route, recorded on the usage row. */
+  operation: string
+  model: CatalogModel
+  region?: Region | null
+  /** Picks the serving endpoint among those the caller may use; may throw its own 404. Default: the healthiest. */
+  route?: (allowed: readonly CatalogEndpoint[]) => CatalogEndpoint
+  /** Tokens and cost of the action on the chosen endpoint. */
+  price: (endpoint: CatalogEndpoint) => Charge
+  /** Paid through the caller's own provider key: recorded, but not debited from credits. */
+  byok?: boolean
+}
+
+export interface Billed {
+  usage_id: number
+  endpoint: CatalogEndpoint
+  charge: Charge
+}
+
+/** Endpoints in good health first (status 0, then the least degraded), keeping catalog order otherwise. */
+export function healthiest(allowed: readonly CatalogEndpoint[]): CatalogEndpoint {
+  return [...allowed].sort((a, b) => b.status - a.status)[0]!
+}
+
+const WINDOW_NAME = { daily: 'daily', weekly: 'weekly', monthly: 'monthly' } as const
+
+export function bill(ctx: EmulatorContext, request: BillingRequest): Billed {
+  return ctx.db
+    .transaction((): Billed => {
+      const now = ctx.clock.now()
+      const { caller, model } = request
+      // The key as of now: it may have been changed since the request was authenticated.
+      const key = ctx.repos.keys.withUsage(caller.key.hash, windowStarts(now))!
+      const account = ctx.repos.accounts.get(caller.account.id)!
+
+      const policies = ctx.policies.for({ key, account }, request.region ?? null)
+      const allowed = availableEndpoints(model, policies)
+      if (allowed.length === 0) {
+        throw new ApiError(404, 'No endpoints available matching your guardrail restrictions and data policy', {
+          metadata: { model: model.id, restrictions: policies.map((p) => p.source) },
+        })
+      }
+      const endpoint = (request.route ?? healthiest)(allowed)
+      const charge = request.price(endpoint)
+      const byok = request.byok ?? false
+
+      for (const guardrail of guardrailsOf(ctx.repos.guardrails, { key, account })) {
+        if (guardrail.limit_nanos === null) continue
+        const since = windowStartFor(guardrail.reset_interval, windowStarts(now))
+        const spent = ctx.repos.guardrails.spentNanos(guardrail.id, since, now, guardrail.include_byok_in_budgets === 1)
+        if (spent >= guardrail.limit_nanos) {
+          const window = guardrail.reset_interval ? WINDOW_NAME[guardrail.reset_interval] : 'total'
+          throw new ApiError(402, `Guardrail budget exceeded (${window} limit): guardrail "${guardrail.name}" allows $${nanosToUsd(guardrail.limit_nanos)}`, {
+            metadata: {
+              limit_source: 'guardrail_budget',
+              guardrail_id: guardrail.id,
+              limit_usd: nanosToUsd(guardrail.limit_nanos),
+              reset_interval: guardrail.reset_interval,
+              usage_usd: nanosToUsd(spent),
+            },
+          })
+        }
+      }
+
+      if (key.limit_nanos !== null) {
+        const used = limitUsageNanos(key)
+        if (used >= key.limit_nanos) {
+          const window = key.limit_reset ? WINDOW_NAME[key.limit_reset] : 'total'
+          throw new ApiError(ctx.config.keyLimitStatus, `Key limit exceeded (${window} limit)`, {
+            metadata: {
+              limit_source: 'openrouter_key_limit',
+              limit: nanosToUsd(key.limit_nanos),
+              limit_reset: key.limit_reset,
+              usage: nanosToUsd(used),
+            },
+          })
+        }
+      }
+
+      const balance = account.credits_nanos - account.spent_nanos
+      if (!byok && charge.cost_nanos > 0 && balance < charge.cost_nanos) {
+        throw new ApiError(
+          402,
+          `Insufficient credits. This request costs $${nanosToUsd(charge.cost_nanos)} and the account has $${nanosToUsd(Math.max(0, balance))} left; add credits with a crypto charge or the admin API`,
+          { metadata: { limit_source: 'openrouter_credits', balance_usd: nanosToUsd(balance), cost_usd: nanosToUsd(charge.cost_nanos) } },
+        )
+      }
+
+      const usage_id = ctx.repos.usage.insert({
+        account_id: account.id,
+        key_hash: key.hash,
+        member_id: key.creator_user_id,
+        operation: request.operation,
+        model: model.id,
+        provider: endpoint.provider_name,
+        endpoint_id: endpoint.id,
+        prompt_tokens: charge.prompt_tokens,
+        completion_tokens: charge.completion_tokens ?? 0,
+        reasoning_tokens: charge.reasoning_tokens ?? 0,
+        cost_nanos: charge.cost_nanos,
+        byok: byok ? 1 : 0,
+        created_at: now,
+      })
+      if (!byok) ctx.repos.accounts.addSpend(account.id, charge.cost_nanos)
+      return { usage_id, endpoint, charge }
+    })
+    .immediate()
+}

@@ -12,6 +12,8 @@ interface Case {
   name: string
   path: string
   key?: 'management' | 'standard'
+  body?: unknown
+  connections?: number
 }
 
 interface Measure {
@@ -21,10 +23,11 @@ interface Measure {
   errors: number
 }
 
-async function measure(url: string, headers: Record<string, string>): Promise<Measure> {
+async function measure(url: string, headers: Record<string, string>, body: string | undefined, connections: number): Promise<Measure> {
+  const options = { url, headers, connections, ...(body !== undefined && { method: 'POST' as const, body }) }
   // A short warm-up so JIT, caches and prepared statements settle before the measured run.
-  await autocannon({ url, headers, connections: CONNECTIONS, duration: 1 })
-  const r = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S })
+  await autocannon({ ...options, duration: 1 })
+  const r = await autocannon({ ...options, duration: DURATION_S })
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx }
 }
 
@@ -37,16 +40,40 @@ const CASES: Case[] = [
   { name: 'GET /api/v1/keys (management key)', path: '/api/v1/keys', key: 'management' },
 ]
 
+// 16 inputs of about 30 words at 1536 dimensions, as float and as base64; one connection shows latency.
+const sentences = Array.from(
+  { length: 16 },
+  (_, i) =>
+    `Sentence ${i} of the benchmark talks about embeddings vectors search ranking and retrieval for a small semantic search demo that a developer runs against the emulator on a laptop`,
+)
+for (const encoding of ['float', 'base64'] as const) {
+  const body = { model: 'openai/text-embedding-3-small', input: sentences, encoding_format: encoding }
+  CASES.push({ name: `POST /api/v1/embeddings 16x1536 ${encoding}, 1 conn`, path: '/api/v1/embeddings', key: 'standard', body, connections: 1 })
+  CASES.push({ name: `POST /api/v1/embeddings 16x1536 ${encoding}`, path: '/api/v1/embeddings', key: 'standard', body })
+}
+
 const emulator = await startEmulator({ port: 0, euPort: -1, db: ':memory:', seed: 1, logLevel: 'silent' })
+// Enough credits that the benchmark never runs out.
+const [account] = ((await (await fetch(`${emulator.url}/_emulator/api/accounts`)).json()) as { data: Array<{ id: string }> }).data
+await fetch(`${emulator.url}/_emulator/api/accounts/${account!.id}/credits`, {
+  method: 'PUT',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ credits_usd: 1_000_000 }),
+})
 const bare = Fastify({ logger: false })
-const prepared: Array<Case & { headers: Record<string, string>; bytes: number }> = []
+const prepared: Array<Case & { headers: Record<string, string>; bytes: number; payload: string | undefined }> = []
 for (const [i, c] of CASES.entries()) {
-  const headers: Record<string, string> = c.key ? { authorization: `Bearer ${emulator.keys[c.key]}` } : {}
-  const res = await fetch(`${emulator.url}${c.path}`, { headers })
+  const payload = c.body === undefined ? undefined : JSON.stringify(c.body)
+  const headers: Record<string, string> = {
+    ...(c.key && { authorization: `Bearer ${emulator.keys[c.key]}` }),
+    ...(payload !== undefined && { 'content-type': 'application/json' }),
+  }
+  const res = await fetch(`${emulator.url}${c.path}`, { headers, ...(payload !== undefined && { method: 'POST', body: payload }) })
   const body = Buffer.from(await res.arrayBuffer())
   const type = res.headers.get('content-type') ?? 'application/json'
-  bare.get(`/bare/${i}`, (_request, reply) => reply.type(type).send(body))
-  prepared.push({ ...c, headers, bytes: body.length })
+  // The ceiling route reads the same request body and sends the same response bytes.
+  bare.route({ method: payload === undefined ? 'GET' : 'POST', url: `/bare/${i}`, handler: (_request, reply) => reply.type(type).send(body) })
+  prepared.push({ ...c, headers, bytes: body.length, payload })
 }
 await bare.listen({ host: '127.0.0.1', port: 0 })
 const bareBase = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}`
@@ -54,8 +81,9 @@ const bareBase = `http://127.0.0.1:${(bare.server.address() as { port: number })
 const rows = []
 try {
   for (const [i, c] of prepared.entries()) {
-    const ceiling = await measure(`${bareBase}/bare/${i}`, {})
-    const route = await measure(`${emulator.url}${c.path}`, c.headers)
+    const connections = c.connections ?? CONNECTIONS
+    const ceiling = await measure(`${bareBase}/bare/${i}`, c.payload === undefined ? {} : { 'content-type': 'application/json' }, c.payload, connections)
+    const route = await measure(`${emulator.url}${c.path}`, c.headers, c.payload, connections)
     rows.push({
       route: c.name,
       bytes: c.bytes,
@@ -72,5 +100,5 @@ try {
   await emulator.close()
 }
 
-console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s per route, Node ${process.version}, peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`)
+console.log(`\n${CONNECTIONS} connections unless said, ${DURATION_S} s per route, Node ${process.version}, peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`)
 console.table(rows)

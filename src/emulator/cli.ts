@@ -26,6 +26,10 @@ Options:
   --charge-expiry <dur>   how long a charge stays payable (default 1h)
   --charge-auto-confirm <dur>|off
                           confirm pending charges by themselves after this long (default off)
+  --rate-limit-key-per-minute <n>|off, --rate-limit-key-per-day <n>|off,
+  --rate-limit-account-per-minute <n>|off, --rate-limit-account-per-day <n>|off
+                          request limits on embeddings and video (default off)
+  --demo                  a new database starts with 30 days of usage history
   --no-ui                 do not serve the inspector UI
   -v, --version           print the version
   -h, --help              print this help`

@@ -33,6 +33,11 @@ export interface EmulatorConfig {
   chargeExpiryMs: number
   /** Confirm a pending charge by itself after this many ms of the virtual clock; null = only when told. */
   chargeAutoConfirmMs: number | null
+  /** Request limits on inference routes (embeddings, video); null = none. */
+  rateLimitKeyPerMinute: number | null
+  rateLimitKeyPerDay: number | null
+  rateLimitAccountPerMinute: number | null
+  rateLimitAccountPerDay: number | null
 }
 
 export class ConfigError extends Error {
@@ -71,6 +76,10 @@ export function defaultConfig(): EmulatorConfig {
     chargeCapUsd: 2000,
     chargeExpiryMs: 3_600_000,
     chargeAutoConfirmMs: null,
+    rateLimitKeyPerMinute: null,
+    rateLimitKeyPerDay: null,
+    rateLimitAccountPerMinute: null,
+    rateLimitAccountPerDay: null,
   }
 }
 
@@ -129,6 +138,9 @@ const duration =
     }
   }
 
+const limitOrOff = (value: RawValue, where: string): number | null =>
+  value === null || value === 'off' ? null : integer(1, 1_000_000_000)(value, where)
+
 const nonEmptyString = (value: RawValue, where: string): string => {
   if (typeof value !== 'string' || value.trim() === '') throw new ConfigError(`invalid ${describe(where, value)}: must be a non-empty string`)
   return value
@@ -159,6 +171,10 @@ const SETTINGS: Setting[] = [
   { key: 'chargeCapUsd', flag: 'charge-cap', parse: positiveNumber },
   { key: 'chargeExpiryMs', flag: 'charge-expiry', parse: duration(false) },
   { key: 'chargeAutoConfirmMs', flag: 'charge-auto-confirm', parse: duration(true) },
+  { key: 'rateLimitKeyPerMinute', flag: 'rate-limit-key-per-minute', parse: limitOrOff },
+  { key: 'rateLimitKeyPerDay', flag: 'rate-limit-key-per-day', parse: limitOrOff },
+  { key: 'rateLimitAccountPerMinute', flag: 'rate-limit-account-per-minute', parse: limitOrOff },
+  { key: 'rateLimitAccountPerDay', flag: 'rate-limit-account-per-day', parse: limitOrOff },
 ]
 
 const envName = (flag: string): string => `GATEWAY_EMULATOR_${flag.replace(/-/g, '_').toUpperCase()}`

@@ -10,6 +10,7 @@ import { createKeysRepo } from './modules/keys/keys.repo.ts'
 import { createUsageRepo } from './modules/usage/usage.repo.ts'
 import { createCatalogRepo } from './modules/catalog/catalog.repo.ts'
 import { createCreditsRepo } from './modules/credits/credits.repo.ts'
+import { createRateLimiter, type RateLimiter } from './modules/ratelimit/ratelimit.ts'
 import { createGuardrailsRepo } from './modules/guardrails/guardrails.repo.ts'
 import { guardrailPolicy, guardrailsOf } from './modules/guardrails/guardrails.service.ts'
 import type { CatalogDocument } from './modules/catalog/catalog.schemas.ts'
@@ -29,6 +30,8 @@ export interface EmulatorContext {
   readonly catalog: CatalogHolder
   /** What restricts a caller's choice of models and endpoints (account settings, guardrails, region). */
   readonly policies: PolicyRegistry
+  /** Optional request limits on inference routes. */
+  readonly rateLimiter: RateLimiter
   /** Warnings for the operator's log (stderr unless silent). */
   warn(message: string): void
   readonly repos: {
@@ -74,6 +77,12 @@ export function createContext({ config, version, db, clock, catalogFixture }: Co
     events: new EmulatorEventBus(),
     catalog: createCatalogHolder(repos.catalog, catalogFixture, warn),
     policies,
+    rateLimiter: createRateLimiter({
+      keyPerMinute: config.rateLimitKeyPerMinute,
+      keyPerDay: config.rateLimitKeyPerDay,
+      accountPerMinute: config.rateLimitAccountPerMinute,
+      accountPerDay: config.rateLimitAccountPerDay,
+    }),
     warn,
     repos,
   }

@@ -14,7 +14,9 @@ import { openDatabase } from './store/db.ts'
 import { migrate } from './store/migrate.ts'
 import { migrations } from './store/migrations/index.ts'
 import { loadCatalogDocument } from './modules/catalog/catalog.ts'
-import { applySeed, loadSeed, resetState, seededKeys, type SeededKeys } from './store/seed.ts'
+import { defaultAccountId, loadSeed, resetState, seededKeys, type SeededKeys, type SeedPreset } from './store/seed.ts'
+import { loadFaker } from './core/faker.ts'
+import { backfillDemoUsage } from './modules/activity/demo.ts'
 
 export const VERSION: string = pkg.version
 
@@ -45,7 +47,8 @@ const PROGRAMMATIC_DEFAULTS: Partial<EmulatorConfig> = { db: ':memory:', port: 0
 
 export async function createEmulator(options: EmulatorOptions = {}, resolved?: Readonly<EmulatorConfig>): Promise<Emulator> {
   const config = resolved ?? loadConfig({ options: { ...PROGRAMMATIC_DEFAULTS, ...options } })
-  const seed = loadSeed(config.fixtures)
+  const seeds = { default: loadSeed(config.fixtures, 'default'), empty: loadSeed(config.fixtures, 'empty') }
+  const configuredPreset: SeedPreset = config.demo ? 'demo' : 'default'
   const catalogFixture = loadCatalogDocument(config.fixtures)
   const db = openDatabase(config.db)
   try {
@@ -56,15 +59,26 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
     })
     const ctx = createContext({ config, version: VERSION, db, clock, catalogFixture })
     ctx.clock.addSource(createChargeDueSource(ctx))
-    if (seededKeys(ctx) === null) applySeed(ctx, seed)
+
+    // Replaces the whole state with a preset's, in one transaction (the demo history included).
+    const applyPreset = async (preset: SeedPreset): Promise<void> => {
+      const faker = preset === 'demo' ? await loadFaker() : null
+      resetState(ctx, preset === 'empty' ? seeds.empty : seeds.default, () => {
+        if (faker) backfillDemoUsage(ctx, faker, defaultAccountId(ctx)!)
+      })
+      ctx.catalog.restore()
+      ctx.rateLimiter.clear()
+    }
+    // A new database gets the configured preset; an existing one keeps its state.
+    if (seededKeys(ctx) === null) await applyPreset(configuredPreset)
 
     let closed = false
-    const reset = async (): Promise<void> => {
-      resetState(ctx, seed)
-      ctx.catalog.restore()
+    const seed = async (preset: SeedPreset): Promise<void> => {
+      await applyPreset(preset)
       ctx.events.emit('state.reset', { at: clock.nowIso() })
     }
-    const app = buildApp(ctx, { reset })
+    const reset = (): Promise<void> => seed(configuredPreset)
+    const app = buildApp(ctx, { reset, seed })
     await app.ready()
     clock.start()
 

@@ -11,9 +11,12 @@ import { Nullable, OptionalBody, ResetIntervalSchema, StringEnum } from '../http
 import { createAccount, generateMembers, STARTER_KEYS } from '../modules/accounts/accounts.service.ts'
 import type { AccountRow } from '../modules/accounts/accounts.repo.ts'
 import { insertKey, toKeyView } from '../modules/keys/keys.service.ts'
+import { SEED_PRESETS, type SeedPreset } from '../store/seed.ts'
 
 export interface AdminHooks {
   reset(): Promise<void>
+  /** Replaces the whole state with a seed preset's. */
+  seed(preset: SeedPreset): Promise<void>
 }
 
 const AccountParams = Type.Object({ id: Type.String({ minLength: 1 }) })
@@ -45,6 +48,13 @@ const ClockAdvanceBody = Type.Object({
   by: Type.Optional(Type.String({ minLength: 1 })),
   to: Type.Optional(Type.String({ format: 'date-time' })),
 })
+
+const RateLimit = Type.Optional(Nullable(Type.Integer({ minimum: 1 })))
+// A misspelt limit would otherwise be accepted and never applied.
+const RateLimitsBody = Type.Object(
+  { keyPerMinute: RateLimit, keyPerDay: RateLimit, accountPerMinute: RateLimit, accountPerDay: RateLimit },
+  { additionalProperties: false },
+)
 
 const ClockSetBody = Type.Object({ to: Type.String({ format: 'date-time' }) })
 
@@ -90,6 +100,21 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
     await hooks.reset()
     return { data: { reset: true } }
   })
+
+  app.post(
+    '/fixtures/seed',
+    { config: { operation: 'admin.fixtures.seed' }, schema: { body: Type.Object({ preset: StringEnum(SEED_PRESETS) }) } },
+    async (request) => {
+      await hooks.seed(request.body.preset)
+      return { data: { preset: request.body.preset, accounts: ctx.repos.accounts.list().map(accountView) } }
+    },
+  )
+
+  app.get('/rate-limits', { config: { operation: 'admin.rateLimits.get' } }, async () => ({ data: ctx.rateLimiter.limits() }))
+
+  app.put('/rate-limits', { config: { operation: 'admin.rateLimits.set' }, schema: { body: RateLimitsBody } }, async (request) => ({
+    data: ctx.rateLimiter.configure(request.body),
+  }))
 
   app.get('/accounts', { config: { operation: 'admin.accounts.list' } }, async () => ({
     data: ctx.repos.accounts.list().map(accountView),

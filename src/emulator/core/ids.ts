@@ -33,6 +33,8 @@ export interface Ids {
   uuid(label: string): string
   /** A label unique for this database: `<kind>#<n>` from a persisted counter. */
   next(kind: string): string
+  /** 20 base62 characters, as in generation ids `gen-emb-<unix seconds>-<20 chars>`. */
+  generation(label: string): string
 }
 
 export function createIds(seed: number, nextSequence: (kind: string) => number): Ids {
@@ -42,6 +44,7 @@ export function createIds(seed: number, nextSequence: (kind: string) => number):
     account: (label) => `acct_${deriveHex(seed, `account:${label}`, 20)}`,
     uuid: (label) => uuidFromHex(deriveHex(seed, `uuid:${label}`, 32)),
     next: (kind) => `${kind}#${nextSequence(kind)}`,
+    generation: (label) => base62(deriveHex(seed, `generation:${label}`, 40), 20),
   }
 }
 

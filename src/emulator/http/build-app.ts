@@ -5,8 +5,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { createRng } from '../core/rng.ts'
 import type { EmulatorContext } from '../context.ts'
 import { adminRoutes, type AdminHooks } from '../admin/admin.routes.ts'
+import { activityRoutes } from '../modules/activity/activity.routes.ts'
 import { catalogAdminRoutes } from '../modules/catalog/catalog.admin.ts'
 import { catalogRoutes } from '../modules/catalog/catalog.routes.ts'
+import { embeddingsRoutes } from '../modules/embeddings/embeddings.routes.ts'
 import { guardrailsRoutes } from '../modules/guardrails/guardrails.routes.ts'
 import { keysRoutes } from '../modules/keys/keys.routes.ts'
 import { creditsRoutes } from '../modules/credits/credits.routes.ts'
@@ -52,6 +54,8 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks): FastifyInstan
   app.register(keysRoutes, { prefix: API_PREFIX, ctx })
   app.register(catalogRoutes, { prefix: API_PREFIX, ctx })
   app.register(guardrailsRoutes, { prefix: API_PREFIX, ctx })
+  app.register(embeddingsRoutes, { prefix: API_PREFIX, ctx })
+  app.register(activityRoutes, { prefix: API_PREFIX, ctx })
   app.register(adminRoutes, { prefix: ADMIN_PREFIX, ctx, hooks })
   app.register(catalogAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
   app.register(creditsRoutes, { prefix: API_PREFIX, ctx })

@@ -64,6 +64,8 @@ function describeIssue(e: ErrorObject): string {
       return p.limit === 1 ? 'must not be empty' : `must have at least ${String(p.limit)} items`
     case 'maxItems':
       return `must have at most ${String(p.limit)} items`
+    case 'additionalProperties':
+      return 'is not a known field'
     case 'pattern':
     case 'format':
       return `is not valid (${e.message ?? 'bad format'})`
@@ -76,6 +78,7 @@ function describeIssue(e: ErrorObject): string {
 function fieldIssue(e: ErrorObject): { field: string; issue: string } {
   const segments = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
   if (e.keyword === 'required') segments.push(String((e.params as { missingProperty: string }).missingProperty))
+  if (e.keyword === 'additionalProperties') segments.push(String((e.params as { additionalProperty: string }).additionalProperty))
   const field = segments.reduce((path, s) => (/^\d+$/.test(s) ? `${path}[${s}]` : path ? `${path}.${s}` : s), '')
   return { field, issue: describeIssue(e) }
 }

@@ -79,16 +79,25 @@ export function applySeed(ctx: EmulatorContext, seed: SeedDocument): void {
 
 /** The default account's first management and standard keys, as stored. */
 export function seededKeys(ctx: EmulatorContext): SeededKeys | null {
-  const row = ctx.db.prepare<[], { value: string }>("SELECT value FROM meta WHERE name = 'default_account'").get()
-  if (!row) return null
-  const keys = ctx.repos.keys.forAccount(row.value)
+  const account = defaultAccountId(ctx)
+  if (account === null) return null
+  const keys = ctx.repos.keys.forAccount(account)
   const management = keys.find((k) => k.kind === 'management')?.token
   const standard = keys.find((k) => k.kind === 'standard' && !k.disabled)?.token
   return management && standard ? { management, standard } : null
 }
 
-/** Empties every table but the schema bookkeeping, in one transaction, then applies the seed again. */
-export function resetState(ctx: EmulatorContext, seed: SeedDocument): void {
+/** Ways to start: the default seed, an account with nothing in it, or the default with 30 days of history. */
+export const SEED_PRESETS = ['default', 'empty', 'demo'] as const
+export type SeedPreset = (typeof SEED_PRESETS)[number]
+
+/** The default account of the seed (the first one), once applied. */
+export function defaultAccountId(ctx: EmulatorContext): string | null {
+  return ctx.db.prepare<[], { value: string }>("SELECT value FROM meta WHERE name = 'default_account'").get()?.value ?? null
+}
+
+/** Empties every table but the schema bookkeeping, then applies the seed again, all in one transaction. */
+export function resetState(ctx: EmulatorContext, seed: SeedDocument, after?: () => void): void {
   const tables = ctx.db
     .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
     .all()
@@ -98,5 +107,6 @@ export function resetState(ctx: EmulatorContext, seed: SeedDocument): void {
     ctx.db.pragma('defer_foreign_keys = ON')
     for (const table of tables) ctx.db.exec(`DELETE FROM "${table}"`)
     applySeed(ctx, seed)
+    after?.()
   }).immediate()
 }

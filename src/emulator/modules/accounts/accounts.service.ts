@@ -1,5 +1,6 @@
 // Accounts are isolated workspaces: each has its own members, keys, credits and everything those
 // touch. The seed file and the admin API both create them through createAccount.
+import { loadFaker } from '../../core/faker.ts'
 import { usdToNanos } from '../../core/money.ts'
 import type { EmulatorContext } from '../../context.ts'
 import type { ResetInterval } from '../../core/windows.ts'
@@ -88,12 +89,9 @@ export function createAccount(ctx: EmulatorContext, input: NewAccount): CreatedA
   }).immediate()
 }
 
-let fakerModule: Promise<typeof import('@faker-js/faker/locale/en')> | undefined
-
 /** A few plausible members for a new account, fixed by (seed, label). Faker loads on first use only. */
 export async function generateMembers(seed: number, label: string, count = 3): Promise<NewMember[]> {
-  fakerModule ??= import('@faker-js/faker/locale/en')
-  const { faker } = await fakerModule
+  const faker = await loadFaker()
   // Seeded right before use, with no await in between, so the shared instance is deterministic here.
   faker.seed([seed, ...[...label].map((c) => c.charCodeAt(0))])
   return Array.from({ length: count }, () => {

@@ -1,7 +1,7 @@
 // Credits: buy them with a crypto charge (POST /credits/crypto, alias /credits/coinbase) and read the
 // balance (GET /credits). A charge credits the account only once confirmed (admin or auto-confirm).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ApiError } from '../../core/errors.ts'
+import { fieldError } from '../../core/errors.ts'
 import { nanosToUsd, usdToNanos } from '../../core/money.ts'
 import type { EmulatorContext } from '../../context.ts'
 import { caller } from '../../http/auth.ts'
@@ -9,10 +9,6 @@ import { ChargeResponse, CreateChargeBody, CreditsResponse } from './credits.sch
 import { chargeView, createCharge, NANOS_PER_USDC_UNIT } from './credits.service.ts'
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
-
-/** A 400 for a body field, shaped like the shared validator's. */
-const fieldError = (field: string, issue: string) =>
-  new ApiError(400, `Field \`${field}\` ${issue}`, { metadata: { field, location: 'body', issue } })
 
 export const creditsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
   // The same handler under both paths; only the operation id differs.

@@ -1,0 +1,26 @@
+// POST /api/v1/embeddings (standard key).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { EmulatorContext } from '../../context.ts'
+import { caller } from '../../http/auth.ts'
+import { isEuRequest } from '../../http/listeners.ts'
+import { EmbeddingsBody } from './embeddings.schemas.ts'
+import { createEmbeddings } from './embeddings.service.ts'
+
+/** 2048 inputs, or images as data URIs, need more than the default 1 MB. */
+const EMBEDDINGS_BODY_LIMIT = 32 * 1024 * 1024
+
+export const embeddingsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
+  app.post(
+    '/embeddings',
+    {
+      config: { operation: 'embeddings.create', auth: 'standard' },
+      bodyLimit: EMBEDDINGS_BODY_LIMIT,
+      schema: { summary: 'Create embeddings', tags: ['embeddings'], body: EmbeddingsBody },
+    },
+    async (request, reply) => {
+      const region = isEuRequest(request.raw) ? 'eu' : null
+      const body = await createEmbeddings(ctx, caller(request), request.body, region)
+      return reply.type('application/json; charset=utf-8').send(body)
+    },
+  )
+}

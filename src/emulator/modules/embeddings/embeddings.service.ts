@@ -1,0 +1,113 @@
+// Embeddings: checks the model and dimensions, routes to a provider by the caller's preferences,
+// bills through the ledger, then makes the vectors. Nothing is billed for a request that fails.
+import { ApiError, fieldError } from '../../core/errors.ts'
+import { nanosToUsd } from '../../core/money.ts'
+import type { EmulatorContext } from '../../context.ts'
+import type { AuthContext } from '../../http/auth.ts'
+import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
+import { bill, healthiest } from '../ledger/ledger.service.ts'
+import { parseInput } from './embeddings.input.ts'
+import type { EmbeddingsBody, ProviderPreferences } from './embeddings.schemas.ts'
+import { loadTokenizer } from './tokens.ts'
+import { embedFeatures, jsonVectorCapacity, writeJsonVector } from './vectors.ts'
+
+/** Used when a catalog model does not say its native size. */
+const DEFAULT_DIMENSIONS = 1536
+
+export function embeddingsModel(ctx: EmulatorContext, id: string): CatalogModel {
+  const model = ctx.catalog.get().find(id)
+  if (!model) throw new ApiError(400, `${id} is not a valid model ID`, { metadata: { field: 'model', location: 'body' } })
+  if (!model.architecture.output_modalities.includes('embeddings')) {
+    throw new ApiError(400, `${id} is not an embeddings model (it outputs ${model.architecture.output_modalities.join(', ')}); choose a model whose output is embeddings`, {
+      metadata: { field: 'model', location: 'body' },
+    })
+  }
+  return model
+}
+
+const named = (list: readonly string[], e: CatalogEndpoint): boolean =>
+  list.some((p) => [e.provider, e.provider_name].some((n) => n.toLowerCase() === p.trim().toLowerCase()))
+
+/**
+ * Picks the serving endpoint by the request's provider preferences: `only`, `ignore` and `zdr` (or
+ * `data_collection: "deny"`) narrow the choice; `order` goes first, then, unless `allow_fallbacks` is
+ * false, the rest by health. Deterministic: the same preferences always pick the same endpoint.
+ */
+export function routeByPreferences(model: CatalogModel, prefs: ProviderPreferences = {}) {
+  return (allowed: readonly CatalogEndpoint[]): CatalogEndpoint => {
+    let candidates = allowed.filter(
+      (e) =>
+        (!prefs.only || named(prefs.only, e)) &&
+        !(prefs.ignore && named(prefs.ignore, e)) &&
+        !((prefs.zdr || prefs.data_collection === 'deny') && !e.zdr),
+    )
+    if (prefs.order && prefs.order.length > 0) {
+      const rank = (e: CatalogEndpoint) => prefs.order!.findIndex((p) => named([p], e))
+      const ordered = candidates.filter((e) => rank(e) >= 0).sort((a, b) => rank(a) - rank(b))
+      if (ordered.length > 0) return ordered[0]!
+      if (prefs.allow_fallbacks === false) candidates = []
+    }
+    if (candidates.length === 0) {
+      throw new ApiError(404, 'No endpoints found that match your provider preferences', {
+        metadata: { model: model.id, provider: prefs, available: allowed.map((e) => e.provider) },
+      })
+    }
+    return healthiest(candidates)
+  }
+}
+
+/** The name the provider knows the model by, as the real service echoes it. */
+const upstreamName = (model: CatalogModel): string => model.hugging_face_id ?? model.id.split('/')[1]!.replace(/:free$/, '')
+
+export async function createEmbeddings(ctx: EmulatorContext, caller: AuthContext, body: EmbeddingsBody, region: Region | null): Promise<Buffer> {
+  const model = embeddingsModel(ctx, body.model)
+  const native = model.embedding_dimensions ?? DEFAULT_DIMENSIONS
+  const dimensions = body.dimensions || native
+  if (dimensions > native) throw fieldError('dimensions', `must be <= ${native}, the native size of ${model.id}`)
+  await loadTokenizer()
+  const items = parseInput(body.input)
+  const tokens = items.reduce((n, item) => n + item.tokens, 0)
+
+  ctx.rateLimiter.admit(caller.key.hash, caller.account.id, ctx.clock.now())
+  const billed = bill(ctx, {
+    caller,
+    operation: 'embeddings.create',
+    model,
+    region,
+    route: routeByPreferences(model, body.provider),
+    price: (endpoint) => ({ prompt_tokens: tokens, cost_nanos: Math.round(tokens * Number(endpoint.pricing.prompt) * 1e9) }),
+  })
+
+  const vectors = items.map((item) => embedFeatures(model.id, item.features, dimensions, item.identity))
+  const head = {
+    id: `gen-emb-${Math.floor(ctx.clock.now() / 1000)}-${ctx.ids.generation(`emb:${billed.usage_id}`)}`,
+    object: 'list',
+  }
+  const tail = {
+    model: upstreamName(model),
+    provider: billed.endpoint.provider_name,
+    usage: { prompt_tokens: tokens, total_tokens: tokens, cost: nanosToUsd(billed.charge.cost_nanos) },
+  }
+  if (body.encoding_format === 'base64') {
+    // float32 little-endian, which is what the openai client decodes.
+    const data = vectors.map((v, index) => ({ object: 'embedding', embedding: Buffer.from(new Float32Array(v).buffer).toString('base64'), index }))
+    return Buffer.from(JSON.stringify({ ...head, data, ...tail }))
+  }
+  return floatResponse(head, vectors, tail)
+}
+
+/** The float response written as bytes: the same JSON as JSON.stringify would give, much faster. */
+function floatResponse(head: object, vectors: readonly Float64Array[], tail: object): Buffer {
+  const open = Buffer.from(`${JSON.stringify(head).slice(0, -1)},"data":[`)
+  const close = Buffer.from(`],${JSON.stringify(tail).slice(1)}`)
+  const perItem = jsonVectorCapacity(vectors[0]?.length ?? 0) + 48
+  const out = Buffer.allocUnsafe(open.length + close.length + vectors.length * perItem)
+  let at = open.copy(out, 0)
+  vectors.forEach((vector, index) => {
+    at += out.write(`${index > 0 ? ',' : ''}{"object":"embedding","embedding":`, at, 'latin1')
+    at = writeJsonVector(vector, out, at)
+    at += out.write(`,"index":${index}}`, at, 'latin1')
+  })
+  at += close.copy(out, at)
+  return out.subarray(0, at)
+}

@@ -1,0 +1,81 @@
+// Optional request limits per key and per account, per minute and per UTC day, on the virtual clock
+// (off unless configured). Fixed windows, so X-RateLimit-Reset is a real boundary: the next minute
+// or the next midnight UTC. Counts live in memory: a restart or a reset starts them afresh.
+import { startOfUtcDay } from '../../core/clock.ts'
+import { ApiError } from '../../core/errors.ts'
+
+export interface RateLimits {
+  keyPerMinute: number | null
+  keyPerDay: number | null
+  accountPerMinute: number | null
+  accountPerDay: number | null
+}
+
+interface Window {
+  name: keyof RateLimits
+  scope: 'key' | 'account'
+  label: string
+  start(now: number): number
+  length(start: number): number
+}
+
+const MINUTE = 60_000
+const DAY = 86_400_000
+
+const WINDOWS: Window[] = [
+  { name: 'keyPerMinute', scope: 'key', label: 'requests per minute for this key', start: (t) => t - (t % MINUTE), length: () => MINUTE },
+  { name: 'keyPerDay', scope: 'key', label: 'requests per day for this key', start: startOfUtcDay, length: () => DAY },
+  { name: 'accountPerMinute', scope: 'account', label: 'requests per minute for this account', start: (t) => t - (t % MINUTE), length: () => MINUTE },
+  { name: 'accountPerDay', scope: 'account', label: 'requests per day for this account', start: startOfUtcDay, length: () => DAY },
+]
+
+export interface RateLimiter {
+  limits(): RateLimits
+  configure(limits: Partial<RateLimits>): RateLimits
+  /** Admits one request (counting it in every window) or throws a 429 naming the window that ran out. */
+  admit(keyHash: string, accountId: string, now: number): void
+  clear(): void
+}
+
+export function createRateLimiter(initial: RateLimits): RateLimiter {
+  let limits = { ...initial }
+  const counts = new Map<string, { start: number; count: number }>()
+
+  return {
+    limits: () => ({ ...limits }),
+    configure(next) {
+      limits = { ...limits, ...next }
+      return { ...limits }
+    },
+    admit(keyHash, accountId, now) {
+      const active = WINDOWS.filter((w) => limits[w.name] !== null)
+      if (active.length === 0) return
+      const slots = active.map((w) => {
+        const id = `${w.name}:${w.scope === 'key' ? keyHash : accountId}`
+        const start = w.start(now)
+        let slot = counts.get(id)
+        if (!slot || slot.start !== start) counts.set(id, (slot = { start, count: 0 }))
+        return { window: w, slot, limit: limits[w.name]! }
+      })
+      const full = slots.find((s) => s.slot.count >= s.limit)
+      if (full) {
+        const reset = full.slot.start + full.window.length(full.slot.start)
+        const headers = {
+          'x-ratelimit-limit': String(full.limit),
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset': String(reset),
+          'retry-after': String(Math.max(1, Math.ceil((reset - now) / 1000))),
+        }
+        throw new ApiError(429, `Rate limit exceeded: ${full.limit} ${full.window.label}. It resets at ${new Date(reset).toISOString()}`, {
+          headers,
+          metadata: {
+            limit_source: full.window.name,
+            headers: { 'X-RateLimit-Limit': headers['x-ratelimit-limit'], 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': headers['x-ratelimit-reset'] },
+          },
+        })
+      }
+      for (const s of slots) s.slot.count++
+    },
+    clear: () => counts.clear(),
+  }
+}

@@ -14,6 +14,8 @@ interface Case {
   key?: 'management' | 'standard'
   body?: unknown
   connections?: number
+  /** Makes each request's body different (defeats the vector cache: the cold path). */
+  vary?: (n: number) => unknown
 }
 
 interface Measure {
@@ -23,8 +25,21 @@ interface Measure {
   errors: number
 }
 
-async function measure(url: string, headers: Record<string, string>, body: string | undefined, connections: number): Promise<Measure> {
-  const options = { url, headers, connections, ...(body !== undefined && { method: 'POST' as const, body }) }
+async function measure(
+  url: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  connections: number,
+  vary?: (n: number) => unknown,
+): Promise<Measure> {
+  let n = 0
+  const options = {
+    url,
+    headers,
+    connections,
+    ...(body !== undefined && { method: 'POST' as const, body }),
+    ...(vary && { requests: [{ setupRequest: (request: object) => ({ ...request, body: JSON.stringify(vary(n++)) }) }] }),
+  }
   // A short warm-up so JIT, caches and prepared statements settle before the measured run.
   await autocannon({ ...options, duration: 1 })
   const r = await autocannon({ ...options, duration: DURATION_S })
@@ -50,6 +65,13 @@ for (const encoding of ['float', 'base64'] as const) {
   const body = { model: 'openai/text-embedding-3-small', input: sentences, encoding_format: encoding }
   CASES.push({ name: `POST /api/v1/embeddings 16x1536 ${encoding}, 1 conn`, path: '/api/v1/embeddings', key: 'standard', body, connections: 1 })
   CASES.push({ name: `POST /api/v1/embeddings 16x1536 ${encoding}`, path: '/api/v1/embeddings', key: 'standard', body })
+  CASES.push({
+    name: `POST /api/v1/embeddings 16x1536 ${encoding}, new texts each time`,
+    path: '/api/v1/embeddings',
+    key: 'standard',
+    body,
+    vary: (n) => ({ ...body, input: sentences.map((text) => `${text} (request ${n})`) }),
+  })
 }
 
 const emulator = await startEmulator({ port: 0, euPort: -1, db: ':memory:', seed: 1, logLevel: 'silent' })
@@ -83,7 +105,7 @@ try {
   for (const [i, c] of prepared.entries()) {
     const connections = c.connections ?? CONNECTIONS
     const ceiling = await measure(`${bareBase}/bare/${i}`, c.payload === undefined ? {} : { 'content-type': 'application/json' }, c.payload, connections)
-    const route = await measure(`${emulator.url}${c.path}`, c.headers, c.payload, connections)
+    const route = await measure(`${emulator.url}${c.path}`, c.headers, c.payload, connections, c.vary)
     rows.push({
       route: c.name,
       bytes: c.bytes,

@@ -7,16 +7,16 @@ import { imageFeatures, textFeatures, type Features } from './vectors.ts'
 import { MAX_INPUTS } from './embeddings.schemas.ts'
 
 export interface EmbeddingItem {
-  features: Features
-  tokens: number
-  /** What makes this input itself: seeds its share of noise, so equal inputs give equal vectors. */
+  /** What makes this input itself: equal identities give equal vectors (and seed the input's noise). */
   identity: string
+  /** Features and token count, worked out only when the vector is not already known. */
+  prepare(): { features: Features; tokens: number }
 }
 
 const SHAPES = 'a string, an array of strings, an array of token ids, an array of arrays of token ids, or an array of content objects'
 
 function textItem(text: string): EmbeddingItem {
-  return { features: textFeatures(text), tokens: tokenizerNow().encode(text).length, identity: `text:${text}` }
+  return { identity: `text:${text}`, prepare: () => ({ features: textFeatures(text), tokens: tokenizerNow().encode(text).length }) }
 }
 
 function tokenIdsItem(ids: unknown[], field: string): EmbeddingItem {
@@ -31,7 +31,7 @@ function tokenIdsItem(ids: unknown[], field: string): EmbeddingItem {
     throw fieldError(field, 'holds a token id that is not in the cl100k_base vocabulary')
   }
   // Token ids embed as the text they spell, so ids and text agree.
-  return { features: textFeatures(text), tokens: ids.length, identity: `text:${text}` }
+  return { identity: `text:${text}`, prepare: () => ({ features: textFeatures(text), tokens: ids.length }) }
 }
 
 function contentItem(value: unknown, field: string): EmbeddingItem {
@@ -61,7 +61,7 @@ function contentItem(value: unknown, field: string): EmbeddingItem {
       throw fieldError(`${at}.type`, 'must be one of text, image_url')
     }
   })
-  return { features, tokens, identity: `content:${identity.join('\u0000')}` }
+  return { identity: `content:${identity.join('\u0000')}`, prepare: () => ({ features, tokens }) }
 }
 
 export function parseInput(input: unknown): EmbeddingItem[] {

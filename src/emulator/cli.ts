@@ -29,6 +29,12 @@ Options:
   --rate-limit-key-per-minute <n>|off, --rate-limit-key-per-day <n>|off,
   --rate-limit-account-per-minute <n>|off, --rate-limit-account-per-day <n>|off
                           request limits on embeddings and video (default off)
+  --video-created <dur>, --video-queueing <dur>, --video-processing <dur>
+                          time a video task spends in each state (default 1s, 5s, 20s)
+  --video-failure-rate <0-1>, --video-fail-code <code>
+                          share of video tasks that fail, and their err_code
+  --video-credit-usd <usd>, --video-credit-status 400|402
+  --callback-retry-delays <dur,...>, --callback-timeout <dur>
   --demo                  a new database starts with 30 days of usage history
   --no-ui                 do not serve the inspector UI
   -v, --version           print the version

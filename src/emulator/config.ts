@@ -38,6 +38,21 @@ export interface EmulatorConfig {
   rateLimitKeyPerDay: number | null
   rateLimitAccountPerMinute: number | null
   rateLimitAccountPerDay: number | null
+  /** Virtual ms a video task spends in created, queueing and processing; 0 skips a state. */
+  videoCreatedMs: number
+  videoQueueingMs: number
+  videoProcessingMs: number
+  /** Share of video tasks that end in failed (seeded), and the err_code they fail with. */
+  videoFailureRate: number
+  videoFailCode: string
+  /** USD value of one video credit (the spec: 1 credit = 0.005 PTC). */
+  videoCreditUsd: number
+  /** HTTP status of the router's CreditInsufficient error (the vendor documents 400; 402 was seen). */
+  videoCreditStatus: 400 | 402
+  /** Virtual delays before each retry of a failed callback delivery. */
+  callbackRetryDelaysMs: number[]
+  /** Real ms a callback receiver has to answer. */
+  callbackTimeoutMs: number
 }
 
 export class ConfigError extends Error {
@@ -80,6 +95,15 @@ export function defaultConfig(): EmulatorConfig {
     rateLimitKeyPerDay: null,
     rateLimitAccountPerMinute: null,
     rateLimitAccountPerDay: null,
+    videoCreatedMs: 1_000,
+    videoQueueingMs: 5_000,
+    videoProcessingMs: 20_000,
+    videoFailureRate: 0,
+    videoFailCode: 'ModelUnavailable',
+    videoCreditUsd: 0.005,
+    videoCreditStatus: 400,
+    callbackRetryDelaysMs: [10_000, 60_000, 300_000],
+    callbackTimeoutMs: 10_000,
   }
 }
 
@@ -141,6 +165,18 @@ const duration =
 const limitOrOff = (value: RawValue, where: string): number | null =>
   value === null || value === 'off' ? null : integer(1, 1_000_000_000)(value, where)
 
+const fraction = (value: RawValue, where: string): number => {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new ConfigError(`invalid ${describe(where, value)}: must be a number from 0 to 1`)
+  return n
+}
+
+/** A comma list of durations (a config file may give an array). */
+const durations = (value: RawValue | RawValue[], where: string): number[] => {
+  const parts = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',').filter((p) => p.trim() !== '') : [value]
+  return parts.map((part) => duration(false)(typeof part === 'string' ? part.trim() : (part as RawValue), where)!)
+}
+
 const nonEmptyString = (value: RawValue, where: string): string => {
   if (typeof value !== 'string' || value.trim() === '') throw new ConfigError(`invalid ${describe(where, value)}: must be a non-empty string`)
   return value
@@ -175,6 +211,15 @@ const SETTINGS: Setting[] = [
   { key: 'rateLimitKeyPerDay', flag: 'rate-limit-key-per-day', parse: limitOrOff },
   { key: 'rateLimitAccountPerMinute', flag: 'rate-limit-account-per-minute', parse: limitOrOff },
   { key: 'rateLimitAccountPerDay', flag: 'rate-limit-account-per-day', parse: limitOrOff },
+  { key: 'videoCreatedMs', flag: 'video-created', parse: duration(false) },
+  { key: 'videoQueueingMs', flag: 'video-queueing', parse: duration(false) },
+  { key: 'videoProcessingMs', flag: 'video-processing', parse: duration(false) },
+  { key: 'videoFailureRate', flag: 'video-failure-rate', parse: fraction },
+  { key: 'videoFailCode', flag: 'video-fail-code', parse: nonEmptyString },
+  { key: 'videoCreditUsd', flag: 'video-credit-usd', parse: positiveNumber },
+  { key: 'videoCreditStatus', flag: 'video-credit-status', parse: oneOf([400, 402] as const) },
+  { key: 'callbackRetryDelaysMs', flag: 'callback-retry-delays', parse: durations as Setting['parse'] },
+  { key: 'callbackTimeoutMs', flag: 'callback-timeout', parse: duration(false) },
 ]
 
 const envName = (flag: string): string => `GATEWAY_EMULATOR_${flag.replace(/-/g, '_').toUpperCase()}`

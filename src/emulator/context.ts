@@ -11,6 +11,7 @@ import { createUsageRepo } from './modules/usage/usage.repo.ts'
 import { createCatalogRepo } from './modules/catalog/catalog.repo.ts'
 import { createCreditsRepo } from './modules/credits/credits.repo.ts'
 import { createRateLimiter, type RateLimiter } from './modules/ratelimit/ratelimit.ts'
+import { createVideoRepo } from './modules/video/video.repo.ts'
 import { createGuardrailsRepo } from './modules/guardrails/guardrails.repo.ts'
 import { guardrailPolicy, guardrailsOf } from './modules/guardrails/guardrails.service.ts'
 import type { CatalogDocument } from './modules/catalog/catalog.schemas.ts'
@@ -41,6 +42,7 @@ export interface EmulatorContext {
     readonly catalog: ReturnType<typeof createCatalogRepo>
     readonly guardrails: ReturnType<typeof createGuardrailsRepo>
     readonly charges: ReturnType<typeof createCreditsRepo>
+    readonly video: ReturnType<typeof createVideoRepo>
   }
 }
 
@@ -63,6 +65,7 @@ export function createContext({ config, version, db, clock, catalogFixture }: Co
     catalog: createCatalogRepo(db),
     guardrails: createGuardrailsRepo(db),
     charges: createCreditsRepo(db),
+    video: createVideoRepo(db),
   }
   const policies = createPolicyRegistry()
   // A key answers to its own guardrail and to its member's.

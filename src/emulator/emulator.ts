@@ -9,6 +9,8 @@ import { createClock, type Clock, type ClockState } from './core/clock.ts'
 import { createContext, type EmulatorContext } from './context.ts'
 import { buildApp } from './http/build-app.ts'
 import { createChargeDueSource } from './modules/credits/credits.service.ts'
+import { createCallbackDispatcher } from './modules/callbacks/callbacks.service.ts'
+import { loadVideoFixtures, VideoService } from './modules/video/video.service.ts'
 import { markEu } from './http/listeners.ts'
 import { openDatabase } from './store/db.ts'
 import { migrate } from './store/migrate.ts'
@@ -59,6 +61,10 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
     })
     const ctx = createContext({ config, version: VERSION, db, clock, catalogFixture })
     ctx.clock.addSource(createChargeDueSource(ctx))
+    const callbacks = createCallbackDispatcher(ctx)
+    ctx.clock.addSource(callbacks)
+    const video = new VideoService(ctx, loadVideoFixtures(config.fixtures))
+    ctx.clock.addSource(video.dueSource())
 
     // Replaces the whole state with a preset's, in one transaction (the demo history included).
     const applyPreset = async (preset: SeedPreset): Promise<void> => {
@@ -78,9 +84,11 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
       ctx.events.emit('state.reset', { at: clock.nowIso() })
     }
     const reset = (): Promise<void> => seed(configuredPreset)
-    const app = buildApp(ctx, { reset, seed })
+    const app = buildApp(ctx, { reset, seed }, { callbacks, video })
     await app.ready()
     clock.start()
+    // Work that fell due while the emulator was stopped (callbacks still to deliver) runs now.
+    void clock.runDue().catch((error: unknown) => ctx.warn(`due work failed at start: ${(error as Error).message}`))
 
     return {
       app,
@@ -92,7 +100,9 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
       async close() {
         if (closed) return
         closed = true
+        callbacks.stop()
         clock.stop()
+        await clock.idle()
         await app.close()
         db.close()
       },

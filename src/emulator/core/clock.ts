@@ -35,6 +35,8 @@ export interface Clock {
   addSource(source: DueSource): () => void
   /** Runs what is due now (the system-mode ticker calls this). */
   runDue(): Promise<void>
+  /** Resolves when the due work under way has finished (close waits for it before closing the database). */
+  idle(): Promise<void>
   start(): void
   stop(): void
 }
@@ -69,6 +71,8 @@ export const wallClock = {
   now: (): number => Date.now(),
   iso: (): string => new Date(Date.now()).toISOString(),
   perf: (): number => performance.now(),
+  /** HTTP date (RFC 7231, GMT), e.g. `Tue, 06 May 2025 12:09:42 GMT`. */
+  httpDate: (): string => new Date(Date.now()).toUTCString(),
 }
 
 export const DEFAULT_MANUAL_START = Date.UTC(2026, 0, 1, 12, 0, 0)
@@ -154,6 +158,7 @@ export function createClock(options: ClockOptions): Clock {
       return () => sources.delete(source)
     },
     runDue: () => runUntil(now()),
+    idle: () => running,
     start() {
       if (timer) return
       timer = setInterval(() => {

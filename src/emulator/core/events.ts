@@ -5,9 +5,11 @@ export interface EmulatorEvents {
   'state.reset': { at: string }
   'clock.moved': { now: string; mode: string }
   'account.created': { id: string }
+  'video.task': { id: string; state: string }
   'charge.created': { id: string; account_id: string }
   'charge.confirmed': { id: string; account_id: string }
   'charge.expired': { id: string; account_id: string }
+  'callback.attempt': { delivery_id: string; task_id: string; status: number | null; outcome: 'delivered' | 'retry' | 'failed' }
 }
 
 export class EmulatorEventBus {

@@ -13,6 +13,11 @@ import { guardrailsRoutes } from '../modules/guardrails/guardrails.routes.ts'
 import { keysRoutes } from '../modules/keys/keys.routes.ts'
 import { creditsRoutes } from '../modules/credits/credits.routes.ts'
 import { creditsAdminRoutes } from '../modules/credits/credits.admin.ts'
+import { callbacksAdminRoutes } from '../modules/callbacks/callbacks.admin.ts'
+import type { CallbackDispatcher } from '../modules/callbacks/callbacks.service.ts'
+import { videoAdminRoutes } from '../modules/video/video.admin.ts'
+import { videoRoutes } from '../modules/video/video.routes.ts'
+import type { VideoService } from '../modules/video/video.service.ts'
 import { installAuth } from './auth.ts'
 import { installErrorHandling } from './error-handler.ts'
 import { uiRoutes } from './ui.ts'
@@ -25,7 +30,13 @@ export const ADMIN_PREFIX = '/_emulator/api'
 /** Bodies larger than this get a 413 (the video router raises it for its image uploads). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
 
-export function buildApp(ctx: EmulatorContext, hooks: AdminHooks): FastifyInstance {
+/** Long-lived parts the routes share with the clock (it drives them between requests). */
+export interface Services {
+  callbacks: CallbackDispatcher
+  video: VideoService
+}
+
+export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Services): FastifyInstance {
   const level = ctx.config.logLevel
   const app = Fastify({
     logger:
@@ -60,6 +71,9 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks): FastifyInstan
   app.register(catalogAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
   app.register(creditsRoutes, { prefix: API_PREFIX, ctx })
   app.register(creditsAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
+  app.register(callbacksAdminRoutes, { prefix: ADMIN_PREFIX, ctx, dispatcher: services.callbacks })
+  app.register(videoRoutes, { prefix: `${ROUTER_PREFIX}/video`, ctx, video: services.video })
+  app.register(videoAdminRoutes, { prefix: ADMIN_PREFIX, ctx, video: services.video })
   if (ctx.config.ui) app.register(uiRoutes)
   return app
 }

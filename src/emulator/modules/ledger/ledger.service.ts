@@ -129,3 +129,18 @@ export function bill(ctx: EmulatorContext, request: BillingRequest): Billed {
     })
     .immediate()
 }
+
+/**
+ * Gives back what a usage row cost (a failed video task): the row stays, costing nothing, and the
+ * account's spend goes down by as much, so every figure derived from usage follows. Idempotent.
+ */
+export function refund(ctx: EmulatorContext, usageId: number): void {
+  ctx.db
+    .transaction(() => {
+      const row = ctx.repos.usage.get(usageId)
+      if (!row || row.cost_nanos === 0) return
+      ctx.repos.usage.zeroCost(usageId)
+      if (row.byok === 0) ctx.repos.accounts.addSpend(row.account_id, -row.cost_nanos)
+    })
+    .immediate()
+}

@@ -25,7 +25,12 @@ export function createUsageRepo(db: DB) {
      VALUES (@account_id, @key_hash, @member_id, @operation, @model, @provider, @endpoint_id, @prompt_tokens,
        @completion_tokens, @reasoning_tokens, @cost_nanos, @byok, @created_at)`,
   )
+  const getStmt = db.prepare<[number], UsageRow & { id: number }>('SELECT * FROM usage WHERE id = ?')
+  const zeroStmt = db.prepare<[number]>('UPDATE usage SET cost_nanos = 0 WHERE id = ?')
   return {
+    get: (id: number) => getStmt.get(id),
+    /** A refund: the row stays (the request happened) but costs nothing. */
+    zeroCost: (id: number) => void zeroStmt.run(id),
     /** Call inside the transaction that debits the account. Returns the new row's id. */
     insert: (row: UsageRow): number => Number(insertStmt.run(row).lastInsertRowid),
   }

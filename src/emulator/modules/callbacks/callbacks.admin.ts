@@ -1,0 +1,43 @@
+// Admin side of task callbacks (under /_emulator/api): what was sent where, every attempt, and a
+// manual redelivery (a receiver fixed after the retries ran out).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { ApiError } from '../../core/errors.ts'
+import { StringEnum } from '../../http/schemas.ts'
+import type { EmulatorContext } from '../../context.ts'
+import { getDeliveryView, listDeliveryViews, redeliver, type CallbackDispatcher } from './callbacks.service.ts'
+
+const DeliveryParams = Type.Object({ id: Type.String({ minLength: 1 }) })
+const ListDeliveriesQuery = Type.Object({
+  task_id: Type.Optional(Type.String({ minLength: 1 })),
+  status: Type.Optional(StringEnum(['pending', 'delivered', 'failed'] as const)),
+  account: Type.Optional(Type.String({ minLength: 1 })),
+})
+
+const notFound = (id: string) => new ApiError(404, `Callback delivery ${id} not found`)
+
+export const callbacksAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; dispatcher: CallbackDispatcher }> = async (
+  app,
+  { ctx, dispatcher },
+) => {
+  app.get('/callbacks', { config: { operation: 'admin.callbacks.list' }, schema: { querystring: ListDeliveriesQuery } }, async (request) => {
+    const { task_id, status, account } = request.query
+    return { data: listDeliveryViews(ctx, { task_id, status, account_id: account }) }
+  })
+
+  app.get('/callbacks/:id', { config: { operation: 'admin.callbacks.get' }, schema: { params: DeliveryParams } }, async (request) => {
+    const view = getDeliveryView(ctx, request.params.id)
+    if (!view) throw notFound(request.params.id)
+    return { data: view }
+  })
+
+  app.post(
+    '/callbacks/:id/redeliver',
+    { config: { operation: 'admin.callbacks.redeliver' }, schema: { params: DeliveryParams } },
+    async (request) => {
+      const view = await redeliver(ctx, dispatcher, request.params.id)
+      if (!view) throw notFound(request.params.id)
+      return { data: view }
+    },
+  )
+}

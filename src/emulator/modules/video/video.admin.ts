@@ -1,0 +1,119 @@
+// Admin side of the video router (under /_emulator/api/video): see every task with its timeline, push
+// one along (advance, succeed, fail with a code, change its planned outcome), and tune the engine.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { toIso } from '../../core/clock.ts'
+import { ApiError } from '../../core/errors.ts'
+import type { EmulatorContext } from '../../context.ts'
+import { Nullable, OptionalBody, StringEnum } from '../../http/schemas.ts'
+import type { TaskRow } from './video.repo.ts'
+import type { VideoService } from './video.service.ts'
+
+const TaskParams = Type.Object({ id: Type.String() })
+const Duration = Type.Integer({ minimum: 0 })
+const Rate = Type.Number({ minimum: 0, maximum: 1 })
+
+const SettingsBody = Type.Object(
+  {
+    created_ms: Type.Optional(Duration),
+    queueing_ms: Type.Optional(Duration),
+    processing_ms: Type.Optional(Duration),
+    off_peak_queueing_ms: Type.Optional(Duration),
+    failure_rate: Type.Optional(Rate),
+    model_failure_rates: Type.Optional(Type.Record(Type.String(), Rate)),
+    fail_code: Type.Optional(Type.String({ minLength: 1 })),
+  },
+  { additionalProperties: false },
+)
+
+export const videoAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; video: VideoService }> = async (app, { ctx, video }) => {
+  const requireTask = (id: string): TaskRow => {
+    const task = ctx.repos.video.get(id)
+    if (!task) throw new ApiError(404, `Video task ${id} not found`)
+    return task
+  }
+  const adminView = (task: TaskRow) => ({
+    ...video.view(task, ctx.clock.now()),
+    account_id: task.account_id,
+    key_hash: task.key_hash,
+    operation: task.operation,
+    request: JSON.parse(task.request) as unknown,
+    callback_url: task.callback_url,
+    planned_outcome: task.outcome,
+    next_transition_at: task.next_at === null ? null : toIso(task.next_at),
+    timeline: ctx.repos.video.timeline(task.id).map((t) => ({ state: t.state, at: toIso(t.at) })),
+  })
+
+  app.get(
+    '/video/tasks',
+    {
+      config: { operation: 'admin.video.tasks.list' },
+      schema: {
+        querystring: Type.Object({
+          account: Type.Optional(Type.String()),
+          state: Type.Optional(StringEnum(['created', 'queueing', 'processing', 'success', 'failed'] as const)),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+          offset: Type.Optional(Type.Integer({ minimum: 0 })),
+        }),
+      },
+    },
+    async (request) => {
+      const filter = { account_id: request.query.account ?? null, states: request.query.state ? [request.query.state] : null }
+      const rows = ctx.repos.video.list({ ...filter, limit: request.query.limit ?? 100, offset: request.query.offset ?? 0 })
+      return { data: rows.map(adminView), total_count: ctx.repos.video.count(filter) }
+    },
+  )
+
+  app.get('/video/tasks/:id', { config: { operation: 'admin.video.tasks.get' }, schema: { params: TaskParams } }, async (request) => ({
+    data: adminView(requireTask(request.params.id)),
+  }))
+
+  app.post('/video/tasks/:id/advance', { config: { operation: 'admin.video.tasks.advance' }, schema: { params: TaskParams } }, async (request) => {
+    const task = requireTask(request.params.id)
+    // One step now; a stuck task in processing has no next step until its outcome is changed.
+    const planned = task.state === 'processing' && task.outcome === 'stuck' ? video.replan(task, 'success') : task
+    return { data: adminView(video.step(planned.id, ctx.clock.now())) }
+  })
+
+  app.post('/video/tasks/:id/succeed', { config: { operation: 'admin.video.tasks.succeed' }, schema: { params: TaskParams } }, async (request) => {
+    const task = requireTask(request.params.id)
+    if (task.state === 'success' || task.state === 'failed') throw new ApiError(409, `Video task ${task.id} already ended: ${task.state}`)
+    return { data: adminView(video.step(task.id, ctx.clock.now(), { state: 'success' })) }
+  })
+
+  app.post(
+    '/video/tasks/:id/fail',
+    {
+      config: { operation: 'admin.video.tasks.fail' },
+      schema: { params: TaskParams, body: OptionalBody(Type.Object({ err_code: Type.Optional(Type.String({ minLength: 1 })) })) },
+    },
+    async (request) => {
+      const task = requireTask(request.params.id)
+      if (task.state === 'success' || task.state === 'failed') throw new ApiError(409, `Video task ${task.id} already ended: ${task.state}`)
+      const errCode = request.body?.err_code
+      return { data: adminView(video.step(task.id, ctx.clock.now(), { state: 'failed', ...(errCode !== undefined && { err_code: errCode }) })) }
+    },
+  )
+
+  app.post(
+    '/video/tasks/:id/outcome',
+    {
+      config: { operation: 'admin.video.tasks.outcome' },
+      schema: {
+        params: TaskParams,
+        body: Type.Object({ outcome: StringEnum(['success', 'failed', 'stuck'] as const), err_code: Type.Optional(Nullable(Type.String({ minLength: 1 }))) }),
+      },
+    },
+    async (request) => {
+      const task = requireTask(request.params.id)
+      return { data: adminView(video.replan(task, request.body.outcome, request.body.err_code ?? undefined)) }
+    },
+  )
+
+  app.get('/video/settings', { config: { operation: 'admin.video.settings.get' } }, async () => ({ data: video.settings }))
+
+  app.put('/video/settings', { config: { operation: 'admin.video.settings.set' }, schema: { body: SettingsBody } }, async (request) => {
+    video.settings = { ...video.settings, ...request.body }
+    return { data: video.settings }
+  })
+}

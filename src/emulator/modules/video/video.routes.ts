@@ -1,0 +1,135 @@
+// The video router under /router/v1/video (standard key as Bearer token; errors in the vendor's
+// envelope): the six create operations, the task query (Fetch V2), cancel and list, the template
+// list, and the media that successful tasks link to.
+import { readFileSync } from 'node:fs'
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { resolveFixture } from '../../config.ts'
+import type { EmulatorContext } from '../../context.ts'
+import { caller } from '../../http/auth.ts'
+import { OPERATIONS, type Operation } from './video.models.ts'
+import type { TaskRow } from './video.repo.ts'
+import type { OutcomeOverride, VideoService } from './video.service.ts'
+import { routerError, validateCreate } from './video.validate.ts'
+
+/** A 50 MB image arrives as about 67 MB of base64; keyframes add more. */
+const CREATE_BODY_LIMIT = 200 * 1024 * 1024
+const OUTCOME_HEADER = 'x-emulator-video-outcome'
+const MAX_PAGE_SIZE = 100
+
+const originOf = (request: FastifyRequest): string => `${request.protocol}://${request.host}`
+
+function outcomeOf(request: FastifyRequest): OutcomeOverride {
+  const value = request.headers[OUTCOME_HEADER]
+  if (value === undefined) return null
+  if (value === 'success' || value === 'failed' || value === 'stuck') return value
+  throw routerError('BadRequest', `bad request: header X-Emulator-Video-Outcome must be success, failed or stuck`, OUTCOME_HEADER)
+}
+
+const MEDIA: Record<string, { file: string; type: string }> = {
+  'video.mp4': { file: 'media/sample.mp4', type: 'video/mp4' },
+  'watermarked.mp4': { file: 'media/sample-watermarked.mp4', type: 'video/mp4' },
+  'cover.jpg': { file: 'media/cover.jpg', type: 'image/jpeg' },
+}
+
+/** Sends bytes, honouring one `Range: bytes=a-b`, so a browser's video element can seek. */
+function sendBytes(request: FastifyRequest, reply: FastifyReply, bytes: Buffer, type: string) {
+  reply.type(type).header('accept-ranges', 'bytes').header('cache-control', 'private, max-age=86400')
+  const range = /^bytes=(\d*)-(\d*)$/.exec(request.headers.range ?? '')
+  if (!range || (range[1] === '' && range[2] === '')) return reply.send(bytes)
+  const start = range[1] === '' ? Math.max(0, bytes.length - Number(range[2])) : Number(range[1])
+  const end = range[1] === '' || range[2] === '' ? bytes.length - 1 : Math.min(Number(range[2]), bytes.length - 1)
+  if (start > end || start >= bytes.length) return reply.code(416).header('content-range', `bytes */${bytes.length}`).send()
+  return reply.code(206).header('content-range', `bytes ${start}-${end}/${bytes.length}`).send(bytes.subarray(start, end + 1))
+}
+
+export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: VideoService }> = async (app, { ctx, video }) => {
+  const media = new Map(Object.entries(MEDIA).map(([name, m]) => [name, { bytes: readFileSync(resolveFixture(ctx.config.fixtures, m.file)), type: m.type }]))
+
+  /** The caller's task, or TaskNotFound: another account's task is as unknown as a missing one. */
+  const ownTask = (request: FastifyRequest, id: string): TaskRow => {
+    const task = ctx.repos.video.get(id)
+    if (!task || task.account_id !== caller(request).account.id) throw routerError('TaskNotFound', 'task not found', 'id', 404)
+    return task
+  }
+
+  for (const operation of OPERATIONS) {
+    app.post(
+      `/ent/v2/${operation}`,
+      {
+        config: { operation: `video.${operation.replace('-', '')}`, auth: 'standard' },
+        bodyLimit: CREATE_BODY_LIMIT,
+        schema: { summary: `Create a ${operation} task`, tags: ['video'] },
+      },
+      async (request) => {
+        const checked = validateCreate(operation as Operation, request.body, video.fixtures.templates)
+        const task = video.create({ caller: caller(request), request: checked, origin: originOf(request), outcome: outcomeOf(request) })
+        return video.createdView(task)
+      },
+    )
+  }
+
+  app.get<{ Params: { id: string } }>(
+    '/ent/v2/tasks/:id/creations',
+    { config: { operation: 'video.tasks.get', auth: 'standard' }, schema: { summary: 'Get a task and its creations (Fetch V2)', tags: ['video'] } },
+    async (request) => video.view(ownTask(request, request.params.id), ctx.clock.now()),
+  )
+
+  app.post<{ Params: { id: string } }>(
+    '/ent/v2/tasks/:id/cancel',
+    { config: { operation: 'video.tasks.cancel', auth: 'standard' }, schema: { summary: 'Cancel a task that has not started processing', tags: ['video'] } },
+    async (request) => {
+      video.cancel(ownTask(request, request.params.id))
+      return {}
+    },
+  )
+
+  app.get<{ Querystring: Record<string, string | string[] | undefined> }>(
+    '/ent/v2/tasks',
+    { config: { operation: 'video.tasks.list', auth: 'standard' }, schema: { summary: 'List tasks', tags: ['video'] } },
+    async (request) => {
+      const q = request.query
+      const states = [q.states, q['states[]']].flat().filter((s): s is string => typeof s === 'string').flatMap((s) => s.split(','))
+      const known = ['created', 'queueing', 'processing', 'success', 'failed']
+      const unknown = states.find((s) => !known.includes(s))
+      if (unknown !== undefined) throw routerError('FieldInvalid', `invalid field: states (${unknown} is not one of ${known.join(', ')})`, 'states')
+      const int = (name: string, fallback: number) => {
+        const raw = q[name]
+        if (raw === undefined) return fallback
+        if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw routerError('FieldInvalid', `invalid field: ${name} (must be an integer >= 0)`, name)
+        return Number(raw)
+      }
+      const page = int('pager.page', 0)
+      const size = int('pager.pagesz', 10)
+      if (size < 1 || size > MAX_PAGE_SIZE) throw routerError('FieldInvalid', `invalid field: pager.pagesz (1 to ${MAX_PAGE_SIZE})`, 'pager.pagesz')
+      const filter = { account_id: caller(request).account.id, states: states.length > 0 ? states : null }
+      const rows = ctx.repos.video.list({ ...filter, limit: size, offset: page * size })
+      const total = ctx.repos.video.count(filter)
+      const now = ctx.clock.now()
+      return {
+        tasks: rows.map((task) => {
+          const r = JSON.parse(task.request) as Record<string, unknown>
+          return { ...video.view(task, now), prompt: r.prompt, images: r.images, duration: r.duration, resolution: r.resolution, aspect_ratio: r.aspect_ratio }
+        }),
+        next_page_token: (page + 1) * size < total ? String(page + 1) : '',
+      }
+    },
+  )
+
+  app.get('/templates', { config: { operation: 'video.templates' }, schema: { summary: 'List the templates of template2video', tags: ['video'] } }, async () => ({
+    templates: [...video.fixtures.templates.values()],
+  }))
+
+  // Creation URLs are capabilities, like the vendor's signed URLs: no key needed to fetch them.
+  app.get<{ Params: { id: string; file: string } }>(
+    '/media/:id/:file',
+    { config: { operation: 'video.media' }, schema: { summary: 'The video and cover of a successful task', tags: ['video'] } },
+    async (request, reply) => {
+      const task = ctx.repos.video.get(request.params.id)
+      const file = media.get(request.params.file)
+      if (!task || task.state !== 'success' || !file) throw routerError('CreationNotFound', 'creation not found', 'id', 404)
+      // The plain URL of a task asked with a watermark serves the watermarked video too.
+      const chosen = request.params.file === 'video.mp4' && task.watermark ? media.get('watermarked.mp4')! : file
+      return sendBytes(request, reply, chosen.bytes, chosen.type)
+    },
+  )
+}

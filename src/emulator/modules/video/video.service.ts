@@ -1,0 +1,379 @@
+// Video tasks: creation (priced in credits, billed through the ledger), the engine that moves them
+// through created -> queueing -> processing -> success | failed on the virtual clock, and the views the
+// router returns (and POSTs to callback URLs). Each transition is one transaction with its callback.
+import { readFileSync } from 'node:fs'
+import type { DueSource } from '../../core/clock.ts'
+import { toIso } from '../../core/clock.ts'
+import { ApiError } from '../../core/errors.ts'
+import { deriveHex } from '../../core/rng.ts'
+import { resolveFixture } from '../../config.ts'
+import type { EmulatorContext } from '../../context.ts'
+import type { AuthContext } from '../../http/auth.ts'
+import type { CatalogModel } from '../catalog/catalog.schemas.ts'
+import { enqueueDelivery } from '../callbacks/callbacks.service.ts'
+import { bill, refund } from '../ledger/ledger.service.ts'
+import { frameSize, TASK_TYPE, type Operation } from './video.models.ts'
+import type { TaskOutcome, TaskRow, TaskState } from './video.repo.ts'
+import { routerError, type Template, type VideoRequest } from './video.validate.ts'
+
+/** Facts of the bundled sample video (fixtures/media), reported for every creation. */
+export const SAMPLE_VIDEO = { fps: 24 }
+
+export interface Pricing {
+  off_peak_factor: number
+  /** model -> resolution -> [base, per second], in credits. */
+  models: Record<string, Record<string, [number, number]>>
+  templates: Record<string, number>
+}
+
+export interface VideoFixtures {
+  pricing: Pricing
+  templates: ReadonlyMap<string, Template>
+}
+
+export function loadVideoFixtures(fixturesDir: string): VideoFixtures {
+  const read = (name: string) => JSON.parse(readFileSync(resolveFixture(fixturesDir, `video/${name}`), 'utf8')) as Record<string, unknown>
+  const templates = (read('templates.json').templates as Template[]).map((t) => [t.template, t] as const)
+  return { pricing: read('pricing.json') as unknown as Pricing, templates: new Map(templates) }
+}
+
+export function priceCredits(pricing: Pricing, templates: ReadonlyMap<string, Template>, request: VideoRequest): number {
+  let credits: number
+  if (request.template !== null) {
+    credits = pricing.templates[templates.get(request.template)!.tier] ?? 0
+  } else {
+    const table = pricing.models[request.model!] ?? {}
+    const [base, perSecond] = table[request.resolution] ?? Object.values(table)[0] ?? [0, 0]
+    credits = base + perSecond * request.duration
+  }
+  return Math.ceil(credits * (request.off_peak ? pricing.off_peak_factor : 1))
+}
+
+/** Engine settings: dwell times, failure rates; start from the configuration, changeable at run time. */
+export interface VideoSettings {
+  created_ms: number
+  queueing_ms: number
+  processing_ms: number
+  /** Extra queueing for off-peak tasks, which the vendor finishes within 48 hours. */
+  off_peak_queueing_ms: number
+  failure_rate: number
+  model_failure_rates: Record<string, number>
+  fail_code: string
+}
+
+export const OFF_PEAK_DEADLINE_MS = 48 * 3_600_000
+
+export function initialVideoSettings(ctx: EmulatorContext): VideoSettings {
+  return {
+    created_ms: ctx.config.videoCreatedMs,
+    queueing_ms: ctx.config.videoQueueingMs,
+    processing_ms: ctx.config.videoProcessingMs,
+    off_peak_queueing_ms: 3_600_000,
+    failure_rate: ctx.config.videoFailureRate,
+    model_failure_rates: {},
+    fail_code: ctx.config.videoFailCode,
+  }
+}
+
+/** Video models are billed like catalog models, with the router as their one provider. */
+function ledgerModel(ctx: EmulatorContext, name: string): CatalogModel {
+  const id = `video/${name}`
+  return {
+    id,
+    canonical_slug: id,
+    hugging_face_id: null,
+    name: `Video: ${name}`,
+    created: 0,
+    description: '',
+    context_length: 0,
+    architecture: { modality: 'text+image->video', input_modalities: ['text', 'image'], output_modalities: ['video'], tokenizer: 'Other', instruct_type: null },
+    pricing: { prompt: '0', completion: '0' },
+    top_provider: { context_length: null, max_completion_tokens: null, is_moderated: false },
+    per_request_limits: null,
+    supported_parameters: [],
+    default_parameters: null,
+    supported_voices: null,
+    knowledge_cutoff: null,
+    expiration_date: null,
+    categories: [],
+    embedding_dimensions: null,
+    endpoints: [
+      {
+        id: ctx.ids.uuid(`video-endpoint:${name}`),
+        provider: 'video',
+        provider_name: 'Video',
+        tag: 'video',
+        quantization: null,
+        context_length: 0,
+        max_completion_tokens: null,
+        max_prompt_tokens: null,
+        pricing: { prompt: '0', completion: '0' },
+        supported_parameters: [],
+        status: 0,
+        uptime_last_30m: 100,
+        uptime_last_5m: 100,
+        uptime_last_1d: 100,
+        supports_implicit_caching: false,
+        latency_last_30m: null,
+        throughput_last_30m: null,
+        supports_tool_choice: { auto: false, function: false, none: false, required: false },
+        zdr: false,
+        regions: ['us'],
+      },
+    ],
+  }
+}
+
+/** An 18-digit numeric id, fixed by (seed, label), like the vendor's task and creation ids. */
+const numericId = (seed: number, label: string): string => (BigInt(`0x${deriveHex(seed, label, 24)}`) % 900_000_000_000_000_000n + 100_000_000_000_000_000n).toString()
+
+/** A deterministic draw in [0, 1) for a task: the same seed and task give the same outcome. */
+const draw = (seed: number, label: string): number => Number.parseInt(deriveHex(seed, label, 12), 16) / 2 ** 48
+
+export type OutcomeOverride = TaskOutcome | null
+
+export interface CreateTask {
+  caller: AuthContext
+  request: VideoRequest
+  origin: string
+  /** From X-Emulator-Video-Outcome. */
+  outcome: OutcomeOverride
+}
+
+export class VideoService {
+  settings: VideoSettings
+  readonly fixtures: VideoFixtures
+  private readonly ctx: EmulatorContext
+
+  constructor(ctx: EmulatorContext, fixtures: VideoFixtures) {
+    this.ctx = ctx
+    this.fixtures = fixtures
+    this.settings = initialVideoSettings(ctx)
+  }
+
+  private get repo() {
+    return this.ctx.repos.video
+  }
+
+  create({ caller, request, origin, outcome }: CreateTask): TaskRow {
+    const ctx = this.ctx
+    const credits = priceCredits(this.fixtures.pricing, this.fixtures.templates, request)
+    const costNanos = Math.round(credits * ctx.config.videoCreditUsd * 1e9)
+    ctx.rateLimiter.admit(caller.key.hash, caller.account.id, ctx.clock.now())
+    return ctx.db
+      .transaction((): TaskRow => {
+        const label = ctx.ids.next('video-task')
+        const id = numericId(ctx.config.seed, `task:${label}`)
+        let billed
+        try {
+          billed = bill(ctx, {
+            caller,
+            operation: `video.${request.operation.replace('-', '')}`,
+            model: ledgerModel(ctx, request.model ?? `template/${request.template}`),
+            price: () => ({ prompt_tokens: 0, cost_nanos: costNanos }),
+          })
+        } catch (error) {
+          throw this.denial(error)
+        }
+        const rate = this.settings.model_failure_rates[request.model ?? ''] ?? this.settings.failure_rate
+        const planned: TaskOutcome = outcome ?? (draw(ctx.config.seed, `outcome:${label}`) < rate ? 'failed' : 'success')
+        const now = ctx.clock.now()
+        const seed = request.seed ?? Math.floor(draw(ctx.config.seed, `seed:${label}`) * 2_147_483_647) + 1
+        const row: TaskRow = {
+          id,
+          account_id: caller.account.id,
+          key_hash: caller.key.hash,
+          operation: request.operation,
+          model: request.model,
+          template: request.template,
+          request: JSON.stringify({ ...request, images: request.images.map((img) => (img.startsWith('http') ? img : `(inline image, ${img.length} characters)`)), seed }),
+          state: 'created',
+          err_code: '',
+          credits,
+          usage_id: billed.usage_id,
+          refunded: 0,
+          payload: request.payload,
+          callback_url: request.callback_url,
+          origin,
+          off_peak: request.off_peak ? 1 : 0,
+          watermark: request.watermark ? 1 : 0,
+          outcome: planned,
+          fail_code: planned === 'failed' ? this.settings.fail_code : null,
+          next_at: now + this.settings.created_ms,
+          state_at: now,
+          created_at: now,
+        }
+        this.repo.insert(row)
+        this.repo.recordState(id, 'created', now)
+        ctx.events.emit('video.task', { id, state: 'created' })
+        return row
+      })
+      .immediate()
+  }
+
+  /** Ledger denials in the vendor's words: spending limits are CreditInsufficient; guardrails forbid. */
+  private denial(error: unknown): unknown {
+    if (!(error instanceof ApiError)) return error
+    if (error.status === 402 || (error.status === 403 && error.metadata?.limit_source === 'openrouter_key_limit')) {
+      return new ApiError(this.ctx.config.videoCreditStatus, `insufficient credits: ${error.message}`, { reason: 'CreditInsufficient', ...(error.metadata && { metadata: error.metadata }) })
+    }
+    if (error.status === 404) return new ApiError(403, `forbidden: ${error.message}`, { reason: 'Forbidden', ...(error.metadata && { metadata: error.metadata }) })
+    return error
+  }
+
+  /** The state after `state` on this task's path, and when it falls due. */
+  private nextStep(task: TaskRow, state: TaskState, at: number): { state: TaskState; at: number | null } | null {
+    const s = this.settings
+    switch (state) {
+      case 'created':
+        // A queue of zero length is skipped.
+        return s.queueing_ms > 0 || task.off_peak ? { state: 'queueing', at } : { state: 'processing', at }
+      case 'queueing':
+        return { state: 'processing', at }
+      case 'processing':
+        return task.outcome === 'stuck' ? null : { state: task.outcome === 'failed' ? 'failed' : 'success', at }
+      default:
+        return null
+    }
+  }
+
+  private dwell(task: TaskRow, state: TaskState): number {
+    const s = this.settings
+    if (state === 'created') return s.created_ms
+    if (state === 'queueing') return s.queueing_ms + (task.off_peak ? s.off_peak_queueing_ms : 0)
+    if (state === 'processing') return s.processing_ms
+    return 0
+  }
+
+  /** Moves a task one step, in one transaction with its callback. Returns the task after. */
+  step(id: string, at: number, force?: { state: 'success' | 'failed'; err_code?: string }): TaskRow {
+    const ctx = this.ctx
+    return ctx.db
+      .transaction((): TaskRow => {
+        const task = this.repo.get(id)!
+        if (task.state === 'success' || task.state === 'failed') return task
+        let target: TaskState
+        let errCode = ''
+        const overdue = task.off_peak === 1 && at - task.created_at >= OFF_PEAK_DEADLINE_MS
+        if (force) {
+          target = force.state
+          errCode = force.state === 'failed' ? (force.err_code ?? task.fail_code ?? this.settings.fail_code) : ''
+        } else if (overdue) {
+          // Off-peak tasks not done within 48 hours are cancelled and refunded, as the vendor does.
+          target = 'failed'
+          errCode = 'UserCancelled'
+        } else {
+          const next = this.nextStep(task, task.state, at)
+          if (!next) return task
+          target = next.state
+          if (target === 'failed') errCode = task.fail_code ?? this.settings.fail_code
+        }
+        const terminal = target === 'success' || target === 'failed'
+        const following = terminal ? null : this.nextStep(task, target, at)
+        // A stuck off-peak task still meets its 48-hour deadline.
+        const nextAt = following ? at + this.dwell(task, target) : !terminal && task.off_peak ? task.created_at + OFF_PEAK_DEADLINE_MS : null
+        const refunded = target === 'failed' && task.usage_id !== null && task.refunded === 0
+        if (refunded) refund(ctx, task.usage_id!)
+        this.repo.move({ id, state: target, err_code: errCode, next_at: nextAt, state_at: at, refunded: refunded || task.refunded ? 1 : 0 })
+        this.repo.recordState(id, target, at)
+        const after = this.repo.get(id)!
+        // The vendor calls back on processing, success and failed (not on created or queueing).
+        if (after.callback_url && after.key_hash && (target === 'processing' || terminal)) {
+          enqueueDelivery(ctx, {
+            account_id: after.account_id,
+            task_id: id,
+            key_hash: after.key_hash,
+            url: after.callback_url,
+            state: target,
+            body: JSON.stringify(this.view(after, at)),
+            terminal,
+          })
+        }
+        ctx.events.emit('video.task', { id, state: target })
+        return after
+      })
+      .immediate()
+  }
+
+  /** Cancels a task that has not started processing: it fails as UserCancelled and is refunded. */
+  cancel(task: TaskRow): void {
+    if (task.state !== 'created' && task.state !== 'queueing') {
+      throw routerError('BadRequest', `task state is ${task.state}, can not cancel`)
+    }
+    this.step(task.id, this.ctx.clock.now(), { state: 'failed', err_code: 'UserCancelled' })
+  }
+
+  /** Changes what a task will end in (admin, UI); 'stuck' keeps it processing until told otherwise. */
+  replan(task: TaskRow, outcome: TaskOutcome, failCode?: string): TaskRow {
+    const waiting = task.state === 'processing' && task.next_at === null && outcome !== 'stuck'
+    this.repo.plan({ id: task.id, outcome, fail_code: outcome === 'failed' ? (failCode ?? this.settings.fail_code) : null, next_at: waiting ? this.ctx.clock.now() : null })
+    return this.repo.get(task.id)!
+  }
+
+  dueSource(): DueSource {
+    return {
+      name: 'video tasks',
+      nextDue: () => this.repo.nextDue(),
+      runDue: (now) => {
+        for (const task of this.repo.due(now)) this.step(task.id, task.next_at!)
+      },
+    }
+  }
+
+  /** The task as the query (Fetch V2) returns it, and as callbacks carry it. */
+  view(task: TaskRow, now: number) {
+    const request = JSON.parse(task.request) as VideoRequest & { seed: number }
+    const processing = task.state === 'processing'
+    const progress =
+      task.state === 'success' ? 100 : processing ? Math.min(99, Math.floor(((now - task.state_at) / Math.max(1, this.settings.processing_ms)) * 100)) : 0
+    const base = `${task.origin}/router/v1/video/media/${task.id}`
+    const size = frameSize(task.template !== null ? this.fixtures.templates.get(task.template)?.resolution ?? '720p' : request.resolution, request.aspect_ratio ?? '16:9')
+    return {
+      id: task.id,
+      ...(TASK_TYPE[task.operation as Operation] && { type: TASK_TYPE[task.operation as Operation] }),
+      ...(task.model !== null && { model: task.model }),
+      ...(task.template !== null && { template: task.template }),
+      state: task.state,
+      err_code: task.err_code,
+      credits: task.refunded ? 0 : task.credits,
+      payload: task.payload,
+      bgm: request.bgm,
+      off_peak: task.off_peak === 1,
+      progress,
+      created_at: toIso(task.created_at),
+      creations:
+        task.state === 'success'
+          ? [
+              {
+                id: numericId(this.ctx.config.seed, `creation:${task.id}`),
+                url: `${base}/video.mp4`,
+                cover_url: `${base}/cover.jpg`,
+                watermarked_url: `${base}/watermarked.mp4`,
+                video: { duration: request.duration, fps: SAMPLE_VIDEO.fps, resolution: size },
+              },
+            ]
+          : [],
+    }
+  }
+
+  /** What a create call answers: exactly the fields of the spec's table for the operation. */
+  createdView(task: TaskRow) {
+    const request = JSON.parse(task.request) as VideoRequest
+    const type = TASK_TYPE[task.operation as Operation]
+    const common = { task_id: task.id, state: task.state }
+    switch (task.operation as Operation) {
+      case 'multiframe':
+        return { ...common, model: task.model, resolution: request.resolution }
+      case 'text2video':
+        return { ...common, type, model: task.model, prompt: request.prompt, duration: request.duration, resolution: request.resolution, off_peak: request.off_peak }
+      case 'img2video':
+        return { ...common, type, model: task.model, duration: request.duration, resolution: request.resolution, off_peak: request.off_peak }
+      case 'reference2video':
+        return { ...common, type, model: task.model }
+      case 'start-end2video':
+        return { ...common, type, model: task.model, duration: request.duration, resolution: request.resolution }
+      case 'template2video':
+        return { ...common, template: task.template, resolution: request.resolution, duration: request.duration }
+    }
+  }
+}

@@ -12,6 +12,7 @@ import { createCatalogRepo } from './modules/catalog/catalog.repo.ts'
 import { createCreditsRepo } from './modules/credits/credits.repo.ts'
 import { createRateLimiter, type RateLimiter } from './modules/ratelimit/ratelimit.ts'
 import { createVideoRepo } from './modules/video/video.repo.ts'
+import { createCallbacksRepo } from './modules/callbacks/callbacks.repo.ts'
 import { createGuardrailsRepo } from './modules/guardrails/guardrails.repo.ts'
 import { guardrailPolicy, guardrailsOf } from './modules/guardrails/guardrails.service.ts'
 import type { CatalogDocument } from './modules/catalog/catalog.schemas.ts'
@@ -43,6 +44,7 @@ export interface EmulatorContext {
     readonly guardrails: ReturnType<typeof createGuardrailsRepo>
     readonly charges: ReturnType<typeof createCreditsRepo>
     readonly video: ReturnType<typeof createVideoRepo>
+    readonly callbacks: ReturnType<typeof createCallbacksRepo>
   }
 }
 
@@ -66,6 +68,7 @@ export function createContext({ config, version, db, clock, catalogFixture }: Co
     guardrails: createGuardrailsRepo(db),
     charges: createCreditsRepo(db),
     video: createVideoRepo(db),
+    callbacks: createCallbacksRepo(db),
   }
   const policies = createPolicyRegistry()
   // A key answers to its own guardrail and to its member's.

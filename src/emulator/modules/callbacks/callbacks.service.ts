@@ -6,8 +6,7 @@ import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { toIso, wallClock, type DueSource } from '../../core/clock.ts'
 import type { EmulatorContext } from '../../context.ts'
-import type { DB } from '../../store/db.ts'
-import { createCallbacksRepo, type AttemptRow, type CallbacksRepo, type DeliveryFilter, type DeliveryRow } from './callbacks.repo.ts'
+import type { AttemptRow, DeliveryFilter, DeliveryRow } from './callbacks.repo.ts'
 
 /** Our neutral name for the vendor, sent as X-HMAC-ACCESS-KEY and signed. */
 export const ACCESS_KEY = 'video'
@@ -16,14 +15,6 @@ const MAX_PARALLEL = 32
 /** Deliveries read per runDue; the clock calls again while more are due. */
 const BATCH = 1000
 const KEY_GONE = 'the key that created the task no longer exists'
-
-// One set of prepared statements per database (the context has no slot for this module).
-const repos = new WeakMap<DB, CallbacksRepo>()
-export function callbacksRepo(ctx: EmulatorContext): CallbacksRepo {
-  let repo = repos.get(ctx.db)
-  if (!repo) repos.set(ctx.db, (repo = createCallbacksRepo(ctx.db)))
-  return repo
-}
 
 // ---- Signing -------------------------------------------------------------------------------------
 
@@ -74,7 +65,7 @@ export function enqueueDelivery(ctx: EmulatorContext, delivery: NewDelivery): st
   const now = ctx.clock.now()
   const id = ctx.ids.uuid(ctx.ids.next('callback'))
   const { terminal, ...fields } = delivery
-  callbacksRepo(ctx).insert({
+  ctx.repos.callbacks.insert({
     id,
     ...fields,
     status: 'pending',
@@ -163,7 +154,7 @@ function retryDelay(ctx: EmulatorContext, attempts: number): number {
  * delivery on (delivered, retry later, failed); a manual one (redeliver) only marks it delivered on success.
  */
 async function attempt(ctx: EmulatorContext, id: string, at: number, stop: AbortSignal, scheduled: boolean): Promise<void> {
-  const repo = callbacksRepo(ctx)
+  const repo = ctx.repos.callbacks
   const row = repo.get(id)
   // Redelivered (or deleted with its account) since it was read as due.
   if (!row || (scheduled && (row.status !== 'pending' || row.next_attempt_at === null || row.next_attempt_at > at))) return
@@ -219,9 +210,9 @@ export function createCallbackDispatcher(ctx: EmulatorContext): CallbackDispatch
     name: 'callbacks',
     stopped,
     // Nothing is due once stopped, or the clock would keep calling for the deliveries left pending.
-    nextDue: () => (stopped.aborted ? null : callbacksRepo(ctx).nextDue()),
+    nextDue: () => (stopped.aborted ? null : ctx.repos.callbacks.nextDue()),
     async runDue(now) {
-      const due = callbacksRepo(ctx).pendingDue(now, BATCH)
+      const due = ctx.repos.callbacks.pendingDue(now, BATCH)
       let next = 0
       // A pool of workers: one slow receiver does not hold up the others.
       const worker = async (): Promise<void> => {
@@ -235,7 +226,7 @@ export function createCallbackDispatcher(ctx: EmulatorContext): CallbackDispatch
 
 /** One attempt right now, whatever the status; it never reschedules retries. Undefined when the id is unknown. */
 export async function redeliver(ctx: EmulatorContext, dispatcher: CallbackDispatcher, id: string): Promise<DeliveryView | undefined> {
-  if (!callbacksRepo(ctx).get(id)) return undefined
+  if (!ctx.repos.callbacks.get(id)) return undefined
   await attempt(ctx, id, ctx.clock.now(), dispatcher.stopped, false)
   return getDeliveryView(ctx, id)
 }
@@ -274,12 +265,12 @@ export function deliveryView(row: DeliveryRow, attempts: readonly AttemptRow[]) 
 export type DeliveryView = ReturnType<typeof deliveryView>
 
 export function getDeliveryView(ctx: EmulatorContext, id: string): DeliveryView | undefined {
-  const repo = callbacksRepo(ctx)
+  const repo = ctx.repos.callbacks
   const row = repo.get(id)
   return row && deliveryView(row, repo.attempts(row.id))
 }
 
 export function listDeliveryViews(ctx: EmulatorContext, filter: DeliveryFilter = {}): DeliveryView[] {
-  const repo = callbacksRepo(ctx)
+  const repo = ctx.repos.callbacks
   return repo.list(filter).map((row) => deliveryView(row, repo.attempts(row.id)))
 }

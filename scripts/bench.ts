@@ -132,6 +132,18 @@ try {
 console.log(`\n${CONNECTIONS} connections unless said, ${DURATION_S} s per route, Node ${process.version}, peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`)
 console.table(rows)
 
+// The journal's cost: the same route with the journal on and off.
+{
+  const off = await startEmulator({ port: 0, euPort: -1, db: ':memory:', seed: 1, logLevel: 'silent', journalSize: 0 })
+  const on = await startEmulator({ port: 0, euPort: -1, db: ':memory:', seed: 1, logLevel: 'silent' })
+  const withoutJournal = await measure(`${off.url}/api/v1/models`, {}, undefined, CONNECTIONS)
+  const withJournal = await measure(`${on.url}/api/v1/models`, {}, undefined, CONNECTIONS)
+  console.log(
+    `\nGET /api/v1/models with the journal on: ${Math.round(withJournal.rps)} req/s; off: ${Math.round(withoutJournal.rps)} req/s (${Math.round((1 - withJournal.rps / withoutJournal.rps) * 100)}% cost)`,
+  )
+  await Promise.all([on.close(), off.close()])
+}
+
 // A thousand video tasks carried to success by one clock advance, each calling back a local receiver.
 {
   const { createServer } = await import('node:http')

@@ -35,6 +35,8 @@ Options:
                           share of video tasks that fail, and their err_code
   --video-credit-usd <usd>, --video-credit-status 400|402
   --callback-retry-delays <dur,...>, --callback-timeout <dur>
+  --journal-size <n>      requests the journal keeps (default 1000; 0 = off)
+  --journal-body-limit <n> characters of each body the journal keeps (default 16384)
   --demo                  a new database starts with 30 days of usage history
   --no-ui                 do not serve the inspector UI
   -v, --version           print the version

@@ -53,6 +53,10 @@ export interface EmulatorConfig {
   callbackRetryDelaysMs: number[]
   /** Real ms a callback receiver has to answer. */
   callbackTimeoutMs: number
+  /** Requests the journal keeps (the oldest go first); 0 turns it off. */
+  journalSize: number
+  /** Characters of each body the journal keeps. */
+  journalBodyLimit: number
 }
 
 export class ConfigError extends Error {
@@ -104,6 +108,8 @@ export function defaultConfig(): EmulatorConfig {
     videoCreditStatus: 400,
     callbackRetryDelaysMs: [10_000, 60_000, 300_000],
     callbackTimeoutMs: 10_000,
+    journalSize: 1000,
+    journalBodyLimit: 16_384,
   }
 }
 
@@ -220,6 +226,8 @@ const SETTINGS: Setting[] = [
   { key: 'videoCreditStatus', flag: 'video-credit-status', parse: oneOf([400, 402] as const) },
   { key: 'callbackRetryDelaysMs', flag: 'callback-retry-delays', parse: durations as Setting['parse'] },
   { key: 'callbackTimeoutMs', flag: 'callback-timeout', parse: duration(false) },
+  { key: 'journalSize', flag: 'journal-size', parse: integer(0, 1_000_000) },
+  { key: 'journalBodyLimit', flag: 'journal-body-limit', parse: integer(0, 100_000_000) },
 ]
 
 const envName = (flag: string): string => `GATEWAY_EMULATOR_${flag.replace(/-/g, '_').toUpperCase()}`

@@ -12,6 +12,7 @@ import { createCatalogRepo } from './modules/catalog/catalog.repo.ts'
 import { createCreditsRepo } from './modules/credits/credits.repo.ts'
 import { createRateLimiter, type RateLimiter } from './modules/ratelimit/ratelimit.ts'
 import { createVideoRepo } from './modules/video/video.repo.ts'
+import { createFaultsRepo } from './faults/faults.ts'
 import { createCallbacksRepo } from './modules/callbacks/callbacks.repo.ts'
 import { createGuardrailsRepo } from './modules/guardrails/guardrails.repo.ts'
 import { guardrailPolicy, guardrailsOf } from './modules/guardrails/guardrails.service.ts'
@@ -45,6 +46,7 @@ export interface EmulatorContext {
     readonly charges: ReturnType<typeof createCreditsRepo>
     readonly video: ReturnType<typeof createVideoRepo>
     readonly callbacks: ReturnType<typeof createCallbacksRepo>
+    readonly faults: ReturnType<typeof createFaultsRepo>
   }
 }
 
@@ -69,6 +71,7 @@ export function createContext({ config, version, db, clock, catalogFixture }: Co
     charges: createCreditsRepo(db),
     video: createVideoRepo(db),
     callbacks: createCallbacksRepo(db),
+    faults: createFaultsRepo(db),
   }
   const policies = createPolicyRegistry()
   // A key answers to its own guardrail and to its member's.

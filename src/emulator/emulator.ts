@@ -11,6 +11,7 @@ import { buildApp } from './http/build-app.ts'
 import { createChargeDueSource } from './modules/credits/credits.service.ts'
 import { createCallbackDispatcher } from './modules/callbacks/callbacks.service.ts'
 import { loadVideoFixtures, VideoService } from './modules/video/video.service.ts'
+import { Journal } from './journal/journal.ts'
 import { markEu } from './http/listeners.ts'
 import { openDatabase } from './store/db.ts'
 import { migrate } from './store/migrate.ts'
@@ -64,6 +65,7 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
     const callbacks = createCallbackDispatcher(ctx)
     ctx.clock.addSource(callbacks)
     const video = new VideoService(ctx, loadVideoFixtures(config.fixtures))
+    const journal = new Journal(ctx)
     ctx.clock.addSource(video.dueSource())
 
     // Replaces the whole state with a preset's, in one transaction (the demo history included).
@@ -74,6 +76,7 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
       })
       ctx.catalog.restore()
       ctx.rateLimiter.clear()
+      journal.clear()
     }
     // A new database gets the configured preset; an existing one keeps its state.
     if (seededKeys(ctx) === null) await applyPreset(configuredPreset)
@@ -84,7 +87,7 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
       ctx.events.emit('state.reset', { at: clock.nowIso() })
     }
     const reset = (): Promise<void> => seed(configuredPreset)
-    const app = buildApp(ctx, { reset, seed }, { callbacks, video })
+    const app = buildApp(ctx, { reset, seed }, { callbacks, video, journal })
     await app.ready()
     clock.start()
     // Work that fell due while the emulator was stopped (callbacks still to deliver) runs now.

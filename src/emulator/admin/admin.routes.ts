@@ -11,6 +11,7 @@ import { Nullable, OptionalBody, ResetIntervalSchema, StringEnum } from '../http
 import { createAccount, generateMembers, STARTER_KEYS } from '../modules/accounts/accounts.service.ts'
 import type { AccountRow } from '../modules/accounts/accounts.repo.ts'
 import { insertKey, toKeyView } from '../modules/keys/keys.service.ts'
+import { resetAccount } from '../modules/fixtures/state.ts'
 import { SEED_PRESETS, type SeedPreset } from '../store/seed.ts'
 
 export interface AdminHooks {
@@ -174,6 +175,12 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
     requireAccount(request.params.id)
     ctx.repos.accounts.delete(request.params.id)
     return { data: { deleted: true } }
+  })
+
+  // A workspace for one test among many running in parallel: back to how the account was created.
+  app.post('/accounts/:id/reset', { config: { operation: 'admin.accounts.reset' }, schema: { params: AccountParams } }, async (request) => {
+    resetAccount(ctx, requireAccount(request.params.id).id)
+    return { data: accountView(requireAccount(request.params.id)) }
   })
 
   app.put(

@@ -18,8 +18,14 @@ import type { CallbackDispatcher } from '../modules/callbacks/callbacks.service.
 import { videoAdminRoutes } from '../modules/video/video.admin.ts'
 import { videoRoutes } from '../modules/video/video.routes.ts'
 import type { VideoService } from '../modules/video/video.service.ts'
+import { stateAdminRoutes } from '../modules/fixtures/state.admin.ts'
+import { installFaults } from '../faults/faults.hook.ts'
+import { faultsAdminRoutes } from '../faults/faults.admin.ts'
+import { journalAdminRoutes } from '../journal/journal.admin.ts'
+import type { Journal } from '../journal/journal.ts'
 import { installAuth } from './auth.ts'
 import { installErrorHandling } from './error-handler.ts'
+import { createRouteCollector, openapiRoutes } from './openapi.ts'
 import { uiRoutes } from './ui.ts'
 import { validatorCompiler } from './validation.ts'
 
@@ -34,6 +40,7 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024
 export interface Services {
   callbacks: CallbackDispatcher
   video: VideoService
+  journal: Journal
 }
 
 export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Services): FastifyInstance {
@@ -60,7 +67,13 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
   // Every body of these APIs is JSON; a text body gets a 415 rather than a confusing type error.
   app.removeContentTypeParser('text/plain')
   installErrorHandling(app, createRng(ctx.config.seed, 'trace'))
+  // The journal's hook comes first, so a request refused by authentication is recorded too.
+  services.journal.install(app)
   installAuth(app, ctx)
+  installFaults(app, ctx)
+  // Before any route plugin, so the OpenAPI document sees every route.
+  const routes = createRouteCollector()
+  app.addHook('onRoute', routes.onRoute)
 
   app.register(keysRoutes, { prefix: API_PREFIX, ctx })
   app.register(catalogRoutes, { prefix: API_PREFIX, ctx })
@@ -74,6 +87,10 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
   app.register(callbacksAdminRoutes, { prefix: ADMIN_PREFIX, ctx, dispatcher: services.callbacks })
   app.register(videoRoutes, { prefix: `${ROUTER_PREFIX}/video`, ctx, video: services.video })
   app.register(videoAdminRoutes, { prefix: ADMIN_PREFIX, ctx, video: services.video })
+  app.register(stateAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
+  app.register(faultsAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
+  app.register(journalAdminRoutes, { prefix: ADMIN_PREFIX, ctx, journal: services.journal })
+  app.register(openapiRoutes, { ctx, routes })
   if (ctx.config.ui) app.register(uiRoutes)
   return app
 }

@@ -6,6 +6,7 @@ import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { toIso, wallClock, type DueSource } from '../../core/clock.ts'
 import type { EmulatorContext } from '../../context.ts'
+import { recordEffect } from '../../journal/journal.ts'
 import type { AttemptRow, DeliveryFilter, DeliveryRow } from './callbacks.repo.ts'
 
 /** Our neutral name for the vendor, sent as X-HMAC-ACCESS-KEY and signed. */
@@ -76,6 +77,7 @@ export function enqueueDelivery(ctx: EmulatorContext, delivery: NewDelivery): st
     created_at: now,
     delivered_at: null,
   })
+  recordEffect('callback', id)
   return id
 }
 

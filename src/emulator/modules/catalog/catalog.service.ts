@@ -12,6 +12,8 @@ export interface CatalogHolder {
   replace(document: CatalogDocument, now: number): Catalog
   /** Back to the fixtures' catalog, forgetting any admin change. */
   restore(): Catalog
+  /** Re-reads the persisted catalog after the database changed underneath (a state import); throws if it does not validate. */
+  reload(): Catalog
 }
 
 export function createCatalogHolder(repo: CatalogRepo, fixture: CatalogDocument, warn: (message: string) => void): CatalogHolder {
@@ -36,6 +38,11 @@ export function createCatalogHolder(repo: CatalogRepo, fixture: CatalogDocument,
     restore() {
       repo.clearOverride()
       current = fixtureCatalog
+      return current
+    },
+    reload() {
+      const saved = repo.override()
+      current = saved === null ? fixtureCatalog : buildCatalog(validateCatalog(JSON.parse(saved), 'the saved catalog'))
       return current
     },
   }

@@ -3,6 +3,7 @@
 import { toIso, type DueSource } from '../../core/clock.ts'
 import { nanosToUsd } from '../../core/money.ts'
 import { deriveHex } from '../../core/rng.ts'
+import { recordEffect } from '../../journal/journal.ts'
 import type { EmulatorContext } from '../../context.ts'
 import type { ChargeRow } from './credits.repo.ts'
 import type { ChainId, Web3Data } from './credits.schemas.ts'
@@ -78,6 +79,7 @@ export function createCharge(ctx: EmulatorContext, input: NewCharge): ChargeRow 
       return row
     })
     .immediate()
+  recordEffect('charge', row.id)
   ctx.events.emit('charge.created', { id: row.id, account_id: row.account_id })
   return row
 }

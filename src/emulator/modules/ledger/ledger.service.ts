@@ -3,6 +3,7 @@
 // the guardrail budgets, the key's limit and the account's credits; then it writes the usage row and
 // debits the account. Denials are ApiErrors with metadata naming what ran out.
 import { ApiError } from '../../core/errors.ts'
+import { recordEffect } from '../../journal/journal.ts'
 import { nanosToUsd } from '../../core/money.ts'
 import { windowStartFor, windowStarts } from '../../core/windows.ts'
 import type { EmulatorContext } from '../../context.ts'
@@ -125,6 +126,7 @@ export function bill(ctx: EmulatorContext, request: BillingRequest): Billed {
         created_at: now,
       })
       if (!byok) ctx.repos.accounts.addSpend(account.id, charge.cost_nanos)
+      recordEffect('usage', usage_id)
       return { usage_id, endpoint, charge }
     })
     .immediate()

@@ -12,6 +12,7 @@ import type { AuthContext } from '../../http/auth.ts'
 import type { CatalogModel } from '../catalog/catalog.schemas.ts'
 import { enqueueDelivery } from '../callbacks/callbacks.service.ts'
 import { bill, refund } from '../ledger/ledger.service.ts'
+import { recordEffect } from '../../journal/journal.ts'
 import { frameSize, TASK_TYPE, type Operation } from './video.models.ts'
 import type { TaskOutcome, TaskRow, TaskState } from './video.repo.ts'
 import { routerError, type Template, type VideoRequest } from './video.validate.ts'
@@ -205,6 +206,7 @@ export class VideoService {
         }
         this.repo.insert(row)
         this.repo.recordState(id, 'created', now)
+        recordEffect('task', id)
         ctx.events.emit('video.task', { id, state: 'created' })
         return row
       })

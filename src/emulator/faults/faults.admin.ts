@@ -1,0 +1,140 @@
+// Fault rules under /_emulator/api/faults: list, create, read, update, enable/disable, delete, and
+// presets for the common cases, each one call. Every rule explains itself in one sentence.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { toIso } from '../core/clock.ts'
+import { ApiError } from '../core/errors.ts'
+import type { EmulatorContext } from '../context.ts'
+import { OptionalBody } from '../http/schemas.ts'
+import { CreateFaultBody, explain, FaultMatch, PRESETS, UpdateFaultBody, type FaultRow } from './faults.ts'
+
+const Params = Type.Object({ id: Type.String() })
+
+const PresetBody = Type.Object(
+  {
+    match: Type.Optional(FaultMatch),
+    remaining: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+    probability: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+    expires_at: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
+  },
+  { additionalProperties: false },
+)
+
+export function faultView(row: FaultRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    enabled: row.enabled === 1,
+    match: JSON.parse(row.match) as unknown,
+    action: JSON.parse(row.action) as unknown,
+    probability: row.probability,
+    remaining: row.remaining,
+    expires_at: row.expires_at === null ? null : toIso(row.expires_at),
+    hits: row.hits,
+    evaluations: row.evaluations,
+    explanation: explain(row),
+    created_at: toIso(row.created_at),
+    updated_at: row.updated_at === null ? null : toIso(row.updated_at),
+  }
+}
+
+export const faultsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
+  const repo = ctx.repos.faults
+  const requireRule = (id: string): FaultRow => {
+    const row = repo.get(id)
+    if (!row) throw new ApiError(404, `Fault rule ${id} not found`)
+    return row
+  }
+  const checkAction = (action: { status?: number; latency_ms?: number; latency_range_ms?: { min: number; max: number }; drop?: boolean }) => {
+    if (action.status === undefined && action.latency_ms === undefined && !action.latency_range_ms && !action.drop) {
+      throw new ApiError(400, 'Field `action` must have a status, a latency or drop', { metadata: { field: 'action', location: 'body' } })
+    }
+    if (action.latency_range_ms && action.latency_range_ms.min > action.latency_range_ms.max) {
+      throw new ApiError(400, 'Field `action.latency_range_ms.min` must be <= max', { metadata: { field: 'action.latency_range_ms.min', location: 'body' } })
+    }
+  }
+  const create = (body: { name?: string | null; match?: object; action: object; enabled?: boolean; probability?: number; remaining?: number | null; expires_at?: string | null }): FaultRow => {
+    checkAction(body.action)
+    const row: FaultRow = {
+      id: ctx.ids.uuid(ctx.ids.next('fault')),
+      name: body.name ?? null,
+      enabled: body.enabled === false ? 0 : 1,
+      match: JSON.stringify(body.match ?? {}),
+      action: JSON.stringify(body.action),
+      probability: body.probability ?? 1,
+      remaining: body.remaining ?? null,
+      expires_at: body.expires_at ? Date.parse(body.expires_at) : null,
+      evaluations: 0,
+      hits: 0,
+      created_at: ctx.clock.now(),
+      updated_at: null,
+    }
+    repo.insert(row)
+    return row
+  }
+
+  app.get('/faults', { config: { operation: 'admin.faults.list' } }, async () => ({ data: repo.list().map(faultView) }))
+
+  app.post('/faults', { config: { operation: 'admin.faults.create' }, schema: { body: CreateFaultBody } }, async (request, reply) =>
+    reply.code(201).send({ data: faultView(create(request.body)) }),
+  )
+
+  app.get('/faults/presets', { config: { operation: 'admin.faults.presets' } }, async () => ({
+    data: Object.entries(PRESETS).map(([id, preset]) => ({ id, ...preset })),
+  }))
+
+  app.post(
+    '/faults/presets/:preset',
+    { config: { operation: 'admin.faults.preset' }, schema: { params: Type.Object({ preset: Type.String() }), body: OptionalBody(PresetBody) } },
+    async (request, reply) => {
+      const preset = PRESETS[request.params.preset]
+      if (!preset) throw new ApiError(404, `No preset ${request.params.preset}; the presets are ${Object.keys(PRESETS).join(', ')}`)
+      return reply.code(201).send({ data: faultView(create({ name: preset.name, action: preset.action, ...request.body })) })
+    },
+  )
+
+  app.get('/faults/:id', { config: { operation: 'admin.faults.get' }, schema: { params: Params } }, async (request) => ({
+    data: faultView(requireRule(request.params.id)),
+  }))
+
+  app.patch('/faults/:id', { config: { operation: 'admin.faults.update' }, schema: { params: Params, body: UpdateFaultBody } }, async (request) => {
+    const row = requireRule(request.params.id)
+    const body = request.body
+    if (body.action) checkAction(body.action)
+    const next: FaultRow = {
+      ...row,
+      name: body.name === undefined ? row.name : body.name,
+      enabled: body.enabled === undefined ? row.enabled : body.enabled ? 1 : 0,
+      match: body.match === undefined ? row.match : JSON.stringify(body.match),
+      action: body.action === undefined ? row.action : JSON.stringify(body.action),
+      probability: body.probability ?? row.probability,
+      remaining: body.remaining === undefined ? row.remaining : body.remaining,
+      expires_at: body.expires_at === undefined ? row.expires_at : body.expires_at === null ? null : Date.parse(body.expires_at),
+      updated_at: ctx.clock.now(),
+    }
+    repo.update(next)
+    return { data: faultView(requireRule(row.id)) }
+  })
+
+  for (const [verb, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    app.post(`/faults/:id/${verb}`, { config: { operation: `admin.faults.${verb}` }, schema: { params: Params } }, async (request) => {
+      const row = requireRule(request.params.id)
+      repo.update({ ...row, enabled: enabled ? 1 : 0, updated_at: ctx.clock.now() })
+      return { data: faultView(requireRule(row.id)) }
+    })
+  }
+
+  app.delete('/faults/:id', { config: { operation: 'admin.faults.delete' }, schema: { params: Params } }, async (request) => {
+    requireRule(request.params.id)
+    repo.delete(request.params.id)
+    return { data: { deleted: true } }
+  })
+
+  app.delete('/faults', { config: { operation: 'admin.faults.clear' } }, async () => {
+    repo.clear()
+    return { data: { deleted: true } }
+  })
+}

@@ -1,0 +1,76 @@
+// Applies fault rules to gateway and router requests, after authentication and body parsing (so a
+// rule can match a key, an account or a model) and before validation and the handler (so a faulted
+// request changes no state). `X-Emulator-Fault: <status>` forces one on a single request.
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { ApiError } from '../core/errors.ts'
+import { sha256Hex } from '../core/rng.ts'
+import type { EmulatorContext } from '../context.ts'
+import { bearerToken } from '../http/auth.ts'
+import { faultDraw, faultError, matches, type FaultAction, type FaultMatch, type FaultTarget } from './faults.ts'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The fault rule that answered this request ('header' for X-Emulator-Fault), for the journal. */
+    fault: string | null
+  }
+}
+
+const FAULT_HEADER = 'x-emulator-fault'
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+function target(request: FastifyRequest, operation: string): FaultTarget {
+  const token = bearerToken(request)
+  const body = request.body as { model?: unknown } | null | undefined
+  return {
+    operation,
+    method: request.method,
+    path: request.url.split('?')[0]!,
+    key_hash: request.auth?.key.hash ?? (token ? sha256Hex(token) : null),
+    account_id: request.auth?.account.id ?? null,
+    model: body && typeof body === 'object' && typeof body.model === 'string' ? body.model : null,
+  }
+}
+
+export function installFaults(app: FastifyInstance, ctx: EmulatorContext): void {
+  app.decorateRequest('fault', null)
+  app.addHook('preValidation', async (request, reply) => {
+    const operation = request.routeOptions.config?.operation
+    // Faults are for the emulated APIs; the admin API and the UI always answer.
+    if (!operation || !(request.url.startsWith('/api/') || request.url.startsWith('/router/'))) return
+
+    const forced = request.headers[FAULT_HEADER]
+    if (typeof forced === 'string') {
+      const status = /^\d{3}$/.test(forced.trim()) ? Number(forced) : NaN
+      if (!(status >= 400 && status <= 599)) throw new ApiError(400, 'Header X-Emulator-Fault must be an HTTP status from 400 to 599', { metadata: { field: FAULT_HEADER, location: 'headers' } })
+      request.fault = 'header'
+      throw faultError(status, ctx.clock.now(), 'header')
+    }
+
+    const rules = ctx.repos.faults.active()
+    if (rules.length === 0) return
+    const now = ctx.clock.now()
+    const seen = target(request, operation)
+    for (const rule of rules) {
+      if (rule.expires_at !== null && rule.expires_at <= now) continue
+      if (!matches(JSON.parse(rule.match) as FaultMatch, seen)) continue
+      const fires = rule.probability >= 1 || faultDraw(ctx.config.seed, rule.id, rule.evaluations) < rule.probability
+      ctx.repos.faults.count(rule.id, fires)
+      if (!fires) continue
+      request.fault = rule.id
+      const action = JSON.parse(rule.action) as FaultAction
+      const latency = action.latency_range_ms
+        ? action.latency_range_ms.min + Math.floor(faultDraw(ctx.config.seed, `${rule.id}:latency`, rule.evaluations) * (action.latency_range_ms.max - action.latency_range_ms.min + 1))
+        : (action.latency_ms ?? 0)
+      if (latency > 0) await sleep(latency)
+      if (action.drop) {
+        // No answer at all: the client sees the connection reset, as on a network failure.
+        reply.hijack()
+        request.raw.socket?.destroy()
+        return reply
+      }
+      if (action.status !== undefined) throw faultError(action.status, now, rule.id, action)
+      // Latency alone: the request goes on to its handler, late.
+      return
+    }
+  })
+}

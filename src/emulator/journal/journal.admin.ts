@@ -1,0 +1,115 @@
+// The journal under /_emulator/api: list with filters and paging (newest first), one entry, clear,
+// a HAR 1.2 export that browser dev tools import, and an SSE stream of new entries and state changes.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { ApiError } from '../core/errors.ts'
+import type { EmulatorContext } from '../context.ts'
+import type { Journal, JournalEntry } from './journal.ts'
+
+const ListQuery = Type.Object({
+  status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })),
+  operation: Type.Optional(Type.String()),
+  path: Type.Optional(Type.String()),
+  key: Type.Optional(Type.String()),
+  fault: Type.Optional(Type.String()),
+  since: Type.Optional(Type.String({ format: 'date-time' })),
+  until: Type.Optional(Type.String({ format: 'date-time' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+})
+
+const STATUS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 206: 'Partial Content', 400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found', 408: 'Request Timeout', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable' }
+
+const nameValues = (headers: Record<string, string>) => Object.entries(headers).map(([name, value]) => ({ name, value }))
+
+/** One journal entry as a HAR 1.2 entry; what HAR has no field for goes under `_emulator`. */
+function harEntry(entry: JournalEntry, origin: string) {
+  const url = `${origin}${entry.path}${entry.query ? `?${entry.query}` : ''}`
+  const requestType = entry.request.headers['content-type'] ?? 'application/json'
+  const responseType = entry.response.headers['content-type'] ?? 'application/json'
+  return {
+    startedDateTime: entry.wall_time,
+    time: entry.duration_ms,
+    request: {
+      method: entry.method,
+      url,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: nameValues(entry.request.headers),
+      queryString: [...new URLSearchParams(entry.query)].map(([name, value]) => ({ name, value })),
+      ...(entry.request.body !== null && { postData: { mimeType: requestType, text: entry.request.body } }),
+      headersSize: -1,
+      bodySize: entry.request.body_bytes,
+    },
+    response: {
+      status: entry.status,
+      statusText: STATUS_TEXT[entry.status] ?? '',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: nameValues(entry.response.headers),
+      content: { size: entry.response.body_bytes, mimeType: responseType, ...(entry.response.body !== null && { text: entry.response.body }) },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: entry.response.body_bytes,
+    },
+    cache: {},
+    timings: { send: 0, wait: entry.duration_ms, receive: 0 },
+    _emulator: { id: entry.id, time: entry.time, operation: entry.operation, fault: entry.fault, account_id: entry.account_id, key_hash: entry.key_hash, effects: entry.effects },
+  }
+}
+
+export const journalAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; journal: Journal }> = async (app, { ctx, journal }) => {
+  const filterOf = (q: { status?: number; operation?: string; path?: string; key?: string; fault?: string; since?: string; until?: string }) => ({
+    status: q.status,
+    operation: q.operation,
+    path: q.path,
+    key_hash: q.key,
+    fault: q.fault,
+    since: q.since === undefined ? undefined : Date.parse(q.since),
+    until: q.until === undefined ? undefined : Date.parse(q.until),
+  })
+
+  app.get('/journal', { config: { operation: 'admin.journal.list' }, schema: { querystring: ListQuery } }, async (request) => {
+    const { entries, total } = journal.list(filterOf(request.query), request.query.limit ?? 100, request.query.offset ?? 0)
+    return { data: entries, total_count: total }
+  })
+
+  app.get('/journal/har', { config: { operation: 'admin.journal.har' }, schema: { querystring: ListQuery } }, async (request, reply) => {
+    const { entries } = journal.list(filterOf(request.query), request.query.limit ?? 10_000, request.query.offset ?? 0)
+    const origin = `${request.protocol}://${request.host}`
+    reply.header('content-disposition', 'attachment; filename="emulator.har"')
+    // HAR lists entries oldest first.
+    return { log: { version: '1.2', creator: { name: 'model-gateway-emulator', version: ctx.version }, pages: [], entries: entries.reverse().map((e) => harEntry(e, origin)) } }
+  })
+
+  app.get('/journal/:id', { config: { operation: 'admin.journal.get' }, schema: { params: Type.Object({ id: Type.Integer({ minimum: 1 }) }) } }, async (request) => {
+    const entry = journal.get(request.params.id)
+    if (!entry) throw new ApiError(404, `Journal entry ${request.params.id} not found`)
+    return { data: entry }
+  })
+
+  app.delete('/journal', { config: { operation: 'admin.journal.clear' } }, async () => {
+    journal.clear()
+    return { data: { cleared: true } }
+  })
+
+  // Server-sent events: `journal` for each new entry, and one event per state change (video.task,
+  // callback.attempt, charge.*, clock.moved, state.reset, account.created).
+  app.get('/events', { config: { operation: 'admin.events' } }, async (request, reply) => {
+    reply.hijack()
+    const res = reply.raw
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' })
+    res.write(`retry: 2000\n: connected\n\n`)
+    const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
+    const stopJournal = journal.onEntry((entry) => send('journal', entry))
+    const stopEvents = ctx.events.onAny(({ type, payload }) => send(type, payload))
+    // A comment now and then keeps proxies and idle timeouts from closing the stream.
+    const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), 15_000)
+    heartbeat.unref()
+    request.raw.once('close', () => {
+      clearInterval(heartbeat)
+      stopJournal()
+      stopEvents()
+    })
+  })
+}

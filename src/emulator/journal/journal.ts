@@ -1,0 +1,188 @@
+// The request journal: every gateway and router request, with its times, operation, status,
+// duration, caller, the fault that answered it, its bodies (truncated, secrets redacted) and links to
+// what it caused (usage rows, video tasks, charges, callback deliveries). A ring in memory, bounded
+// by a configurable size; a reset clears it.
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { toIso, wallClock } from '../core/clock.ts'
+import type { EmulatorContext } from '../context.ts'
+
+export type EffectKind = 'usage' | 'task' | 'charge' | 'callback'
+
+export interface JournalEntry {
+  id: number
+  /** Virtual time the request arrived. */
+  time: string
+  /** Real time, for HAR and for reading next to other logs. */
+  wall_time: string
+  operation: string
+  method: string
+  path: string
+  query: string
+  status: number
+  duration_ms: number
+  account_id: string | null
+  key_hash: string | null
+  fault: string | null
+  /** True when the connection was closed before an answer (a dropped-connection fault). */
+  aborted: boolean
+  request: { headers: Record<string, string>; body: string | null; body_bytes: number }
+  response: { headers: Record<string, string>; body: string | null; body_bytes: number }
+  effects: { usage: number[]; tasks: string[]; charges: string[]; callbacks: string[] }
+}
+
+// What a request causes is collected where it happens (the ledger, the video service...), without
+// those modules knowing about requests: they report into the request's async context, if any.
+const effectsStore = new AsyncLocalStorage<JournalEntry['effects']>()
+
+export function recordEffect(kind: EffectKind, id: string | number): void {
+  const effects = effectsStore.getStore()
+  if (!effects) return
+  if (kind === 'usage') effects.usage.push(id as number)
+  else if (kind === 'task') effects.tasks.push(String(id))
+  else if (kind === 'charge') effects.charges.push(String(id))
+  else effects.callbacks.push(String(id))
+}
+
+const TOKEN = /sk-gw-v1-[0-9a-f]{64}/g
+/** Keys never reach the journal, its exports or the UI: only their prefix stays, to tell them apart. */
+export const redact = (text: string): string => text.replace(TOKEN, (token) => `${token.slice(0, 12)}…[redacted]`)
+
+/** Bodies larger than this are not kept at all, not even their start. */
+const TOO_LARGE = 4 * 1024 * 1024
+
+function headersOf(raw: Record<string, string | string[] | number | undefined>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue
+    out[name] = name === 'authorization' || name === 'cookie' ? '[redacted]' : redact(Array.isArray(value) ? value.join(', ') : String(value))
+  }
+  return out
+}
+
+export interface JournalFilter {
+  status?: number | undefined
+  operation?: string | undefined
+  path?: string | undefined
+  key_hash?: string | undefined
+  fault?: string | undefined
+  since?: number | undefined
+  until?: number | undefined
+}
+
+export class Journal {
+  private entries: JournalEntry[] = []
+  private nextId = 1
+  private readonly ctx: EmulatorContext
+  private readonly size: number
+  private readonly bodyLimit: number
+  private readonly listeners = new Set<(entry: JournalEntry) => void>()
+
+  constructor(ctx: EmulatorContext) {
+    this.ctx = ctx
+    this.size = ctx.config.journalSize
+    this.bodyLimit = ctx.config.journalBodyLimit
+  }
+
+  get enabled(): boolean {
+    return this.size > 0
+  }
+
+  onEntry(listener: (entry: JournalEntry) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  clear(): void {
+    this.entries = []
+  }
+
+  get(id: number): JournalEntry | undefined {
+    return this.entries.find((e) => e.id === id)
+  }
+
+  /** Newest first. */
+  list(filter: JournalFilter, limit: number, offset: number): { entries: JournalEntry[]; total: number } {
+    const matching = this.entries.filter(
+      (e) =>
+        (filter.status === undefined || e.status === filter.status) &&
+        (filter.operation === undefined || e.operation === filter.operation) &&
+        (filter.path === undefined || e.path.includes(filter.path)) &&
+        (filter.key_hash === undefined || e.key_hash === filter.key_hash) &&
+        (filter.fault === undefined || (filter.fault === 'any' ? e.fault !== null : e.fault === filter.fault)) &&
+        (filter.since === undefined || Date.parse(e.time) >= filter.since) &&
+        (filter.until === undefined || Date.parse(e.time) <= filter.until),
+    )
+    matching.reverse()
+    return { entries: matching.slice(offset, offset + limit), total: matching.length }
+  }
+
+  private text(value: unknown, bytes: number): string | null {
+    if (value === undefined || value === null) return null
+    if (bytes > TOO_LARGE) return `(${bytes} bytes, too large to record)`
+    const text = typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.subarray(0, this.bodyLimit * 4).toString('utf8') : JSON.stringify(value)
+    const cut = text.length > this.bodyLimit ? `${text.slice(0, this.bodyLimit)}… (${text.length - this.bodyLimit} more characters)` : text
+    return redact(cut)
+  }
+
+  install(app: FastifyInstance): void {
+    if (!this.enabled) return
+    const ctx = this.ctx
+    app.addHook('onRequest', (request, reply, done) => {
+      const operation = request.routeOptions.config?.operation
+      if (!operation || !(request.url.startsWith('/api/') || request.url.startsWith('/router/'))) return done()
+      const started = wallClock.perf()
+      const time = ctx.clock.now()
+      const wall = wallClock.now()
+      const effects: JournalEntry['effects'] = { usage: [], tasks: [], charges: [], callbacks: [] }
+      let payload: unknown = null
+      ;(request as FastifyRequest & { journalPayload?: (p: unknown) => void }).journalPayload = (p) => (payload = p)
+      let recorded = false
+      const record = (aborted: boolean) => {
+        if (recorded) return
+        recorded = true
+        const [path = '', query = ''] = request.url.split('?')
+        const requestBytes = Number(request.headers['content-length'] ?? 0)
+        const responseBytes = Number(reply.getHeader('content-length') ?? (typeof payload === 'string' || Buffer.isBuffer(payload) ? Buffer.byteLength(payload) : 0))
+        this.push({
+          id: this.nextId++,
+          time: toIso(time),
+          wall_time: new Date(wall).toISOString(),
+          operation,
+          method: request.method,
+          path,
+          query,
+          status: aborted ? 0 : reply.statusCode,
+          duration_ms: Math.round((wallClock.perf() - started) * 100) / 100,
+          account_id: request.auth?.account.id ?? null,
+          key_hash: request.auth?.key.hash ?? null,
+          fault: request.fault,
+          aborted,
+          request: { headers: headersOf(request.headers), body: this.text(request.body, requestBytes), body_bytes: requestBytes },
+          response: { headers: headersOf(reply.getHeaders() as Record<string, string>), body: this.text(payload, responseBytes), body_bytes: responseBytes },
+          effects,
+        })
+      }
+      ;(request as FastifyRequest & { journalRecord?: () => void }).journalRecord = () => record(false)
+      // A connection closed before any answer (a dropped-connection fault) is recorded too.
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableEnded) record(true)
+      })
+      effectsStore.run(effects, done)
+    })
+    app.addHook('onSend', async (request, _reply, payload) => {
+      ;(request as FastifyRequest & { journalPayload?: (p: unknown) => void }).journalPayload?.(payload)
+      return payload
+    })
+    app.addHook('onResponse', (request, _reply, done) => {
+      ;(request as FastifyRequest & { journalRecord?: () => void }).journalRecord?.()
+      done()
+    })
+  }
+
+  private push(entry: JournalEntry): void {
+    this.entries.push(entry)
+    if (this.entries.length > this.size) this.entries.splice(0, this.entries.length - this.size)
+    for (const listener of this.listeners) listener(entry)
+  }
+}

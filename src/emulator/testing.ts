@@ -1,0 +1,117 @@
+// Helpers for users' test suites (`model-gateway-emulator/testing`), with no test framework tied in:
+// start an emulator for a test file, or own an isolated account in a shared one; move the clock, add a
+// fault, read the journal, reset. Everything goes through the public admin API.
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from './emulator.ts'
+
+export interface FaultRule {
+  match?: { operation?: string; method?: string; path?: string; key_hash?: string; account_id?: string; model?: string }
+  action: { status?: number; message?: string; headers?: Record<string, string>; latency_ms?: number; latency_range_ms?: { min: number; max: number }; drop?: boolean }
+  probability?: number
+  remaining?: number | null
+  expires_at?: string | null
+  name?: string
+}
+
+export interface JournalQuery {
+  status?: number
+  operation?: string
+  path?: string
+  key?: string
+  fault?: string
+  limit?: number
+}
+
+/** The admin API of a running emulator, by its base URL. */
+export class EmulatorAdmin {
+  readonly url: string
+
+  constructor(url: string) {
+    this.url = url.replace(/\/$/, '')
+  }
+
+  async call<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${this.url}/_emulator/api${path}`, {
+      method,
+      ...(body !== undefined && { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    })
+    const text = await res.text()
+    if (!res.ok) throw new Error(`${method} ${path} failed with ${res.status}: ${text}`)
+    return (text ? JSON.parse(text) : undefined) as T
+  }
+
+  /** Moves virtual time forward (a duration such as '1d', or milliseconds); due work runs first. */
+  async advance(by: string | number): Promise<{ now: string }> {
+    const body = typeof by === 'number' ? { ms: by } : { by }
+    return (await this.call<{ data: { now: string } }>('POST', '/clock/advance', body)).data
+  }
+
+  /** Adds a fault rule; returns its id. */
+  async fault(rule: FaultRule): Promise<string> {
+    return (await this.call<{ data: { id: string } }>('POST', '/faults', rule)).data.id
+  }
+
+  async removeFault(id: string): Promise<void> {
+    await this.call('DELETE', `/faults/${id}`)
+  }
+
+  /** Journal entries, newest first. */
+  async journal(query: JournalQuery = {}): Promise<Array<Record<string, unknown>>> {
+    const search = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))
+    return (await this.call<{ data: Array<Record<string, unknown>> }>('GET', `/journal?${search}`)).data
+  }
+
+  /** Everything back to the seed. */
+  async reset(): Promise<void> {
+    await this.call('POST', '/reset')
+  }
+
+  /** An isolated account of this emulator: its own keys, members and credits. */
+  async workspace(options: { name?: string; credits_usd?: number } = {}): Promise<Workspace> {
+    const { data } = await this.call<{ data: { id: string; management_key: string; standard_key: string } }>('POST', '/accounts', options)
+    return new Workspace(this, data.id, { management: data.management_key, standard: data.standard_key })
+  }
+}
+
+/** One account in a shared emulator, so parallel test files do not see each other. */
+export class Workspace {
+  readonly admin: EmulatorAdmin
+  readonly accountId: string
+  readonly keys: { management: string; standard: string }
+
+  constructor(admin: EmulatorAdmin, accountId: string, keys: { management: string; standard: string }) {
+    this.admin = admin
+    this.accountId = accountId
+    this.keys = keys
+  }
+
+  /** The gateway base URL to give a client (`baseURL` for openai, `serverURL` for @openrouter/sdk). */
+  get apiUrl(): string {
+    return `${this.admin.url}/api/v1`
+  }
+
+  /** Back to how the account was created (usage, guardrails, charges, tasks gone). */
+  async reset(): Promise<void> {
+    await this.admin.call('POST', `/accounts/${this.accountId}/reset`)
+  }
+
+  async delete(): Promise<void> {
+    await this.admin.call('DELETE', `/accounts/${this.accountId}`)
+  }
+
+  /** A fault that touches this account only. */
+  async fault(rule: FaultRule): Promise<string> {
+    return this.admin.fault({ ...rule, match: { ...rule.match, account_id: this.accountId } })
+  }
+}
+
+export interface TestEmulator extends RunningEmulator {
+  admin: EmulatorAdmin
+  /** The gateway base URL to give a client. */
+  apiUrl: string
+}
+
+/** An emulator for one test file: in memory, on any free port, with a manual clock unless told otherwise. */
+export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
+  const emulator = await startEmulator({ db: ':memory:', port: 0, euPort: -1, clock: 'manual', logLevel: 'silent', ...options })
+  return Object.assign(emulator, { admin: new EmulatorAdmin(emulator.url), apiUrl: `${emulator.url}/api/v1` })
+}

@@ -1,31 +1,17 @@
 // The inspector UI. It speaks to the emulator only over HTTP (the admin API of the page's own origin).
-import { StrictMode, useEffect, useState } from 'react'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
+import { App } from './App.tsx'
+import './styles.css'
 
-interface Health {
-  status: string
-  version: string
-}
-
-function App() {
-  const [health, setHealth] = useState<Health | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  useEffect(() => {
-    fetch('/_emulator/api/health')
-      .then((res) => res.json() as Promise<Health>)
-      .then(setHealth, (e: unknown) => setError(String(e)))
-  }, [])
-  return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', padding: 24 }}>
-      <h1>Model Gateway Emulator</h1>
-      {health && <p>Emulator {health.version} is {health.status}.</p>}
-      {error && <p role="alert">Cannot reach the emulator: {error}</p>}
-    </main>
-  )
-}
+// Lists refresh on focus and every few seconds as a fallback to the live event stream.
+const queryClient = new QueryClient({ defaultOptions: { queries: { refetchInterval: 5000, staleTime: 1000, retry: 1 } } })
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <QueryClientProvider client={queryClient}>
+      <App />
+    </QueryClientProvider>
   </StrictMode>,
 )

@@ -60,6 +60,32 @@ function headersOf(raw: Record<string, string | string[] | number | undefined>):
   return out
 }
 
+/** What is kept per request: references and numbers, turned into a JournalEntry only when read. */
+interface RawEntry {
+  id: number
+  time: number
+  wall: number
+  operation: string
+  method: string
+  url: string
+  status: number
+  duration_ms: number
+  account_id: string | null
+  key_hash: string | null
+  fault: string | null
+  aborted: boolean
+  requestHeaders: Record<string, string | string[] | undefined>
+  requestBody: unknown
+  requestBytes: number
+  responseHeaders: Record<string, unknown>
+  responseBody: unknown
+  responseBytes: number
+  effects: JournalEntry['effects']
+}
+
+/** A journal entry without its headers and bodies: what the live stream sends. */
+export type JournalSummary = Omit<JournalEntry, 'request' | 'response'>
+
 export interface JournalFilter {
   status?: number | undefined
   operation?: string | undefined
@@ -71,12 +97,12 @@ export interface JournalFilter {
 }
 
 export class Journal {
-  private entries: JournalEntry[] = []
+  private entries: RawEntry[] = []
   private nextId = 1
   private readonly ctx: EmulatorContext
   private readonly size: number
   private readonly bodyLimit: number
-  private readonly listeners = new Set<(entry: JournalEntry) => void>()
+  private readonly listeners = new Set<(entry: JournalSummary) => void>()
 
   constructor(ctx: EmulatorContext) {
     this.ctx = ctx
@@ -88,7 +114,7 @@ export class Journal {
     return this.size > 0
   }
 
-  onEntry(listener: (entry: JournalEntry) => void): () => void {
+  onEntry(listener: (entry: JournalSummary) => void): () => void {
     this.listeners.add(listener)
     return () => this.listeners.delete(listener)
   }
@@ -98,7 +124,37 @@ export class Journal {
   }
 
   get(id: number): JournalEntry | undefined {
-    return this.entries.find((e) => e.id === id)
+    const raw = this.entries.find((e) => e.id === id)
+    return raw && this.materialize(raw)
+  }
+
+  private summary(raw: RawEntry): JournalSummary {
+    const [path = '', query = ''] = raw.url.split('?')
+    return {
+      id: raw.id,
+      time: toIso(raw.time),
+      wall_time: new Date(raw.wall).toISOString(),
+      operation: raw.operation,
+      method: raw.method,
+      path,
+      query,
+      status: raw.status,
+      duration_ms: raw.duration_ms,
+      account_id: raw.account_id,
+      key_hash: raw.key_hash,
+      fault: raw.fault,
+      aborted: raw.aborted,
+      effects: raw.effects,
+    }
+  }
+
+  // Redaction, truncation and formatting happen here, when someone reads, not on the request path.
+  private materialize(raw: RawEntry): JournalEntry {
+    return {
+      ...this.summary(raw),
+      request: { headers: headersOf(raw.requestHeaders), body: this.text(raw.requestBody, raw.requestBytes), body_bytes: raw.requestBytes },
+      response: { headers: headersOf(raw.responseHeaders as Record<string, string>), body: this.text(raw.responseBody, raw.responseBytes), body_bytes: raw.responseBytes },
+    }
   }
 
   /** Newest first. */
@@ -107,14 +163,14 @@ export class Journal {
       (e) =>
         (filter.status === undefined || e.status === filter.status) &&
         (filter.operation === undefined || e.operation === filter.operation) &&
-        (filter.path === undefined || e.path.includes(filter.path)) &&
+        (filter.path === undefined || e.url.split('?')[0]!.includes(filter.path)) &&
         (filter.key_hash === undefined || e.key_hash === filter.key_hash) &&
         (filter.fault === undefined || (filter.fault === 'any' ? e.fault !== null : e.fault === filter.fault)) &&
-        (filter.since === undefined || Date.parse(e.time) >= filter.since) &&
-        (filter.until === undefined || Date.parse(e.time) <= filter.until),
+        (filter.since === undefined || e.time >= filter.since) &&
+        (filter.until === undefined || e.time <= filter.until),
     )
     matching.reverse()
-    return { entries: matching.slice(offset, offset + limit), total: matching.length }
+    return { entries: matching.slice(offset, offset + limit).map((raw) => this.materialize(raw)), total: matching.length }
   }
 
   private text(value: unknown, bytes: number): string | null {
@@ -141,25 +197,28 @@ export class Journal {
       const record = (aborted: boolean) => {
         if (recorded) return
         recorded = true
-        const [path = '', query = ''] = request.url.split('?')
         const requestBytes = Number(request.headers['content-length'] ?? 0)
         const responseBytes = Number(reply.getHeader('content-length') ?? (typeof payload === 'string' || Buffer.isBuffer(payload) ? Buffer.byteLength(payload) : 0))
         this.push({
           id: this.nextId++,
-          time: toIso(time),
-          wall_time: new Date(wall).toISOString(),
+          time,
+          wall,
           operation,
           method: request.method,
-          path,
-          query,
+          url: request.url,
           status: aborted ? 0 : reply.statusCode,
           duration_ms: Math.round((wallClock.perf() - started) * 100) / 100,
           account_id: request.auth?.account.id ?? null,
           key_hash: request.auth?.key.hash ?? null,
           fault: request.fault,
           aborted,
-          request: { headers: headersOf(request.headers), body: this.text(request.body, requestBytes), body_bytes: requestBytes },
-          response: { headers: headersOf(reply.getHeaders() as Record<string, string>), body: this.text(payload, responseBytes), body_bytes: responseBytes },
+          requestHeaders: request.headers,
+          // Kept as references, except where that would hold much memory: large bodies keep their start.
+          requestBody: requestBytes > TOO_LARGE ? null : request.body,
+          requestBytes,
+          responseHeaders: reply.getHeaders(),
+          responseBody: this.keep(payload),
+          responseBytes,
           effects,
         })
       }
@@ -168,7 +227,9 @@ export class Journal {
       reply.raw.once('close', () => {
         if (!reply.raw.writableEnded) record(true)
       })
-      effectsStore.run(effects, done)
+      // Only writes cause effects; reads skip the cost of an async context.
+      if (request.method === 'GET') done()
+      else effectsStore.run(effects, done)
     })
     app.addHook('onSend', async (request, _reply, payload) => {
       ;(request as FastifyRequest & { journalPayload?: (p: unknown) => void }).journalPayload?.(payload)
@@ -180,9 +241,18 @@ export class Journal {
     })
   }
 
-  private push(entry: JournalEntry): void {
+  /** A response body to keep: a Buffer beyond the limit is cut to a copy of its start (a reference would hold it all). */
+  private keep(payload: unknown): unknown {
+    if (Buffer.isBuffer(payload) && payload.length > this.bodyLimit * 4) return Buffer.from(payload.subarray(0, this.bodyLimit * 4))
+    return payload
+  }
+
+  private push(entry: RawEntry): void {
     this.entries.push(entry)
     if (this.entries.length > this.size) this.entries.splice(0, this.entries.length - this.size)
-    for (const listener of this.listeners) listener(entry)
+    if (this.listeners.size > 0) {
+      const summary = this.summary(entry)
+      for (const listener of this.listeners) listener(summary)
+    }
   }
 }

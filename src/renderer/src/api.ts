@@ -94,6 +94,9 @@ export interface JournalEntry {
   response: { headers: Record<string, string>; body: string | null; body_bytes: number }
   effects: { usage: number[]; tasks: string[]; charges: string[]; callbacks: string[] }
 }
+/** A journal entry as the live stream sends it: without headers and bodies. */
+export type JournalSummary = Omit<JournalEntry, 'request' | 'response'>
+
 export interface FaultRule {
   id: string
   name: string | null

@@ -2,7 +2,7 @@
 // changes invalidate what they touch, so every view stays live without polling.
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import { ADMIN, type JournalEntry } from './api.ts'
+import { ADMIN, type JournalSummary } from './api.ts'
 
 const INVALIDATES: Record<string, string[][]> = {
   'video.task': [['video'], ['accounts'], ['keys']],
@@ -23,8 +23,9 @@ export function useLiveEvents(): boolean {
     source.onopen = () => setConnected(true)
     source.onerror = () => setConnected(false)
     source.addEventListener('journal', (event) => {
-      const entry = JSON.parse((event as MessageEvent<string>).data) as JournalEntry
-      client.setQueryData<JournalEntry[]>(['journal', 'live'], (old = []) => [entry, ...old].slice(0, 500))
+      // The stream carries summaries (no headers or bodies); a view asks GET /journal/:id for those.
+      const entry = JSON.parse((event as MessageEvent<string>).data) as JournalSummary
+      client.setQueryData<JournalSummary[]>(['journal', 'live'], (old = []) => [entry, ...old].slice(0, 500))
       void client.invalidateQueries({ queryKey: ['accounts'] })
       void client.invalidateQueries({ queryKey: ['keys'] })
     })

@@ -1,0 +1,57 @@
+// The journal as the Requests view sees it: the entries the event stream pushed into the cache
+// (events.ts writes them under ['journal', 'live']), merged with a first page read from the admin API.
+// The stream sends summaries (no headers or bodies): a request's detail is read by id when shown.
+import { useQuery } from '@tanstack/react-query'
+import { admin, type JournalEntry } from '../../api.ts'
+
+export const LIVE_KEY = ['journal', 'live'] as const
+export const PAGE_KEY = ['journal', 'requests-view', 'page'] as const
+
+/** What the list shows of an entry: everything but its headers and bodies. */
+export type JournalRow = Omit<JournalEntry, 'request' | 'response'>
+const NONE: JournalRow[] = []
+
+/**
+ * The entries the event stream delivered since the page opened. The query function only runs when
+ * the key is invalidated (a state reset, a clear): the journal is then empty, and so is this.
+ */
+export function useLiveJournal(): JournalRow[] {
+  const { data } = useQuery({
+    queryKey: LIVE_KEY,
+    queryFn: () => NONE,
+    initialData: NONE,
+    staleTime: Infinity,
+    refetchInterval: false,
+    refetchOnWindowFocus: false,
+  })
+  return data
+}
+
+/** The newest 200 entries from the admin API, once (and on focus): the stream brings the rest. */
+export function useJournalPage() {
+  return useQuery({
+    queryKey: PAGE_KEY,
+    queryFn: () => admin.get<{ data: JournalEntry[]; total_count: number }>('/journal?limit=200'),
+    refetchInterval: false,
+  })
+}
+
+/** Both lists as one, without duplicates, newest first. */
+export function mergeEntries(page: JournalRow[], live: JournalRow[]): JournalRow[] {
+  const byId = new Map<number, JournalRow>()
+  for (const entry of page) byId.set(entry.id, entry)
+  for (const entry of live) byId.set(entry.id, entry)
+  return [...byId.values()].sort((a, b) => b.id - a.id)
+}
+
+/** One entry in full (headers, bodies), for the detail pane. Entries do not change once recorded. */
+export function useJournalEntry(id: number) {
+  return useQuery({
+    queryKey: ['journal', 'requests-view', 'entry', id],
+    queryFn: () => admin.get<{ data: JournalEntry }>(`/journal/${id}`),
+    staleTime: Infinity,
+    refetchInterval: false,
+    refetchOnWindowFocus: false,
+    retry: false,
+  })
+}

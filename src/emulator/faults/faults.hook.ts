@@ -6,6 +6,7 @@ import { ApiError } from '../core/errors.ts'
 import { sha256Hex } from '../core/rng.ts'
 import type { EmulatorContext } from '../context.ts'
 import { bearerToken } from '../http/auth.ts'
+import type { Journal } from '../journal/journal.ts'
 import { faultDraw, faultError, matches, type FaultAction, type FaultMatch, type FaultTarget } from './faults.ts'
 
 declare module 'fastify' {
@@ -31,7 +32,7 @@ function target(request: FastifyRequest, operation: string): FaultTarget {
   }
 }
 
-export function installFaults(app: FastifyInstance, ctx: EmulatorContext): void {
+export function installFaults(app: FastifyInstance, ctx: EmulatorContext, journal?: Journal): void {
   app.decorateRequest('fault', null)
   app.addHook('preValidation', async (request, reply) => {
     const operation = request.routeOptions.config?.operation
@@ -66,6 +67,7 @@ export function installFaults(app: FastifyInstance, ctx: EmulatorContext): void 
         // No answer at all: the client sees the connection reset, as on a network failure.
         reply.hijack()
         request.raw.socket?.destroy()
+        journal?.record(request, reply, true)
         return reply
       }
       if (action.status !== undefined) throw faultError(action.status, now, rule.id, action)

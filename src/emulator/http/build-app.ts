@@ -70,7 +70,7 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
   // The journal's hook comes first, so a request refused by authentication is recorded too.
   services.journal.install(app)
   installAuth(app, ctx)
-  installFaults(app, ctx)
+  installFaults(app, ctx, services.journal)
   // Before any route plugin, so the OpenAPI document sees every route.
   const routes = createRouteCollector()
   app.addHook('onRoute', routes.onRoute)

@@ -3,7 +3,7 @@
 // what it caused (usage rows, video tasks, charges, callback deliveries). A ring in memory, bounded
 // by a configurable size; a reset clears it.
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { toIso, wallClock } from '../core/clock.ts'
 import type { EmulatorContext } from '../context.ts'
 
@@ -34,6 +34,25 @@ export interface JournalEntry {
 // What a request causes is collected where it happens (the ledger, the video service...), without
 // those modules knowing about requests: they report into the request's async context, if any.
 const effectsStore = new AsyncLocalStorage<JournalEntry['effects']>()
+/** Reads cause nothing; they share one empty (never written) set of effects. */
+const NO_EFFECTS: JournalEntry['effects'] = Object.freeze({ usage: [], tasks: [], charges: [], callbacks: [] }) as unknown as JournalEntry['effects']
+
+interface RequestJournal {
+  operation: string
+  started: number
+  time: number
+  wall: number
+  payload: unknown
+  effects: JournalEntry['effects']
+  recorded: boolean
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** What the journal notes while the request runs; null where it does not record. */
+    journal: RequestJournal | null
+  }
+}
 
 export function recordEffect(kind: EffectKind, id: string | number): void {
   const effects = effectsStore.getStore()
@@ -98,6 +117,8 @@ export interface JournalFilter {
 
 export class Journal {
   private entries: RawEntry[] = []
+  /** Index of the oldest entry once the ring is full. */
+  private head = 0
   private nextId = 1
   private readonly ctx: EmulatorContext
   private readonly size: number
@@ -121,6 +142,12 @@ export class Journal {
 
   clear(): void {
     this.entries = []
+    this.head = 0
+  }
+
+  /** Oldest first. */
+  private ordered(): RawEntry[] {
+    return this.head === 0 ? this.entries.slice() : [...this.entries.slice(this.head), ...this.entries.slice(0, this.head)]
   }
 
   get(id: number): JournalEntry | undefined {
@@ -159,7 +186,7 @@ export class Journal {
 
   /** Newest first. */
   list(filter: JournalFilter, limit: number, offset: number): { entries: JournalEntry[]; total: number } {
-    const matching = this.entries.filter(
+    const matching = this.ordered().filter(
       (e) =>
         (filter.status === undefined || e.status === filter.status) &&
         (filter.operation === undefined || e.operation === filter.operation) &&
@@ -184,60 +211,57 @@ export class Journal {
   install(app: FastifyInstance): void {
     if (!this.enabled) return
     const ctx = this.ctx
-    app.addHook('onRequest', (request, reply, done) => {
+    app.decorateRequest('journal', null)
+    // What the request path pays is kept small: a few numbers and references per request; the
+    // formatting happens when someone reads the journal.
+    app.addHook('onRequest', (request, _reply, done) => {
       const operation = request.routeOptions.config?.operation
       if (!operation || !(request.url.startsWith('/api/') || request.url.startsWith('/router/'))) return done()
-      const started = wallClock.perf()
-      const time = ctx.clock.now()
-      const wall = wallClock.now()
-      const effects: JournalEntry['effects'] = { usage: [], tasks: [], charges: [], callbacks: [] }
-      let payload: unknown = null
-      ;(request as FastifyRequest & { journalPayload?: (p: unknown) => void }).journalPayload = (p) => (payload = p)
-      let recorded = false
-      const record = (aborted: boolean) => {
-        if (recorded) return
-        recorded = true
-        const requestBytes = Number(request.headers['content-length'] ?? 0)
-        const responseBytes = Number(reply.getHeader('content-length') ?? (typeof payload === 'string' || Buffer.isBuffer(payload) ? Buffer.byteLength(payload) : 0))
-        this.push({
-          id: this.nextId++,
-          time,
-          wall,
-          operation,
-          method: request.method,
-          url: request.url,
-          status: aborted ? 0 : reply.statusCode,
-          duration_ms: Math.round((wallClock.perf() - started) * 100) / 100,
-          account_id: request.auth?.account.id ?? null,
-          key_hash: request.auth?.key.hash ?? null,
-          fault: request.fault,
-          aborted,
-          requestHeaders: request.headers,
-          // Kept as references, except where that would hold much memory: large bodies keep their start.
-          requestBody: requestBytes > TOO_LARGE ? null : request.body,
-          requestBytes,
-          responseHeaders: reply.getHeaders(),
-          responseBody: this.keep(payload),
-          responseBytes,
-          effects,
-        })
-      }
-      ;(request as FastifyRequest & { journalRecord?: () => void }).journalRecord = () => record(false)
-      // A connection closed before any answer (a dropped-connection fault) is recorded too.
-      reply.raw.once('close', () => {
-        if (!reply.raw.writableEnded) record(true)
-      })
+      const effects = request.method === 'GET' ? NO_EFFECTS : { usage: [], tasks: [], charges: [], callbacks: [] }
+      request.journal = { operation, started: wallClock.perf(), time: ctx.clock.now(), wall: wallClock.now(), payload: null, effects, recorded: false }
       // Only writes cause effects; reads skip the cost of an async context.
-      if (request.method === 'GET') done()
+      if (effects === NO_EFFECTS) done()
       else effectsStore.run(effects, done)
     })
-    app.addHook('onSend', async (request, _reply, payload) => {
-      ;(request as FastifyRequest & { journalPayload?: (p: unknown) => void }).journalPayload?.(payload)
-      return payload
+    app.addHook('onSend', (request, _reply, payload, done) => {
+      if (request.journal) request.journal.payload = payload
+      done(null, payload)
     })
-    app.addHook('onResponse', (request, _reply, done) => {
-      ;(request as FastifyRequest & { journalRecord?: () => void }).journalRecord?.()
+    app.addHook('onResponse', (request, reply, done) => {
+      this.record(request, reply, false)
       done()
+    })
+  }
+
+  /** Records a request; `aborted` for one whose connection was closed without an answer (a dropped-connection fault). */
+  record(request: FastifyRequest, reply: FastifyReply, aborted: boolean): void {
+    const j = request.journal
+    if (!j || j.recorded) return
+    j.recorded = true
+    const payload = j.payload
+    const requestBytes = Number(request.headers['content-length'] ?? 0)
+    const responseBytes = Number(reply.getHeader('content-length') ?? (typeof payload === 'string' || Buffer.isBuffer(payload) ? Buffer.byteLength(payload) : 0))
+    this.push({
+      id: this.nextId++,
+      time: j.time,
+      wall: j.wall,
+      operation: j.operation,
+      method: request.method,
+      url: request.url,
+      status: aborted ? 0 : reply.statusCode,
+      duration_ms: Math.round((wallClock.perf() - j.started) * 100) / 100,
+      account_id: request.auth?.account.id ?? null,
+      key_hash: request.auth?.key.hash ?? null,
+      fault: request.fault,
+      aborted,
+      requestHeaders: request.headers,
+      // Kept as references, except where that would hold much memory: large bodies keep their start.
+      requestBody: requestBytes > TOO_LARGE ? null : request.body,
+      requestBytes,
+      responseHeaders: aborted ? {} : reply.getHeaders(),
+      responseBody: this.keep(payload),
+      responseBytes,
+      effects: j.effects,
     })
   }
 
@@ -248,8 +272,12 @@ export class Journal {
   }
 
   private push(entry: RawEntry): void {
-    this.entries.push(entry)
-    if (this.entries.length > this.size) this.entries.splice(0, this.entries.length - this.size)
+    // A ring: once full, each entry takes the oldest one's place.
+    if (this.entries.length < this.size) this.entries.push(entry)
+    else {
+      this.entries[this.head] = entry
+      this.head = (this.head + 1) % this.size
+    }
     if (this.listeners.size > 0) {
       const summary = this.summary(entry)
       for (const listener of this.listeners) listener(summary)

@@ -35,6 +35,8 @@ Options:
                           share of video tasks that fail, and their err_code
   --video-credit-usd <usd>, --video-credit-status 400|402
   --callback-retry-delays <dur,...>, --callback-timeout <dur>
+  --allowed-hosts <a,b>   host names the admin API and UI answer besides loopback
+  --admin-token <token>   token for the admin API and UI (required, and generated, beyond loopback)
   --journal-size <n>      requests the journal keeps (default 1000; 0 = off)
   --journal-body-limit <n> characters of each body the journal keeps (default 16384)
   --demo                  a new database starts with 30 days of usage history
@@ -107,6 +109,7 @@ async function main(): Promise<void> {
     '',
     `  Management key  ${emulator.keys.management}`,
     `  Standard key    ${emulator.keys.standard}`,
+    ...(emulator.config.adminToken ? [`  Admin token     ${emulator.config.adminToken}  (the admin API and UI need it: ${emulator.uiUrl}?token=<token>)`] : []),
     '',
     'Press Ctrl+C to stop.',
   ]

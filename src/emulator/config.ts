@@ -57,6 +57,13 @@ export interface EmulatorConfig {
   journalSize: number
   /** Characters of each body the journal keeps. */
   journalBodyLimit: number
+  /** Host names the admin API and UI answer besides loopback and the bound host (DNS rebinding guard). */
+  allowedHosts: string[]
+  /**
+   * The admin API and UI token; required when listening beyond loopback. null there means one is
+   * derived from the seed and printed at start.
+   */
+  adminToken: string | null
 }
 
 export class ConfigError extends Error {
@@ -110,6 +117,8 @@ export function defaultConfig(): EmulatorConfig {
     callbackTimeoutMs: 10_000,
     journalSize: 1000,
     journalBodyLimit: 16_384,
+    allowedHosts: [],
+    adminToken: null,
   }
 }
 
@@ -183,6 +192,12 @@ const durations = (value: RawValue | RawValue[], where: string): number[] => {
   return parts.map((part) => duration(false)(typeof part === 'string' ? part.trim() : (part as RawValue), where)!)
 }
 
+/** A comma list of host names (a config file may give an array). */
+const hostList = (value: RawValue | RawValue[], where: string): string[] => {
+  const parts = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value]
+  return parts.map((p) => nonEmptyString(typeof p === 'string' ? p.trim() : (p as RawValue), where))
+}
+
 const nonEmptyString = (value: RawValue, where: string): string => {
   if (typeof value !== 'string' || value.trim() === '') throw new ConfigError(`invalid ${describe(where, value)}: must be a non-empty string`)
   return value
@@ -228,6 +243,8 @@ const SETTINGS: Setting[] = [
   { key: 'callbackTimeoutMs', flag: 'callback-timeout', parse: duration(false) },
   { key: 'journalSize', flag: 'journal-size', parse: integer(0, 1_000_000) },
   { key: 'journalBodyLimit', flag: 'journal-body-limit', parse: integer(0, 100_000_000) },
+  { key: 'allowedHosts', flag: 'allowed-hosts', parse: hostList as Setting['parse'] },
+  { key: 'adminToken', flag: 'admin-token', parse: (v, w) => (v === null ? null : nonEmptyString(v, w)) },
 ]
 
 const envName = (flag: string): string => `GATEWAY_EMULATOR_${flag.replace(/-/g, '_').toUpperCase()}`

@@ -13,6 +13,8 @@ import { createCallbackDispatcher } from './modules/callbacks/callbacks.service.
 import { loadVideoFixtures, VideoService } from './modules/video/video.service.ts'
 import { Journal } from './journal/journal.ts'
 import { markEu } from './http/listeners.ts'
+import { isLoopbackHost } from './http/admin-guard.ts'
+import { deriveHex } from './core/rng.ts'
 import { openDatabase } from './store/db.ts'
 import { migrate } from './store/migrate.ts'
 import { migrations } from './store/migrations/index.ts'
@@ -49,7 +51,10 @@ export interface RunningEmulator extends Emulator {
 const PROGRAMMATIC_DEFAULTS: Partial<EmulatorConfig> = { db: ':memory:', port: 0, logLevel: 'silent' }
 
 export async function createEmulator(options: EmulatorOptions = {}, resolved?: Readonly<EmulatorConfig>): Promise<Emulator> {
-  const config = resolved ?? loadConfig({ options: { ...PROGRAMMATIC_DEFAULTS, ...options } })
+  const loaded = resolved ?? loadConfig({ options: { ...PROGRAMMATIC_DEFAULTS, ...options } })
+  // Beyond loopback the admin API needs a token: without one configured, it is derived from the seed.
+  const config: Readonly<EmulatorConfig> =
+    loaded.adminToken === null && !isLoopbackHost(loaded.host) ? Object.freeze({ ...loaded, adminToken: `gwe-admin-${deriveHex(loaded.seed, 'admin-token', 32)}` }) : loaded
   const seeds = { default: loadSeed(config.fixtures, 'default'), empty: loadSeed(config.fixtures, 'empty') }
   const configuredPreset: SeedPreset = config.demo ? 'demo' : 'default'
   const catalogFixture = loadCatalogDocument(config.fixtures)

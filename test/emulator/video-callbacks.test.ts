@@ -65,6 +65,8 @@ describe('video callbacks', () => {
       // Date is real wall-clock time, so a receiver's skew check passes.
       expect(Math.abs(Date.parse(String(r.headers.date)) - Date.now())).toBeLessThan(60_000)
       expect(r.headers['x-hmac-signature']).toBe(expectedSignature(r, emu.keys.standard))
+      // The key signs the request but never travels with it; nor does anything else of the emulator's.
+      expect(JSON.stringify([r.headers, r.body])).not.toMatch(/sk-gw-v1-|gwe-admin-/)
     }
     const query = await emu.get(`/router/v1/video/ent/v2/tasks/${id}/creations`, emu.keys.standard)
     expect(receiver.received[1]!.body).toEqual(query.body)

@@ -23,6 +23,7 @@ import { installFaults } from '../faults/faults.hook.ts'
 import { faultsAdminRoutes } from '../faults/faults.admin.ts'
 import { journalAdminRoutes } from '../journal/journal.admin.ts'
 import type { Journal } from '../journal/journal.ts'
+import { installAdminGuard } from './admin-guard.ts'
 import { installAuth } from './auth.ts'
 import { installErrorHandling } from './error-handler.ts'
 import { createRouteCollector, openapiRoutes } from './openapi.ts'
@@ -67,6 +68,7 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
   // Every body of these APIs is JSON; a text body gets a 415 rather than a confusing type error.
   app.removeContentTypeParser('text/plain')
   installErrorHandling(app, createRng(ctx.config.seed, 'trace'))
+  installAdminGuard(app, ctx)
   // The journal's hook comes first, so a request refused by authentication is recorded too.
   services.journal.install(app)
   installAuth(app, ctx)

@@ -132,4 +132,18 @@ describe('gateway-emulator CLI', () => {
     expect(await run.exited).toBe(1)
     expect(run.stderr()).toBe(`gateway-emulator: cannot open database at ${join(file, 'emulator.db')}: not a directory\n`)
   })
+
+  it('npm start runs the bundled CLI, building it when the sources are newer', async () => {
+    const child = spawn(process.execPath, [join(import.meta.dirname, '../../scripts/start.mjs'), '--port', '0', '--db', ':memory:', '--eu-port', 'off'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    onTestFinished(() => {
+      if (child.exitCode === null) child.kill('SIGKILL')
+    })
+    let out = ''
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+    const api = await waitFor(() => (out.includes('Press Ctrl+C') ? /API\s+(http:\/\/127\.0\.0\.1:\d+\/api\/v1)/.exec(out)?.[1] : undefined), 'the start-up summary', 60_000)
+    expect((await fetch(`${api}/models/count`)).status).toBe(200)
+    child.kill('SIGTERM')
+    expect(await exited).toBe(0)
+  }, 90_000)
 })

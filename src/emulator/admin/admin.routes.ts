@@ -24,7 +24,7 @@ const AccountParams = Type.Object({ id: Type.String({ minLength: 1 }) })
 
 const CreateAccountBody = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  credits_usd: Type.Optional(Type.Number({ minimum: 0 })),
+  credits_usd: Type.Optional(Type.Number({ minimum: 0, maximum: 1e9 })),
 })
 
 const UpdateAccountBody = Type.Object({
@@ -37,7 +37,7 @@ const CreateKeyBody = Type.Object({
   kind: Type.Optional(StringEnum(['management', 'standard'] as const)),
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   disabled: Type.Optional(Type.Boolean()),
-  limit: Type.Optional(Nullable(Type.Number({ minimum: 0 }))),
+  limit: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1e9 }))),
   limit_reset: Type.Optional(Nullable(ResetIntervalSchema)),
   include_byok_in_limit: Type.Optional(Type.Boolean()),
   expires_at: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
@@ -45,12 +45,12 @@ const CreateKeyBody = Type.Object({
 })
 
 const ClockAdvanceBody = Type.Object({
-  ms: Type.Optional(Type.Integer({ minimum: 0 })),
+  ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e13 })),
   by: Type.Optional(Type.String({ minLength: 1 })),
   to: Type.Optional(Type.String({ format: 'date-time' })),
 })
 
-const RateLimit = Type.Optional(Nullable(Type.Integer({ minimum: 1 })))
+const RateLimit = Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1e9 })))
 // A misspelt limit would otherwise be accepted and never applied.
 const RateLimitsBody = Type.Object(
   { keyPerMinute: RateLimit, keyPerDay: RateLimit, accountPerMinute: RateLimit, accountPerDay: RateLimit },
@@ -189,7 +189,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
       config: { operation: 'admin.accounts.credits' },
       schema: {
         params: AccountParams,
-        body: Type.Object({ credits_usd: Type.Optional(Type.Number({ minimum: 0 })), balance_usd: Type.Optional(Type.Number()) }),
+        body: Type.Object({ credits_usd: Type.Optional(Type.Number({ minimum: 0, maximum: 1e9 })), balance_usd: Type.Optional(Type.Number({ minimum: -1e9, maximum: 1e9 })) }),
       },
     },
     async (request) => {

@@ -13,7 +13,7 @@ const Params = Type.Object({ id: Type.String() })
 const PresetBody = Type.Object(
   {
     match: Type.Optional(FaultMatch),
-    remaining: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+    remaining: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 1e9 }), Type.Null()])),
     probability: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
     expires_at: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
   },

@@ -28,7 +28,7 @@ export const FaultAction = Type.Object(
     headers: Type.Optional(Type.Record(Type.String(), Type.String())),
     /** Added latency in ms: a fixed delay, or a seeded draw between min and max. */
     latency_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 600_000 })),
-    latency_range_ms: Type.Optional(Type.Object({ min: Type.Integer({ minimum: 0 }), max: Type.Integer({ minimum: 0, maximum: 600_000 }) }, { additionalProperties: false })),
+    latency_range_ms: Type.Optional(Type.Object({ min: Type.Integer({ minimum: 0, maximum: 600_000 }), max: Type.Integer({ minimum: 0, maximum: 600_000 }) }, { additionalProperties: false })),
     /** Closes the connection without an answer. */
     drop: Type.Optional(Type.Boolean()),
   },
@@ -39,7 +39,7 @@ const RuleFields = {
   name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   enabled: Type.Optional(Type.Boolean()),
   probability: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
-  remaining: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  remaining: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 1e9 }))),
   expires_at: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
 }
 

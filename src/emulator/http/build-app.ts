@@ -25,7 +25,7 @@ import { journalAdminRoutes } from '../journal/journal.admin.ts'
 import type { Journal } from '../journal/journal.ts'
 import { installAdminGuard } from './admin-guard.ts'
 import { installAuth } from './auth.ts'
-import { installErrorHandling } from './error-handler.ts'
+import { installErrorHandling, sendError, toApiError } from './error-handler.ts'
 import { createRouteCollector, openapiRoutes } from './openapi.ts'
 import { uiRoutes } from './ui.ts'
 import { validatorCompiler } from './validation.ts'
@@ -46,6 +46,7 @@ export interface Services {
 
 export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Services): FastifyInstance {
   const level = ctx.config.logLevel
+  const traceRng = createRng(ctx.config.seed, 'trace')
   const app = Fastify({
     logger:
       level === 'silent'
@@ -62,12 +63,16 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
     forceCloseConnections: true,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
+    // Errors found before routing (a malformed URL, a bad content type header) answer in the envelope too.
+    frameworkErrors: (error, request, reply) => {
+      sendError(request, reply, toApiError(error), traceRng)
+    },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.setValidatorCompiler(validatorCompiler)
   // Every body of these APIs is JSON; a text body gets a 415 rather than a confusing type error.
   app.removeContentTypeParser('text/plain')
-  installErrorHandling(app, createRng(ctx.config.seed, 'trace'))
+  installErrorHandling(app, traceRng)
   installAdminGuard(app, ctx)
   // The journal's hook comes first, so a request refused by authentication is recorded too.
   services.journal.install(app)

@@ -26,7 +26,7 @@ export const ErrorEnvelope = Type.Object({
 
 /** Query paging as sent by the clients: strings that coerce to integers. */
 export const PagingQuery = {
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e9 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
 }
 

@@ -15,7 +15,7 @@ const ListQuery = Type.Object({
   since: Type.Optional(Type.String({ format: 'date-time' })),
   until: Type.Optional(Type.String({ format: 'date-time' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e9 })),
 })
 
 const STATUS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 206: 'Partial Content', 400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found', 408: 'Request Timeout', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable' }
@@ -82,7 +82,7 @@ export const journalAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
     return { log: { version: '1.2', creator: { name: 'model-gateway-emulator', version: ctx.version }, pages: [], entries: entries.reverse().map((e) => harEntry(e, origin)) } }
   })
 
-  app.get('/journal/:id', { config: { operation: 'admin.journal.get' }, schema: { params: Type.Object({ id: Type.Integer({ minimum: 1 }) }) } }, async (request) => {
+  app.get('/journal/:id', { config: { operation: 'admin.journal.get' }, schema: { params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 1e12 }) }) } }, async (request) => {
     const entry = journal.get(request.params.id)
     if (!entry) throw new ApiError(404, `Journal entry ${request.params.id} not found`)
     return { data: entry }

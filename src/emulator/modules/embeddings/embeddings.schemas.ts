@@ -20,7 +20,7 @@ export const EmbeddingsBody = Type.Object({
   model: Type.String({ minLength: 1 }),
   input: Type.Unknown(),
   encoding_format: Type.Optional(StringEnum(['float', 'base64'] as const)),
-  dimensions: Type.Optional(Type.Integer({ minimum: 0 })),
+  dimensions: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
   user: Type.Optional(Type.String()),
   provider: Type.Optional(ProviderPreferences),
   input_type: Type.Optional(Type.String()),

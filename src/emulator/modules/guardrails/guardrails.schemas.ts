@@ -8,7 +8,7 @@ const StringList = Nullable(Type.Array(Type.String()))
 
 const GuardrailFields = {
   description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
-  limit_usd: Type.Optional(Nullable(Type.Number({ minimum: 0 }))),
+  limit_usd: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1e9 }))),
   reset_interval: Type.Optional(Nullable(ResetIntervalSchema)),
   allowed_providers: Type.Optional(StringList),
   ignored_providers: Type.Optional(StringList),
@@ -45,6 +45,6 @@ export const KeyHashesBody = Type.Object({ key_hashes: Type.Array(Type.String({ 
 export const MemberIdsBody = Type.Object({ member_user_ids: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }) })
 
 export const GuardrailListQuery = Type.Object({
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e9 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
 })

@@ -29,7 +29,7 @@ export const KeyObject = Type.Object({
 // Clients send the flags as strings ("true") or booleans; both arrive here as text and coerce.
 export const ListKeysQuery = Type.Object({
   include_disabled: Type.Optional(Type.Boolean()),
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e9 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
 })
 
@@ -38,7 +38,7 @@ export const KeyHashParams = Type.Object({ hash: Type.String({ minLength: 1 }) }
 export const UpdateKeyBody = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   disabled: Type.Optional(Type.Boolean()),
-  limit: Type.Optional(Nullable(Type.Number({ minimum: 0 }))),
+  limit: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1e9 }))),
   limit_reset: Type.Optional(Nullable(ResetIntervalSchema)),
   include_byok_in_limit: Type.Optional(Type.Boolean()),
 })

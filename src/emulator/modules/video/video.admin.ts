@@ -10,7 +10,7 @@ import type { TaskRow } from './video.repo.ts'
 import type { VideoService } from './video.service.ts'
 
 const TaskParams = Type.Object({ id: Type.String() })
-const Duration = Type.Integer({ minimum: 0 })
+const Duration = Type.Integer({ minimum: 0, maximum: 31_536_000_000 })
 const Rate = Type.Number({ minimum: 0, maximum: 1 })
 
 const SettingsBody = Type.Object(
@@ -53,7 +53,7 @@ export const videoAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext;
           account: Type.Optional(Type.String()),
           state: Type.Optional(StringEnum(['created', 'queueing', 'processing', 'success', 'failed'] as const)),
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
-          offset: Type.Optional(Type.Integer({ minimum: 0 })),
+          offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e9 })),
         }),
       },
     },

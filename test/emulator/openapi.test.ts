@@ -91,7 +91,7 @@ describe('OpenAPI document', () => {
     expect(update.parameters).toEqual([{ name: 'hash', in: 'path', required: true, schema: { type: 'string', minLength: 1 } }])
     expect(update.requestBody!.required).toBe(true)
     const body = update.requestBody!.content['application/json']!.schema
-    expect(body.properties.limit).toEqual({ type: ['number', 'null'], minimum: 0 })
+    expect(body.properties.limit).toEqual({ type: ['number', 'null'], minimum: 0, maximum: 1e9 })
     expect(body.required ?? []).not.toContain('limit')
     expect(update.responses['200'].content['application/json'].schema.properties.data.properties.hash).toEqual({ type: 'string' })
     expect(update.responses['4XX'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' })

@@ -4,7 +4,6 @@ import type { EmulatorConfig } from './config.ts'
 import type { Clock } from './core/clock.ts'
 import { EmulatorEventBus } from './core/events.ts'
 import { createIds, type Ids } from './core/ids.ts'
-import { createRng, type Rng } from './core/rng.ts'
 import { createAccountsRepo } from './modules/accounts/accounts.repo.ts'
 import { createKeysRepo } from './modules/keys/keys.repo.ts'
 import { createUsageRepo } from './modules/usage/usage.repo.ts'
@@ -26,7 +25,6 @@ export interface EmulatorContext {
   readonly version: string
   readonly db: DB
   readonly clock: Clock
-  readonly rng: Rng
   readonly ids: Ids
   readonly events: EmulatorEventBus
   /** The running model catalog. */
@@ -81,7 +79,6 @@ export function createContext({ config, version, db, clock, catalogFixture }: Co
     version,
     db,
     clock,
-    rng: createRng(config.seed),
     ids: createIds(config.seed, createSequences(db)),
     events: new EmulatorEventBus(),
     catalog: createCatalogHolder(repos.catalog, catalogFixture, warn),

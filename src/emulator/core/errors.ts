@@ -24,9 +24,6 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (message: string, metadata?: ErrorMetadata): ApiError =>
-  new ApiError(400, message, metadata ? { metadata } : {})
-
 /** A 400 about one body field, shaped like the schema validator's: "Field `amount` must be > 0". */
 export const fieldError = (field: string, issue: string, location = 'body'): ApiError =>
   new ApiError(400, `${location === 'querystring' ? 'Query parameter' : 'Field'} \`${field}\` ${issue}`, { metadata: { field, location, issue } })

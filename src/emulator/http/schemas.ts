@@ -24,12 +24,6 @@ export const ErrorEnvelope = Type.Object({
   }),
 })
 
-/** Query paging as sent by the clients: strings that coerce to integers. */
-export const PagingQuery = {
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e9 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
-}
-
 /** A body schema that also accepts a request with no body at all (the validator reads the marker). */
 export function OptionalBody<T extends TSchema>(schema: T): ReturnType<typeof Type.Unsafe<Static<T> | undefined>> {
   return Type.Unsafe<Static<T> | undefined>({ ...(schema as object), [OPTIONAL_BODY]: true })

@@ -64,6 +64,11 @@ export interface EmulatorConfig {
    * derived from the seed and printed at start.
    */
   adminToken: string | null
+  /**
+   * Browser origins allowed to call the gateway and the video router (CORS); `*` for any. Empty: no
+   * CORS headers at all. The admin API and UI never answer other origins.
+   */
+  corsOrigins: string[]
 }
 
 export class ConfigError extends Error {
@@ -119,6 +124,7 @@ export function defaultConfig(): EmulatorConfig {
     journalBodyLimit: 16_384,
     allowedHosts: [],
     adminToken: null,
+    corsOrigins: [],
   }
 }
 
@@ -198,6 +204,19 @@ const hostList = (value: RawValue | RawValue[], where: string): string[] => {
   return parts.map((p) => nonEmptyString(typeof p === 'string' ? p.trim() : (p as RawValue), where))
 }
 
+/** A comma list of origins (scheme://host[:port], or `*`); a config file may give an array. */
+const originList = (value: RawValue | RawValue[], where: string): string[] => {
+  const parts = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value]
+  return parts.map((part) => {
+    const origin = typeof part === 'string' ? part.trim() : part
+    if (origin === '*') return origin
+    if (typeof origin !== 'string' || !/^https?:\/\/[^/\s]+$/.test(origin)) {
+      throw new ConfigError(`invalid ${describe(where, part)}: each origin must look like http://localhost:5173 (scheme and host, no path), or be *`)
+    }
+    return origin.toLowerCase()
+  })
+}
+
 const nonEmptyString = (value: RawValue, where: string): string => {
   if (typeof value !== 'string' || value.trim() === '') throw new ConfigError(`invalid ${describe(where, value)}: must be a non-empty string`)
   return value
@@ -245,6 +264,7 @@ const SETTINGS: Setting[] = [
   { key: 'journalBodyLimit', flag: 'journal-body-limit', parse: integer(0, 100_000_000) },
   { key: 'allowedHosts', flag: 'allowed-hosts', parse: hostList as Setting['parse'] },
   { key: 'adminToken', flag: 'admin-token', parse: (v, w) => (v === null ? null : nonEmptyString(v, w)) },
+  { key: 'corsOrigins', flag: 'cors-origins', parse: originList as Setting['parse'] },
 ]
 
 const envName = (flag: string): string => `GATEWAY_EMULATOR_${flag.replace(/-/g, '_').toUpperCase()}`

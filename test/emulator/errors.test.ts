@@ -45,7 +45,7 @@ describe('one error envelope for every failure', () => {
       payload: JSON.stringify({ name: 'x'.repeat(1_100_000) }),
     })
     expect(res.status).toBe(413)
-    expect(res.body).toEqual({ error: { code: 413, message: 'Request payload too large' } })
+    expect(res.body).toEqual({ error: { code: 413, message: 'Request payload too large: this route takes bodies up to 1 MB', metadata: { limit_bytes: 1048576 } } })
   })
 
   it('400 for an empty JSON body', async () => {

@@ -2,7 +2,8 @@
 // reachable beyond loopback; no CORS unless configured; and secrets stay out of callbacks.
 import { describe, expect, it } from 'vitest'
 import { createEmulator } from '../../src/emulator/index.ts'
-import { testEmulator } from '../helpers/emulator.ts'
+import { request as httpRequest } from 'node:http'
+import { listeningEmulator, testEmulator } from '../helpers/emulator.ts'
 
 describe('the Host check on the admin API and UI', () => {
   it.each(['localhost:8710', '127.0.0.1:9000', '[::1]:8710', '127.0.0.2'])('accepts %s', async (host) => {
@@ -69,7 +70,7 @@ describe('the admin token beyond loopback', () => {
 })
 
 describe('other guards', () => {
-  it('sends no CORS headers: other origins cannot read the APIs from a browser', async () => {
+  it('sends no CORS headers unless configured: other origins cannot read the APIs from a browser', async () => {
     const emu = await testEmulator()
     for (const url of ['/api/v1/models/count', '/_emulator/api/health']) {
       const res = await emu.request({ method: 'GET', url, headers: { origin: 'https://elsewhere.example' } })
@@ -80,5 +81,112 @@ describe('other guards', () => {
   it('binds 127.0.0.1 by default', async () => {
     const emu = await testEmulator()
     expect(emu.config.host).toBe('127.0.0.1')
+  })
+})
+
+describe('CORS where configured', () => {
+  const APP = 'http://localhost:5173'
+
+  it('answers a preflight from an allowed origin without a key, on the gateway and the router', async () => {
+    const emu = await testEmulator({ corsOrigins: [APP] })
+    for (const url of ['/api/v1/embeddings', '/router/v1/video/ent/v2/text2video']) {
+      const res = await emu.request({
+        method: 'OPTIONS',
+        url,
+        headers: { origin: APP, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, x-title' },
+      })
+      expect(res.status, url).toBe(204)
+      expect(res.headers['access-control-allow-origin']).toBe(APP)
+      expect(res.headers['access-control-allow-methods']).toBe('GET, POST, PUT, PATCH, DELETE')
+      expect(res.headers['access-control-allow-headers']).toBe('authorization, content-type, x-title')
+      expect(res.headers.vary).toBe('Origin')
+    }
+  })
+
+  it('lets the app read answers and errors, with the rate-limit headers exposed', async () => {
+    const emu = await testEmulator({ corsOrigins: [APP] })
+    const ok = await emu.request({ method: 'GET', url: '/api/v1/credits', headers: { origin: APP, authorization: `Bearer ${emu.keys.standard}` } })
+    expect(ok.status).toBe(200)
+    expect(ok.headers['access-control-allow-origin']).toBe(APP)
+    expect(ok.headers['access-control-expose-headers']).toBe('retry-after, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset')
+    const refused = await emu.request({ method: 'GET', url: '/api/v1/credits', headers: { origin: APP } })
+    expect(refused.status).toBe(401)
+    expect(refused.headers['access-control-allow-origin']).toBe(APP)
+  })
+
+  it('ignores other origins, and never opens the admin API or the UI', async () => {
+    const emu = await testEmulator({ corsOrigins: [APP] })
+    const other = await emu.request({ method: 'GET', url: '/api/v1/models/count', headers: { origin: 'https://elsewhere.example' } })
+    expect(other.headers['access-control-allow-origin']).toBeUndefined()
+    for (const url of ['/_emulator/api/health', '/_emulator/']) {
+      const res = await emu.request({ method: 'GET', url, headers: { origin: APP } })
+      expect(res.headers['access-control-allow-origin'], url).toBeUndefined()
+    }
+    const preflight = await emu.request({ method: 'OPTIONS', url: '/_emulator/api/reset', headers: { origin: APP, 'access-control-request-method': 'POST' } })
+    expect(preflight.status).toBe(404)
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined()
+  })
+
+  it('accepts any origin with *', async () => {
+    const emu = await testEmulator({ corsOrigins: ['*'] })
+    const res = await emu.request({ method: 'GET', url: '/api/v1/models/count', headers: { origin: 'https://demo.example' } })
+    expect(res.headers['access-control-allow-origin']).toBe('https://demo.example')
+  })
+
+  it('refuses an origin with a path or without a scheme, naming the flag', async () => {
+    const { loadConfig } = await import('../../src/emulator/index.ts')
+    expect(() => loadConfig({ flags: { 'cors-origins': 'localhost:5173' } })).toThrow(
+      'invalid --cors-origins "localhost:5173": each origin must look like http://localhost:5173 (scheme and host, no path), or be *',
+    )
+    expect(loadConfig({ flags: { 'cors-origins': 'http://localhost:5173, https://App.example' } }).corsOrigins).toEqual(['http://localhost:5173', 'https://app.example'])
+  })
+})
+
+describe('body limits per route', () => {
+  const MB = 1024 * 1024
+  /** Announces a body one byte over `limit` and sends a few bytes: the server must refuse before reading it. */
+  async function announce(url: string, path: string, bytes: number, key: string | undefined): Promise<{ status: number; body: any }> {
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(bytes), ...(key && { authorization: `Bearer ${key}` }) },
+      })
+      req.on('response', (res) => {
+        let text = ''
+        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }))
+      })
+      // The server may close the socket once it has answered; that is not a failure here.
+      req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error)))
+      req.write('{"a":')
+    })
+  }
+
+  it.each([
+    ['keys', '/api/v1/keys', 1, 'management'],
+    ['embeddings', '/api/v1/embeddings', 32, 'standard'],
+    ['video creation', '/router/v1/video/ent/v2/img2video', 200, 'standard'],
+    ['catalog extension', '/_emulator/api/catalog/models', 32, undefined],
+    ['state import', '/_emulator/api/import', 256, undefined],
+  ] as const)('%s: 413 over %s MB, in the API\'s envelope, naming the limit', async (_name, path, megabytes, key) => {
+    const emu = await listeningEmulator()
+    const res = await announce(emu.url, path, megabytes * MB + 1, key && emu.keys[key])
+    expect(res.status).toBe(413)
+    const message = `Request payload too large: this route takes bodies up to ${megabytes} MB`
+    if (path.startsWith('/router/')) {
+      expect(res.body).toMatchObject({ code: 413, reason: 'RequestTooLarge', message, metadata: { limit_bytes: megabytes * MB } })
+    } else {
+      expect(res.body).toEqual({ error: { code: 413, message, metadata: { limit_bytes: megabytes * MB } } })
+    }
+  })
+
+  it('lets the large routes take bodies over the 1 MB default', async () => {
+    const emu = await testEmulator()
+    const text = 'word '.repeat(300_000) // 1.5 MB of input
+    const embeddings = await emu.send('POST', '/api/v1/embeddings', { model: 'openai/text-embedding-3-small', input: [text.slice(0, 20_000)], user: text }, emu.keys.standard)
+    expect(embeddings.status).not.toBe(413)
+    const video = await emu.send('POST', '/router/v1/video/ent/v2/text2video', { model: 'videoq2', prompt: text }, emu.keys.standard)
+    expect(video.status).toBe(400)
+    expect(video.body.message).toMatch(/prompt/)
   })
 })

@@ -25,6 +25,7 @@ import { journalAdminRoutes } from '../journal/journal.admin.ts'
 import type { Journal } from '../journal/journal.ts'
 import { installAdminGuard } from './admin-guard.ts'
 import { installAuth } from './auth.ts'
+import { installCors } from './cors.ts'
 import { installErrorHandling, sendError, toApiError } from './error-handler.ts'
 import { createRouteCollector, openapiRoutes } from './openapi.ts'
 import { uiRoutes } from './ui.ts'
@@ -76,6 +77,8 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
   installAdminGuard(app, ctx)
   // The journal's hook comes first, so a request refused by authentication is recorded too.
   services.journal.install(app)
+  // Before authentication: a browser's preflight carries no key.
+  installCors(app, ctx)
   installAuth(app, ctx)
   installFaults(app, ctx, services.journal)
   // Before any route plugin, so the OpenAPI document sees every route.

@@ -22,7 +22,10 @@ const ROUTER_REASON: Record<number, string> = {
   503: 'ServiceUnavailable',
 }
 
-export function toApiError(error: FastifyError | Error): ApiError {
+const megabytes = (bytes: number): string => `${Number((bytes / 1024 / 1024).toFixed(2))} MB`
+
+/** `bodyLimit` is the route's own (each route sets what its bodies need), named in a 413. */
+export function toApiError(error: FastifyError | Error, bodyLimit?: number): ApiError {
   if (error instanceof ApiError) return error
   const e = error as FastifyError & { validation?: unknown[]; validationContext?: string }
   if (Array.isArray(e.validation)) return validationToApiError(e.validation as never, e.validationContext)
@@ -30,7 +33,9 @@ export function toApiError(error: FastifyError | Error): ApiError {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError(415, 'Unsupported Content-Type: send the body as application/json')
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(413, 'Request payload too large')
+      return bodyLimit === undefined
+        ? new ApiError(413, 'Request payload too large')
+        : new ApiError(413, `Request payload too large: this route takes bodies up to ${megabytes(bodyLimit)}`, { metadata: { limit_bytes: bodyLimit } })
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ApiError(400, 'Request body is empty but Content-Type is application/json: send a JSON body or no Content-Type')
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -60,7 +65,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
 
 export function installErrorHandling(app: FastifyInstance, traceRng: Rng): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const apiError = toApiError(error)
+    const apiError = toApiError(error, request.routeOptions.bodyLimit)
     // Internals stay in the log; the client gets the envelope and nothing of the stack or SQL.
     if (apiError.status >= 500) request.log.error({ err: error }, 'unexpected error')
     return sendError(request, reply, apiError, traceRng)

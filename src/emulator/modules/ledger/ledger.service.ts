@@ -52,8 +52,10 @@ export function bill(ctx: EmulatorContext, request: BillingRequest): Billed {
     .transaction((): Billed => {
       const now = ctx.clock.now()
       const { caller, model } = request
-      // The key as of now: it may have been changed since the request was authenticated.
-      const key = ctx.repos.keys.byHash(caller.key.hash)!
+      // The key as of now: it may have been changed, or revoked, since the request was authenticated
+      // (authentication runs before the body has arrived). A revoked key is as unknown as at the door.
+      const key = ctx.repos.keys.byHash(caller.key.hash)
+      if (!key) throw new ApiError(401, 'User not found.')
       const account = ctx.repos.accounts.get(caller.account.id)!
 
       const policies = ctx.policies.for({ key, account }, request.region ?? null)

@@ -39,7 +39,7 @@ Options:
   --admin-token <token>   token for the admin API and UI (required, and generated, beyond loopback)
   --cors-origins <a,b>|*  browser origins that may call the gateway and router (default none)
   --journal-size <n>      requests the journal keeps (default 1000; 0 = off)
-  --journal-body-limit <n> characters of each body the journal keeps (default 16384)
+  --journal-body-limit <n> bytes of each body the journal keeps (default 16384)
   --demo                  a new database starts with 30 days of usage history
   --no-ui                 do not serve the inspector UI
   -v, --version           print the version

@@ -55,7 +55,7 @@ export interface EmulatorConfig {
   callbackTimeoutMs: number
   /** Requests the journal keeps (the oldest go first); 0 turns it off. */
   journalSize: number
-  /** Characters of each body the journal keeps. */
+  /** Bytes of each body the journal keeps (UTF-8; the rest is counted, not kept). */
   journalBodyLimit: number
   /** Host names the admin API and UI answer besides loopback and the bound host (DNS rebinding guard). */
   allowedHosts: string[]

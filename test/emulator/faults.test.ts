@@ -229,6 +229,21 @@ describe('the journal', () => {
     expect(everything).toContain('[redacted]')
   })
 
+  it('keeps only the start of a large body, says how much more there was, and redacts a key cut at the limit', async () => {
+    const emu = await testEmulator({ journalBodyLimit: 100 })
+    // The key starts at byte 80 of the request body, so the limit cuts it in two.
+    const prefix = '{"model":"openai/text-embedding-3-small","input":"'
+    const input = `${'x'.repeat(80 - prefix.length)}${emu.keys.standard} and more words after it`
+    const ok = await emu.send('POST', '/api/v1/embeddings', { model: MODEL, input }, emu.keys.standard)
+    expect(ok.status).toBe(200)
+    const [entry] = (await emu.get('/_emulator/api/journal')).body.data
+    const requestBytes = JSON.stringify({ model: MODEL, input }).length
+    expect(entry.request.body_bytes).toBe(requestBytes)
+    expect(entry.request.body).toBe(`${prefix}${'x'.repeat(80 - prefix.length)}sk-gw-v1-3c9…[redacted]… (${requestBytes - 100} more bytes)`)
+    expect(entry.response.body).toMatch(/^\{"id":"gen-emb-.{0,90}… \(\d+ more bytes\)$/)
+    expect(entry.response.body.length).toBeLessThan(140)
+  })
+
   it('exports valid HAR 1.2', async () => {
     const emu = await testEmulator()
     await embed(emu)

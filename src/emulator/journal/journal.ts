@@ -2,6 +2,7 @@
 // duration, caller, the fault that answered it, its bodies (truncated, secrets redacted) and links to
 // what it caused (usage rows, video tasks, charges, callback deliveries). A ring in memory, bounded
 // by a configurable size; a reset clears it.
+import { ownedCopy } from '../core/buffers.ts'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { toIso, wallClock } from '../core/clock.ts'
@@ -63,7 +64,8 @@ export function recordEffect(kind: EffectKind, id: string | number): void {
   else effects.callbacks.push(String(id))
 }
 
-const TOKEN = /sk-gw-v1-[0-9a-f]{64}/g
+// A key cut short by a body's truncation is still a secret: its start is redacted too.
+const TOKEN = /sk-gw-v1-[0-9a-f]{64}|sk-gw-v1-[0-9a-f]+$/g
 /** Keys never reach the journal, its exports or the UI: only their prefix stays, to tell them apart. */
 export const redact = (text: string): string => text.replace(TOKEN, (token) => `${token.slice(0, 12)}…[redacted]`)
 
@@ -203,9 +205,12 @@ export class Journal {
   private text(value: unknown, bytes: number): string | null {
     if (value === undefined || value === null) return null
     if (bytes > TOO_LARGE) return `(${bytes} bytes, too large to record)`
-    const text = typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.subarray(0, this.bodyLimit * 4).toString('utf8') : JSON.stringify(value)
-    const cut = text.length > this.bodyLimit ? `${text.slice(0, this.bodyLimit)}… (${text.length - this.bodyLimit} more characters)` : text
-    return redact(cut)
+    const whole = Buffer.isBuffer(value) ? value : Buffer.from(typeof value === 'string' ? value : JSON.stringify(value))
+    const total = Math.max(bytes, whole.length)
+    if (total <= this.bodyLimit) return redact(whole.toString('utf8'))
+    // A character cut in two at the limit decodes as U+FFFD; it is dropped.
+    const start = whole.subarray(0, this.bodyLimit).toString('utf8').replace(/\uFFFD$/, '')
+    return `${redact(start)}… (${total - this.bodyLimit} more bytes)`
   }
 
   install(app: FastifyInstance): void {
@@ -255,20 +260,27 @@ export class Journal {
       fault: request.fault,
       aborted,
       requestHeaders: request.headers,
-      // Kept as references, except where that would hold much memory: large bodies keep their start.
-      requestBody: requestBytes > TOO_LARGE ? null : request.body,
+      requestBody: this.keep(request.body, requestBytes),
       requestBytes,
       responseHeaders: aborted ? {} : reply.getHeaders(),
-      responseBody: this.keep(payload),
+      responseBody: this.keep(payload, responseBytes),
       responseBytes,
       effects: j.effects,
     })
   }
 
-  /** A response body to keep: a Buffer beyond the limit is cut to a copy of its start (a reference would hold it all). */
-  private keep(payload: unknown): unknown {
-    if (Buffer.isBuffer(payload) && payload.length > this.bodyLimit * 4) return Buffer.from(payload.subarray(0, this.bodyLimit * 4))
-    return payload
+  /**
+   * A body to keep. Small ones are kept by reference (formatting waits until someone reads); larger
+   * ones as a copy of their first bytes up to the limit, so the ring holds at most about
+   * size x 2 x bodyLimit bytes of bodies however large the traffic (a reference would hold it all).
+   */
+  private keep(body: unknown, bytes: number): unknown {
+    if (body === undefined || body === null || bytes > TOO_LARGE) return null
+    if (typeof (body as { pipe?: unknown }).pipe === 'function') return '(a stream, not recorded)'
+    if (Buffer.isBuffer(body)) return body.length > this.bodyLimit ? ownedCopy(body.subarray(0, this.bodyLimit)) : body
+    if (bytes <= this.bodyLimit && (typeof body !== 'string' || body.length <= this.bodyLimit)) return body
+    const text = typeof body === 'string' ? body : JSON.stringify(body)
+    return ownedCopy(Buffer.from(text).subarray(0, this.bodyLimit))
   }
 
   private push(entry: RawEntry): void {

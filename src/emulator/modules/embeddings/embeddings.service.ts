@@ -1,5 +1,6 @@
 // Embeddings: checks the model and dimensions, routes to a provider by the caller's preferences,
 // bills through the ledger, then makes the vectors. Nothing is billed for a request that fails.
+import { ownedCopy } from '../../core/buffers.ts'
 import { ApiError, fieldError } from '../../core/errors.ts'
 import { nanosToUsd } from '../../core/money.ts'
 import type { EmulatorContext } from '../../context.ts'
@@ -56,31 +57,64 @@ export function routeByPreferences(model: CatalogModel, prefs: ProviderPreferenc
   }
 }
 
-// Recently made vectors, by (model, dimensions, input): apps re-embed the same texts all the time (an
-// index rebuilt on every run), and a vector is a pure function of those three. Bounded by floats held.
-const CACHE_MAX_FLOATS = 4_000_000
-const vectorCache = new Map<string, { vector: Float64Array; tokens: number }>()
-let cachedFloats = 0
+// Recently made vectors, by (model, dimensions, input), with their JSON and base64 encodings made on
+// first use: apps re-embed the same texts all the time (an index rebuilt on every run), a vector is a
+// pure function of those three, and writing 1536 numbers out costs more than everything else a request
+// does. Least recently used goes first once the cache holds more than its bytes.
+const CACHE_MAX_BYTES = 24 * 1024 * 1024
 
-function vectorOf(model: string, dimensions: number, item: EmbeddingItem): { vector: Float64Array; tokens: number } {
+interface CachedVector {
+  vector: Float64Array
+  tokens: number
+  json?: Buffer
+  base64?: Buffer
+}
+
+const vectorCache = new Map<string, CachedVector>()
+let cachedBytes = 0
+
+function evictOverBudget(): void {
+  for (const [oldest, entry] of vectorCache) {
+    if (cachedBytes <= CACHE_MAX_BYTES) break
+    vectorCache.delete(oldest)
+    cachedBytes -= entry.vector.byteLength + (entry.json?.length ?? 0) + (entry.base64?.length ?? 0)
+  }
+}
+
+function vectorOf(model: string, dimensions: number, item: EmbeddingItem): CachedVector {
   const key = `${model}\u0000${dimensions}\u0000${item.identity}`
   const hit = vectorCache.get(key)
   if (hit) {
-    // Least recently used goes first: re-inserting marks this one as fresh.
+    // Re-inserting marks this one as the most recently used.
     vectorCache.delete(key)
     vectorCache.set(key, hit)
     return hit
   }
   const { features, tokens } = item.prepare()
-  const entry = { vector: embedFeatures(model, features, dimensions, item.identity), tokens }
-  cachedFloats += dimensions
+  const entry: CachedVector = { vector: embedFeatures(model, features, dimensions, item.identity), tokens }
+  cachedBytes += entry.vector.byteLength
   vectorCache.set(key, entry)
-  for (const [oldest, value] of vectorCache) {
-    if (cachedFloats <= CACHE_MAX_FLOATS) break
-    vectorCache.delete(oldest)
-    cachedFloats -= value.vector.length
-  }
+  evictOverBudget()
   return entry
+}
+
+/**
+ * The vector as it appears in a response: a JSON array of numbers, or a quoted base64 string of its
+ * float32 little-endian bytes (what the openai client decodes).
+ */
+function encodedVector(entry: CachedVector, base64: boolean): Buffer {
+  let bytes = base64 ? entry.base64 : entry.json
+  if (bytes) return bytes
+  if (base64) {
+    bytes = entry.base64 = ownedCopy(Buffer.from(`"${Buffer.from(new Float32Array(entry.vector).buffer).toString('base64')}"`, 'latin1'))
+  } else {
+    const out = Buffer.allocUnsafe(jsonVectorCapacity(entry.vector.length))
+    // A copy of exactly the written bytes, so the cache does not hold the spare capacity.
+    bytes = entry.json = ownedCopy(out.subarray(0, writeJsonVector(entry.vector, out, 0)))
+  }
+  cachedBytes += bytes.length
+  evictOverBudget()
+  return bytes
 }
 
 /** The name the provider knows the model by, as the real service echoes it. */
@@ -105,7 +139,7 @@ export async function createEmbeddings(ctx: EmulatorContext, caller: AuthContext
     price: (endpoint) => ({ prompt_tokens: tokens, cost_nanos: Math.round(tokens * Number(endpoint.pricing.prompt) * 1e9) }),
   })
 
-  const vectors = computed.map((c) => c.vector)
+  const vectors = computed.map((c) => encodedVector(c, body.encoding_format === 'base64'))
   const head = {
     id: `gen-emb-${Math.floor(ctx.clock.now() / 1000)}-${ctx.ids.generation(`emb:${billed.usage_id}`)}`,
     object: 'list',
@@ -115,27 +149,18 @@ export async function createEmbeddings(ctx: EmulatorContext, caller: AuthContext
     provider: billed.endpoint.provider_name,
     usage: { prompt_tokens: tokens, total_tokens: tokens, cost: nanosToUsd(billed.charge.cost_nanos) },
   }
-  return writeResponse(head, vectors, tail, body.encoding_format === 'base64')
+  return writeResponse(head, vectors, tail)
 }
 
 /**
  * The response written as bytes: the same JSON as JSON.stringify would give, without its cost (it scans
- * every character of 16 base64 strings, and formats 24,000 floats slowly).
+ * every character of 16 base64 strings, and formats 24,000 floats slowly); the vectors come encoded.
  */
-function writeResponse(head: object, vectors: readonly Float64Array[], tail: object, base64: boolean): Buffer {
-  const open = Buffer.from(`${JSON.stringify(head).slice(0, -1)},"data":[`)
-  const close = Buffer.from(`],${JSON.stringify(tail).slice(1)}`)
-  const dimensions = vectors[0]?.length ?? 0
-  // float32 little-endian for base64, which is what the openai client decodes.
-  const perItem = (base64 ? Math.ceil((dimensions * 4) / 3) * 4 + 2 : jsonVectorCapacity(dimensions)) + 48
-  const out = Buffer.allocUnsafe(open.length + close.length + vectors.length * perItem)
-  let at = open.copy(out, 0)
+function writeResponse(head: object, vectors: readonly Buffer[], tail: object): Buffer {
+  const parts: Buffer[] = [Buffer.from(`${JSON.stringify(head).slice(0, -1)},"data":[`)]
   vectors.forEach((vector, index) => {
-    at += out.write(`${index > 0 ? ',' : ''}{"object":"embedding","embedding":`, at, 'latin1')
-    if (base64) at += out.write(`"${Buffer.from(new Float32Array(vector).buffer).toString('base64')}"`, at, 'latin1')
-    else at = writeJsonVector(vector, out, at)
-    at += out.write(`,"index":${index}}`, at, 'latin1')
+    parts.push(Buffer.from(`${index > 0 ? ',' : ''}{"object":"embedding","embedding":`, 'latin1'), vector, Buffer.from(`,"index":${index}}`, 'latin1'))
   })
-  at += close.copy(out, at)
-  return out.subarray(0, at)
+  parts.push(Buffer.from(`],${JSON.stringify(tail).slice(1)}`))
+  return Buffer.concat(parts)
 }

@@ -9,7 +9,7 @@ const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`
 /** True when the journal kept only part of the request body, or hid a key in it. */
 export const bodyIncomplete = (entry: JournalEntry): boolean => {
   const body = entry.request.body
-  return body !== null && (/… \(\d+ more characters\)$/.test(body) || /^\(\d+ bytes, too large to record\)$/.test(body) || body.includes('…[redacted]'))
+  return body !== null && (/… \(\d+ more bytes\)$/.test(body) || /^\(\d+ bytes, too large to record\)$/.test(body) || body.includes('…[redacted]'))
 }
 
 /**

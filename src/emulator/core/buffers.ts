@@ -1,0 +1,10 @@
+/**
+ * A copy of `bytes` in memory of its own. Buffer.from and copyBytesFrom take small copies from Node's
+ * shared 64 KB pool, so one long-lived 16 KB copy (a journal entry, a cached vector) keeps a whole
+ * 64 KB chunk alive: kept copies need their own, exactly sized memory.
+ */
+export function ownedCopy(bytes: Uint8Array): Buffer {
+  const copy = Buffer.allocUnsafeSlow(bytes.length)
+  copy.set(bytes)
+  return copy
+}

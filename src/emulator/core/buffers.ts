@@ -8,3 +8,14 @@ export function ownedCopy(bytes: Uint8Array): Buffer {
   copy.set(bytes)
   return copy
 }
+
+// Bodies that are built once and never change (the catalog's memoised lists): a journal entry may
+// keep them by reference, which costs nothing, instead of copying their start on every request.
+const immutable = new WeakSet<Buffer>()
+
+export function markImmutable(bytes: Buffer): Buffer {
+  immutable.add(bytes)
+  return bytes
+}
+
+export const isImmutable = (bytes: Buffer): boolean => immutable.has(bytes)

@@ -2,7 +2,7 @@
 // duration, caller, the fault that answered it, its bodies (truncated, secrets redacted) and links to
 // what it caused (usage rows, video tasks, charges, callback deliveries). A ring in memory, bounded
 // by a configurable size; a reset clears it.
-import { ownedCopy } from '../core/buffers.ts'
+import { isImmutable, ownedCopy } from '../core/buffers.ts'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { toIso, wallClock } from '../core/clock.ts'
@@ -277,7 +277,7 @@ export class Journal {
   private keep(body: unknown, bytes: number): unknown {
     if (body === undefined || body === null || bytes > TOO_LARGE) return null
     if (typeof (body as { pipe?: unknown }).pipe === 'function') return '(a stream, not recorded)'
-    if (Buffer.isBuffer(body)) return body.length > this.bodyLimit ? ownedCopy(body.subarray(0, this.bodyLimit)) : body
+    if (Buffer.isBuffer(body)) return body.length > this.bodyLimit && !isImmutable(body) ? ownedCopy(body.subarray(0, this.bodyLimit)) : body
     if (bytes <= this.bodyLimit && (typeof body !== 'string' || body.length <= this.bodyLimit)) return body
     const text = typeof body === 'string' ? body : JSON.stringify(body)
     return ownedCopy(Buffer.from(text).subarray(0, this.bodyLimit))

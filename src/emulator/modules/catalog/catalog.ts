@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { BUNDLED_FIXTURES } from '../../config.ts'
+import { markImmutable } from '../../core/buffers.ts'
 import { compileCheck } from '../../http/validation.ts'
 import {
   CatalogDocument,
@@ -250,12 +251,12 @@ export function buildCatalog(document: CatalogDocument): Catalog {
       return result
     },
     endpointsJson: (model, list = model.endpoints) => JSON.stringify({ data: endpointsView(model, list) }),
-    zdrBody: Buffer.from(JSON.stringify({ data: zdr })),
+    zdrBody: markImmutable(Buffer.from(JSON.stringify({ data: zdr }))),
     memo(key, make) {
       let body = bodies.get(key)
       if (body === undefined) {
         if (bodies.size >= LIST_CACHE_LIMIT) bodies.clear()
-        body = make()
+        body = markImmutable(make())
         bodies.set(key, body)
       }
       return body

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import pkg from '../../package.json' with { type: 'json' }
 import { loadConfig, type EmulatorConfig } from './config.ts'
+import { resumeClockAt, saveClockPosition } from './store/clock-position.ts'
 import { createClock, type Clock, type ClockState } from './core/clock.ts'
 import { createContext, type EmulatorContext } from './context.ts'
 import { buildApp } from './http/build-app.ts'
@@ -61,9 +62,14 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
   const db = openDatabase(config.db)
   try {
     migrate(db, migrations)
+    // --clock-start wins; otherwise a database that has seen the clock move resumes its time.
+    const start = config.clockStart !== null ? Date.parse(config.clockStart) : resumeClockAt(db)
     const clock = createClock({
       mode: config.clock,
-      ...(config.clockStart !== null && { start: Date.parse(config.clockStart) }),
+      ...(start !== undefined && { start }),
+      onMove: (position) => {
+        if (db.open) saveClockPosition(db, position)
+      },
     })
     const ctx = createContext({ config, version: VERSION, db, clock, catalogFixture })
     ctx.clock.addSource(createChargeDueSource(ctx))

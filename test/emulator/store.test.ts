@@ -85,3 +85,41 @@ describe('store', () => {
     await expect(createEmulator({ db: path })).rejects.toThrow(`cannot open database at ${path}: not a directory`)
   })
 })
+
+describe('the clock across restarts of a file-backed emulator', () => {
+  const options = (db: string) => ({ db, logLevel: 'silent' as const, seed: 1 })
+
+  it('a manual clock resumes where it was moved to, and keeps it through a reset', async () => {
+    const db = tempDb()
+    const first = await createEmulator({ ...options(db), clock: 'manual', clockStart: '2026-03-04T10:00:00Z' })
+    await first.clock.advance('1d2h')
+    await first.reset()
+    await first.close()
+    const second = await createEmulator({ ...options(db), clock: 'manual' })
+    expect(second.clock.nowIso()).toBe('2026-03-05T12:00:00.000Z')
+    await second.close()
+  })
+
+  it('a system clock keeps its offset; --clock-start overrides what was kept', async () => {
+    const db = tempDb()
+    const first = await createEmulator({ ...options(db), clock: 'system' })
+    first.clock.set(first.clock.now() + 30 * 86_400_000)
+    await first.close()
+    const second = await createEmulator({ ...options(db), clock: 'system' })
+    const realNow = Date.now()
+    expect(second.clock.now() - realNow).toBeGreaterThan(30 * 86_400_000 - 60_000)
+    expect(second.clock.now() - realNow).toBeLessThan(30 * 86_400_000 + 60_000)
+    await second.close()
+    const third = await createEmulator({ ...options(db), clock: 'manual', clockStart: '2027-01-01T00:00:00Z' })
+    expect(third.clock.nowIso()).toBe('2027-01-01T00:00:00.000Z')
+    await third.close()
+  })
+
+  it('a database whose clock never moved starts at the configured time', async () => {
+    const db = tempDb()
+    await (await createEmulator({ ...options(db), clock: 'manual' })).close()
+    const again = await createEmulator({ ...options(db), clock: 'manual' })
+    expect(again.clock.nowIso()).toBe('2026-01-01T12:00:00.000Z')
+    await again.close()
+  })
+})

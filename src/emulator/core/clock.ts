@@ -64,6 +64,8 @@ export interface ClockOptions {
   start?: number
   /** How often a system clock looks for due work, in real milliseconds. */
   tickMs?: number
+  /** Told after every explicit move (advance, set, freeze, resume), so the position can be kept. */
+  onMove?: (position: { mode: ClockMode; now: number; offset_ms: number }) => void
 }
 
 /** Real wall-clock time, for the few things that must be real (callback Date headers, durations). */
@@ -89,6 +91,11 @@ export function createClock(options: ClockOptions): Clock {
 
   const now = (): number => (mode === 'manual' ? frozenAt : Date.now() + offset)
   const state = (): ClockState => ({ now: new Date(now()).toISOString(), mode })
+  const moved = (): ClockState => {
+    const at = now()
+    options.onMove?.({ mode, now: at, offset_ms: at - Date.now() })
+    return state()
+  }
   const setNow = (to: number): void => {
     if (mode === 'manual') frozenAt = to
     else offset = to - Date.now()
@@ -128,30 +135,30 @@ export function createClock(options: ClockOptions): Clock {
     async advance(by) {
       const ms = parseDuration(by)
       await runUntil(now() + ms)
-      return state()
+      return moved()
     },
     async advanceTo(to) {
       if (to < now()) throw new RangeError(`cannot advance to ${new Date(to).toISOString()}: it is before now (${state().now})`)
       await runUntil(to)
-      return state()
+      return moved()
     },
     set(to) {
       setNow(to)
-      return state()
+      return moved()
     },
     freeze() {
       if (mode === 'system') {
         frozenAt = now()
         mode = 'manual'
       }
-      return state()
+      return moved()
     },
     resume() {
       if (mode === 'manual') {
         offset = frozenAt - Date.now()
         mode = 'system'
       }
-      return state()
+      return moved()
     },
     addSource(source) {
       sources.add(source)

@@ -4,6 +4,7 @@ import m0002 from './0002-catalog-and-account-preferences.ts'
 import m0003 from './0003-guardrails-charges-ledger.ts'
 import m0004 from './0004-video-tasks-callbacks.ts'
 import m0005 from './0005-fault-rules.ts'
+import m0006 from './0006-clock-position.ts'
 import type { Migration } from '../migrate.ts'
 
-export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005]
+export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006]

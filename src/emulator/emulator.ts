@@ -1,6 +1,7 @@
 // createEmulator builds everything without listening (tests use app.inject); startEmulator listens
 // on the main port and the EU port. Both return one handle that owns the database and the clock.
-import { createServer, type Server } from 'node:http'
+import type { Server } from 'node:http'
+import { http } from './core/node-http.ts'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import pkg from '../../package.json' with { type: 'json' }
@@ -142,7 +143,7 @@ const hostForUrl = (host: string): string => (host.includes(':') ? `[${host}]` :
 
 async function listenEu(app: FastifyInstance, host: string, port: number): Promise<Server> {
   // Same app, same state: requests are marked as EU and handed to the main server's handler.
-  const server = createServer((req, res) => {
+  const server = http.createServer((req, res) => {
     markEu(req)
     app.server.emit('request', req, res)
   })

@@ -5,7 +5,7 @@
 // with Swagger UI from node_modules (swagger-ui-dist): no CDN, no inline script, so the page works
 // offline and under the inspector's strict CSP.
 import { readFile } from 'node:fs/promises'
-import { STATUS_CODES } from 'node:http'
+import { http } from '../core/node-http.ts'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, RouteOptions } from 'fastify'
@@ -125,7 +125,7 @@ const statusKey = (code: string): string => (/^[1-5]xx$/i.test(code) ? code.toUp
 function describeStatus(code: string): string {
   if (code === 'default') return 'Error'
   if (/^[1-5]XX$/.test(code)) return code.startsWith('2') ? 'Success' : code.startsWith('4') ? 'Client error' : code.startsWith('5') ? 'Server error' : 'Response'
-  return STATUS_CODES[Number(code)] ?? 'Response'
+  return http.STATUS_CODES[Number(code)] ?? 'Response'
 }
 
 function responsesOf(schema: FastifySchema | undefined, errorRef: Json): Json {

@@ -2,8 +2,7 @@
 // reports; a dispatcher on the clock POSTs it, signed as the vendor documents, and retries terminal
 // states after the configured virtual delays. Every attempt is kept.
 import { createHmac } from 'node:crypto'
-import { request as httpRequest } from 'node:http'
-import { request as httpsRequest } from 'node:https'
+import { http, https } from '../../core/node-http.ts'
 import { toIso, wallClock, type DueSource } from '../../core/clock.ts'
 import type { EmulatorContext } from '../../context.ts'
 import { recordEffect } from '../../journal/journal.ts'
@@ -107,7 +106,7 @@ function networkError(error: unknown): string {
 // node:http rather than fetch: fetch refuses some ports (6000, 10080, ...) and pools connections.
 function post(url: URL, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<number> {
   return new Promise((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest
+    const send = url.protocol === 'https:' ? https.request : http.request
     // agent: false = one connection per attempt, closed after it: no pooled socket outlives a receiver.
     const options = { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent: false, signal }
     const req = send(url, options, (res) => {

@@ -86,6 +86,19 @@ describe('a key revoked while its request is on the way', () => {
     const rows = emu.ctx.db.prepare('SELECT COUNT(*) AS n FROM usage WHERE account_id = ?').get(ws.id) as { n: number }
     expect(rows.n).toBe(0)
   })
+
+  it('is a 401 for writes that bill nothing too, when the whole account is deleted meanwhile', async () => {
+    for (const [path, body, kind] of [
+      ['/api/v1/credits/crypto', { amount: 10, sender: '0x9a85CB3bfd494Ea3a8C9E50aA6a3c1a7E8BACE11', chain_id: 8453 }, 'standard'],
+      ['/api/v1/guardrails', { name: 'in flight' }, 'management'],
+    ] as const) {
+      const ws = await workspace(10)
+      const key = kind === 'standard' ? ws.standard : ws.management
+      const res = await postInTwoSteps(path, key, body, async () => void (await emu.admin.call('DELETE', `/accounts/${ws.id}`)))
+      expect(res, path).toEqual({ status: 401, body: { error: { code: 401, message: 'User not found.' } } })
+    }
+    expect(emu.ctx.db.pragma('foreign_key_check')).toEqual([])
+  })
 })
 
 // ---- The workload ------------------------------------------------------------------------------------

@@ -71,6 +71,11 @@ export function installAuth(app: FastifyInstance, ctx: EmulatorContext): void {
     if (!auth) return
     request.auth = authenticate(ctx, request, typeof auth === 'string' ? { kind: auth } : auth)
   })
+  // Authentication runs before the body has arrived. A key revoked meanwhile (or its whole account
+  // deleted) is as unknown as at the door, rather than reaching a handler that writes under it.
+  app.addHook('preHandler', async (request) => {
+    if (request.auth && request.method !== 'GET' && !ctx.repos.keys.byHash(request.auth.key.hash)) throw new ApiError(401, 'User not found.')
+  })
 }
 
 /** The authenticated caller; routes with an `auth` config always have one. */

@@ -75,6 +75,28 @@ describe('gateway-emulator CLI', () => {
     expect(run.stderr()).toBe('')
   })
 
+  it('logs no key, even at debug level, through failures, refusals and callbacks', async () => {
+    const run = runCli(['--port', '0', '--eu-port', 'off', '--db', ':memory:', '--log-level', 'debug', '--video-created', '10ms', '--video-queueing', '10ms', '--video-processing', '10ms', '--callback-retry-delays', '10ms'])
+    const out = await waitFor(() => (run.stdout().includes('Press Ctrl+C') ? run.stdout() : undefined), 'the start-up summary')
+    const api = /API\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out)![1]!
+    const standard = /Standard key\s+(\S+)/.exec(out)![1]!
+    const management = /Management key\s+(\S+)/.exec(out)![1]!
+    const post = (path: string, key: string, body: unknown) =>
+      fetch(`${api}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    // A key in a body, a malformed body, a refused key, and a callback to a port nothing listens on.
+    expect((await post('/api/v1/embeddings', standard, { model: 'openai/text-embedding-3-small', input: `my key is ${standard}` })).status).toBe(200)
+    expect((await fetch(`${api}/api/v1/guardrails`, { method: 'POST', headers: { authorization: `Bearer ${management}`, 'content-type': 'application/json' }, body: `{"name":"${management}"` })).status).toBe(400)
+    expect((await post('/api/v1/embeddings', `${standard.slice(0, -4)}0000`, { model: 'openai/text-embedding-3-small', input: 'x' })).status).toBe(401)
+    expect((await post('/router/v1/video/ent/v2/text2video', standard, { model: 'videoq2', prompt: 'p', callback_url: 'http://127.0.0.1:9/hook' })).status).toBe(200)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    run.child.kill('SIGTERM')
+    expect(await run.exited).toBe(0)
+    const secret = /sk-gw-v1-[0-9a-f]{8,}/
+    expect(run.stderr()).not.toMatch(secret)
+    // The start-up summary prints the two seeded keys, by design; nothing after it does.
+    expect(run.stdout().split('Press Ctrl+C')[1]).not.toMatch(secret)
+  })
+
   it('prints the same keys for the same seed', async () => {
     const keysOf = async (seed: string) => {
       const run = runCli(['--port', '0', '--db', ':memory:', '--seed', seed])

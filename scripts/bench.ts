@@ -10,7 +10,6 @@ import { createServer, request as httpRequest } from 'node:http'
 import { readFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import type { BareRoute } from './bench-server.ts'
 import { ensureCliBundle } from './cli-bundle.mjs'
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 4)
@@ -73,9 +72,16 @@ async function emulatorServer(flags: string[] = []): Promise<Server> {
   }
 }
 
-/** Bare Fastify routes answering fixed bytes, in a process of their own (scripts/bench-server.ts). */
+interface BareRoute {
+  method: 'GET' | 'POST'
+  url: string
+  type: string
+  base64: string
+}
+
+/** Bare Fastify routes answering fixed bytes, in a process of their own (scripts/bench-server.mjs). */
 async function bareServer(routes: BareRoute[]): Promise<Omit<Server, 'keys'>> {
-  const child = fork(fileURLToPath(new URL('./bench-server.ts', import.meta.url)), { execArgv: STRIP_TYPES, stdio: 'inherit' })
+  const child = fork(fileURLToPath(new URL('./bench-server.mjs', import.meta.url)), { stdio: 'inherit' })
   child.send(routes)
   const [url] = (await once(child, 'message')) as [string]
   return { url, memory: processMemory(child), stop: () => stopChild(child) }

@@ -1,11 +1,12 @@
 // Applies fault rules to gateway and router requests, after authentication and body parsing (so a
 // rule can match a key, an account or a model) and before validation and the handler (so a faulted
 // request changes no state). `X-Emulator-Fault: <status>` forces one on a single request.
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from '../core/errors.ts'
 import { sha256Hex } from '../core/rng.ts'
 import type { EmulatorContext } from '../context.ts'
 import { bearerToken } from '../http/auth.ts'
+import { addRouteHook, isEmulatedApi } from '../http/route-hooks.ts'
 import type { Journal } from '../journal/journal.ts'
 import { faultDraw, faultError, matches, type FaultAction, type FaultMatch, type FaultTarget } from './faults.ts'
 
@@ -34,45 +35,50 @@ function target(request: FastifyRequest, operation: string): FaultTarget {
 
 export function installFaults(app: FastifyInstance, ctx: EmulatorContext, journal?: Journal): void {
   app.decorateRequest('fault', null)
-  app.addHook('preValidation', async (request, reply) => {
-    const operation = request.routeOptions.config?.operation
+  app.addHook('onRoute', (route) => {
+    const operation = route.config?.operation
     // Faults are for the emulated APIs; the admin API and the UI always answer.
-    if (!operation || !(request.url.startsWith('/api/') || request.url.startsWith('/router/'))) return
-
-    const forced = request.headers[FAULT_HEADER]
-    if (typeof forced === 'string') {
-      const status = /^\d{3}$/.test(forced.trim()) ? Number(forced) : NaN
-      if (!(status >= 400 && status <= 599)) throw new ApiError(400, 'Header X-Emulator-Fault must be an HTTP status from 400 to 599', { metadata: { field: FAULT_HEADER, location: 'headers' } })
-      request.fault = 'header'
-      throw faultError(status, ctx.clock.now(), 'header')
-    }
-
-    const rules = ctx.repos.faults.active()
-    if (rules.length === 0) return
-    const now = ctx.clock.now()
-    const seen = target(request, operation)
-    for (const rule of rules) {
-      if (rule.expires_at !== null && rule.expires_at <= now) continue
-      if (!matches(JSON.parse(rule.match) as FaultMatch, seen)) continue
-      const fires = rule.probability >= 1 || faultDraw(ctx.config.seed, rule.id, rule.evaluations) < rule.probability
-      ctx.repos.faults.count(rule.id, fires)
-      if (!fires) continue
-      request.fault = rule.id
-      const action = JSON.parse(rule.action) as FaultAction
-      const latency = action.latency_range_ms
-        ? action.latency_range_ms.min + Math.floor(faultDraw(ctx.config.seed, `${rule.id}:latency`, rule.evaluations) * (action.latency_range_ms.max - action.latency_range_ms.min + 1))
-        : (action.latency_ms ?? 0)
-      if (latency > 0) await sleep(latency)
-      if (action.drop) {
-        // No answer at all: the client sees the connection reset, as on a network failure.
-        reply.hijack()
-        request.raw.socket?.destroy()
-        journal?.record(request, reply, true)
-        return reply
-      }
-      if (action.status !== undefined) throw faultError(action.status, now, rule.id, action)
-      // Latency alone: the request goes on to its handler, late.
-      return
-    }
+    if (!operation || !isEmulatedApi(route.url)) return
+    addRouteHook(route, 'preValidation', async (request, reply) => applyFaults(ctx, request, reply, operation, journal))
   })
+}
+
+/** Answers with the first matching fault rule's action, if any fires; the request goes on otherwise. */
+async function applyFaults(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply, operation: string, journal: Journal | undefined): Promise<FastifyReply | undefined> {
+  const forced = request.headers[FAULT_HEADER]
+  if (typeof forced === 'string') {
+    const status = /^\d{3}$/.test(forced.trim()) ? Number(forced) : NaN
+    if (!(status >= 400 && status <= 599)) throw new ApiError(400, 'Header X-Emulator-Fault must be an HTTP status from 400 to 599', { metadata: { field: FAULT_HEADER, location: 'headers' } })
+    request.fault = 'header'
+    throw faultError(status, ctx.clock.now(), 'header')
+  }
+
+  const rules = ctx.repos.faults.active()
+  if (rules.length === 0) return
+  const now = ctx.clock.now()
+  const seen = target(request, operation)
+  for (const rule of rules) {
+    if (rule.expires_at !== null && rule.expires_at <= now) continue
+    if (!matches(JSON.parse(rule.match) as FaultMatch, seen)) continue
+    const fires = rule.probability >= 1 || faultDraw(ctx.config.seed, rule.id, rule.evaluations) < rule.probability
+    ctx.repos.faults.count(rule.id, fires)
+    if (!fires) continue
+    request.fault = rule.id
+    const action = JSON.parse(rule.action) as FaultAction
+    const latency = action.latency_range_ms
+      ? action.latency_range_ms.min + Math.floor(faultDraw(ctx.config.seed, `${rule.id}:latency`, rule.evaluations) * (action.latency_range_ms.max - action.latency_range_ms.min + 1))
+      : (action.latency_ms ?? 0)
+    if (latency > 0) await sleep(latency)
+    if (action.drop) {
+      // No answer at all: the client sees the connection reset, as on a network failure.
+      reply.hijack()
+      request.raw.socket?.destroy()
+      journal?.record(request, reply, true)
+      return reply
+    }
+    if (action.status !== undefined) throw faultError(action.status, now, rule.id, action)
+    // Latency alone: the request goes on to its handler, late.
+    return
+  }
+  return undefined
 }

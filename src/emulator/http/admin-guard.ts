@@ -37,20 +37,24 @@ function tokenOf(request: FastifyRequest): string | null {
 export function installAdminGuard(app: FastifyInstance, ctx: EmulatorContext): void {
   const allowed = new Set([...LOOPBACK_NAMES, hostName(ctx.config.host), ...ctx.config.allowedHosts.map((h) => h.toLowerCase())])
   const token = ctx.config.adminToken
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith(ADMIN_PREFIX)) return
+  // Callback style, not async: this hook runs on every request, and most return at once.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.url.startsWith(ADMIN_PREFIX)) return done()
     const host = request.headers.host
     if (!host || !(allowed.has(hostName(host)) || isLoopbackHost(hostName(host)))) {
-      throw new ApiError(403, `Host ${host ?? '(none)'} is not allowed for the admin API and UI; add it with --allowed-hosts if it is yours`)
+      return done(new ApiError(403, `Host ${host ?? '(none)'} is not allowed for the admin API and UI; add it with --allowed-hosts if it is yours`))
     }
-    if (token === null) return
+    if (token === null) return done()
     const given = tokenOf(request)
     if (given === null || !same(given, token)) {
-      throw new ApiError(401, 'The admin API and UI need the admin token (the emulator listens beyond loopback): send Authorization: Bearer <token>, or open the UI with ?token=<token>')
+      return done(
+        new ApiError(401, 'The admin API and UI need the admin token (the emulator listens beyond loopback): send Authorization: Bearer <token>, or open the UI with ?token=<token>'),
+      )
     }
     // A browser that came with ?token= keeps it in a cookie the page's scripts cannot read.
     if ((request.query as Record<string, unknown> | undefined)?.token !== undefined) {
       reply.header('set-cookie', `${COOKIE}=${encodeURIComponent(token)}; Path=${ADMIN_PREFIX}; HttpOnly; SameSite=Strict`)
     }
+    done()
   })
 }

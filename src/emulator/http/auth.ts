@@ -7,6 +7,7 @@ import { sha256Hex } from '../core/rng.ts'
 import type { EmulatorContext } from '../context.ts'
 import type { AccountRow } from '../modules/accounts/accounts.repo.ts'
 import type { KeyRow } from '../modules/keys/keys.repo.ts'
+import { addRouteHook, WRITE_METHODS } from './route-hooks.ts'
 
 export type AuthKind = 'management' | 'standard' | 'any'
 
@@ -66,15 +67,25 @@ export function authenticate(ctx: EmulatorContext, request: FastifyRequest, requ
 
 export function installAuth(app: FastifyInstance, ctx: EmulatorContext): void {
   app.decorateRequest('auth', null)
-  app.addHook('onRequest', async (request) => {
-    const auth = request.routeOptions.config?.auth
+  app.addHook('onRoute', (route) => {
+    const auth = route.config?.auth
     if (!auth) return
-    request.auth = authenticate(ctx, request, typeof auth === 'string' ? { kind: auth } : auth)
-  })
-  // Authentication runs before the body has arrived. A key revoked meanwhile (or its whole account
-  // deleted) is as unknown as at the door, rather than reaching a handler that writes under it.
-  app.addHook('preHandler', async (request) => {
-    if (request.auth && request.method !== 'GET' && !ctx.repos.keys.byHash(request.auth.key.hash)) throw new ApiError(401, 'User not found.')
+    const requirement = typeof auth === 'string' ? { kind: auth } : auth
+    addRouteHook(route, 'onRequest', (request, _reply, done) => {
+      try {
+        request.auth = authenticate(ctx, request, requirement)
+        done()
+      } catch (error) {
+        done(error as Error)
+      }
+    })
+    // Authentication runs before the body has arrived. A key revoked meanwhile (or its whole account
+    // deleted) is as unknown as at the door, rather than reaching a handler that writes under it.
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    if (!methods.some((method) => WRITE_METHODS.has(method))) return
+    addRouteHook(route, 'preHandler', (request, _reply, done) => {
+      done(request.auth && !ctx.repos.keys.byHash(request.auth.key.hash) ? new ApiError(401, 'User not found.') : undefined)
+    })
   })
 }
 

@@ -3,6 +3,7 @@
 // what it caused (usage rows, video tasks, charges, callback deliveries). A ring in memory, bounded
 // by a configurable size; a reset clears it.
 import { isImmutable, ownedCopy } from '../core/buffers.ts'
+import { addRouteHook, isEmulatedApi } from '../http/route-hooks.ts'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { toIso, wallClock } from '../core/clock.ts'
@@ -219,22 +220,24 @@ export class Journal {
     app.decorateRequest('journal', null)
     // What the request path pays is kept small: a few numbers and references per request; the
     // formatting happens when someone reads the journal.
-    app.addHook('onRequest', (request, _reply, done) => {
-      const operation = request.routeOptions.config?.operation
-      if (!operation || !(request.url.startsWith('/api/') || request.url.startsWith('/router/'))) return done()
-      const effects = request.method === 'GET' ? NO_EFFECTS : { usage: [], tasks: [], charges: [], callbacks: [] }
-      request.journal = { operation, started: wallClock.perf(), time: ctx.clock.now(), wall: wallClock.now(), payload: null, effects, recorded: false }
-      // Only writes cause effects; reads skip the cost of an async context.
-      if (effects === NO_EFFECTS) done()
-      else effectsStore.run(effects, done)
-    })
-    app.addHook('onSend', (request, _reply, payload, done) => {
-      if (request.journal) request.journal.payload = payload
-      done(null, payload)
-    })
-    app.addHook('onResponse', (request, reply, done) => {
-      this.record(request, reply, false)
-      done()
+    app.addHook('onRoute', (route) => {
+      const operation = route.config?.operation
+      if (!operation || !isEmulatedApi(route.url)) return
+      addRouteHook(route, 'onRequest', (request, _reply, done) => {
+        const effects = request.method === 'GET' ? NO_EFFECTS : { usage: [], tasks: [], charges: [], callbacks: [] }
+        request.journal = { operation, started: wallClock.perf(), time: ctx.clock.now(), wall: wallClock.now(), payload: null, effects, recorded: false }
+        // Only writes cause effects; reads skip the cost of an async context.
+        if (effects === NO_EFFECTS) done()
+        else effectsStore.run(effects, done)
+      })
+      addRouteHook(route, 'onSend', (request, _reply, payload, done) => {
+        if (request.journal) request.journal.payload = payload
+        done(null, payload)
+      })
+      addRouteHook(route, 'onResponse', (request, reply, done) => {
+        this.record(request, reply, false)
+        done()
+      })
     })
   }
 

@@ -1,0 +1,32 @@
+// Hooks attached to the routes that need them (from an onRoute hook), with the route's config read
+// once at registration: a global hook runs on every request, and reading request.routeOptions builds
+// a new object each time, which showed in the profile of the lightest routes.
+import type {
+  onRequestHookHandler,
+  onResponseHookHandler,
+  onSendHookHandler,
+  preHandlerHookHandler,
+  preValidationAsyncHookHandler,
+  RouteOptions,
+} from 'fastify'
+
+interface RouteHooks {
+  onRequest: onRequestHookHandler
+  preValidation: preValidationAsyncHookHandler
+  preHandler: preHandlerHookHandler
+  onSend: onSendHookHandler
+  onResponse: onResponseHookHandler
+}
+
+/** Runs `hook` on this route after the hooks it declares itself (and after every global hook). */
+export function addRouteHook<Name extends keyof RouteHooks>(route: RouteOptions, name: Name, hook: RouteHooks[Name]): void {
+  const existing: unknown = route[name]
+  const list = existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]
+  ;(route as unknown as Record<Name, unknown>)[name] = [...list, hook]
+}
+
+/** The emulated APIs (gateway and video router), as opposed to the admin API, the UI and the docs. */
+export const isEmulatedApi = (url: string): boolean => url.startsWith('/api/') || url.startsWith('/router/')
+
+/** Methods whose requests carry a body, which arrives after the onRequest hooks have run. */
+export const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])

@@ -229,6 +229,18 @@ describe('the journal', () => {
     expect(everything).toContain('[redacted]')
   })
 
+  it('records requests that authentication refuses, and none of the admin API', async () => {
+    const emu = await testEmulator()
+    await emu.send('POST', '/api/v1/embeddings', { model: MODEL, input: 'x' }, 'sk-gw-v1-not-a-key')
+    await emu.get('/api/v1/credits')
+    await emu.get('/_emulator/api/health')
+    const entries = (await emu.get('/_emulator/api/journal')).body.data
+    expect(entries.map((e: { operation: string; status: number }) => [e.operation, e.status])).toEqual([
+      ['credits.get', 401],
+      ['embeddings.create', 401],
+    ])
+  })
+
   it('keeps only the start of a large body, says how much more there was, and redacts a key cut at the limit', async () => {
     const emu = await testEmulator({ journalBodyLimit: 100 })
     // The key starts at byte 80 of the request body, so the limit cuts it in two.

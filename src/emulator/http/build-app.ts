@@ -75,12 +75,13 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
   app.removeContentTypeParser('text/plain')
   installErrorHandling(app, traceRng)
   installAdminGuard(app, ctx)
-  // The journal's hook comes first, so a request refused by authentication is recorded too.
+  // The journal, authentication and faults attach to each route that needs them, in this order: the
+  // journal first, so a request refused by authentication is recorded too.
   services.journal.install(app)
-  // Before authentication: a browser's preflight carries no key.
-  installCors(app, ctx)
   installAuth(app, ctx)
   installFaults(app, ctx, services.journal)
+  // Global, so it runs before every route's own hooks: a browser's preflight carries no key.
+  installCors(app, ctx)
   // Before any route plugin, so the OpenAPI document sees every route.
   const routes = createRouteCollector()
   app.addHook('onRoute', routes.onRoute)

@@ -28,7 +28,7 @@ export function installCors(app: FastifyInstance, ctx: EmulatorContext): void {
     reply.header('access-control-allow-origin', origin).header('vary', 'Origin')
   }
 
-  // First of all hooks: a preflight carries no API key and must not reach authentication or faults.
+  // A global hook, so it runs before every route's own (authentication, faults): a preflight carries no key.
   app.addHook('onRequest', async (request, reply) => {
     const origin = allowedOrigin(request)
     if (origin === null) return

@@ -2,12 +2,12 @@
 // duration, caller, the fault that answered it, its bodies (truncated, secrets redacted) and links to
 // what it caused (usage rows, video tasks, charges, callback deliveries). A ring in memory, bounded
 // by a configurable size; a reset clears it.
-import { isImmutable, ownedCopy } from '../core/buffers.ts'
-import { addRouteHook, isEmulatedApi } from '../http/route-hooks.ts'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { isImmutable, ownedCopy } from '../core/buffers.ts'
 import { toIso, wallClock } from '../core/clock.ts'
 import type { EmulatorContext } from '../context.ts'
+import { addRouteHook, isEmulatedApi } from '../http/route-hooks.ts'
 
 export type EffectKind = 'usage' | 'task' | 'charge' | 'callback'
 

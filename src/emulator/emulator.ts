@@ -1,13 +1,13 @@
 // createEmulator builds everything without listening (tests use app.inject); startEmulator listens
 // on the main port and the EU port. Both return one handle that owns the database and the clock.
 import type { Server } from 'node:http'
-import { http } from './core/node-http.ts'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import pkg from '../../package.json' with { type: 'json' }
 import { loadConfig, type EmulatorConfig } from './config.ts'
-import { resumeClockAt, saveClockPosition } from './store/clock-position.ts'
 import { createClock, type Clock, type ClockState } from './core/clock.ts'
+import { http } from './core/node-http.ts'
+import { resumeClockAt, saveClockPosition } from './store/clock-position.ts'
 import { createContext, type EmulatorContext } from './context.ts'
 import { buildApp } from './http/build-app.ts'
 import { createChargeDueSource } from './modules/credits/credits.service.ts'

@@ -65,7 +65,16 @@ export interface ClockOptions {
   /** How often a system clock looks for due work, in real milliseconds. */
   tickMs?: number
   /** Told after every explicit move (advance, set, freeze, resume), so the position can be kept. */
-  onMove?: (position: { mode: ClockMode; now: number; offset_ms: number }) => void
+  onMove?: (position: ClockPosition) => void
+}
+
+/** Where a clock stands, as kept across restarts. */
+export interface ClockPosition {
+  mode: ClockMode
+  /** Virtual epoch ms. */
+  now: number
+  /** Virtual minus real time (what a system clock keeps). */
+  offset_ms: number
 }
 
 /** Real wall-clock time, for the few things that must be real (callback Date headers, durations). */

@@ -1,17 +1,9 @@
 // The virtual clock's position, kept across restarts of a file-backed emulator (migration 0006).
-import { wallClock, type ClockMode } from '../core/clock.ts'
+import { wallClock, type ClockPosition } from '../core/clock.ts'
 import type { DB } from './db.ts'
 
 /** Tables that describe the running emulator rather than its state: not exported, imported or reset. */
 export const RUNTIME_TABLES: ReadonlySet<string> = new Set(['clock_position'])
-
-export interface ClockPosition {
-  mode: ClockMode
-  /** Virtual epoch ms when saved. */
-  now: number
-  /** Virtual minus real time when saved (what a system clock keeps). */
-  offset_ms: number
-}
 
 export function saveClockPosition(db: DB, position: ClockPosition): void {
   db.prepare(

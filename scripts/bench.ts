@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { ensureCliBundle } from './cli-bundle.mjs'
+import { startCliProcess } from './cli-process.ts'
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 4)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
@@ -54,21 +55,12 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 /** The emulator as users run it headless: the bundled CLI, in memory, on a free port. */
 async function emulatorServer(flags: string[] = []): Promise<Server> {
-  const child = spawn(process.execPath, [CLI, '--port', '0', '--eu-port', 'off', '--db', ':memory:', '--no-ui', ...flags], { stdio: ['ignore', 'pipe', 'inherit'] })
-  let output = ''
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString()
-      if (output.includes('Press Ctrl+C')) resolve()
-    })
-    child.once('exit', (code) => reject(new Error(`the emulator exited with ${code}: ${output}`)))
-  })
-  const field = (label: string): string => new RegExp(`${label}\\s+(\\S+)`).exec(output)![1]!
+  const cli = await startCliProcess(['--port', '0', '--eu-port', 'off', '--db', ':memory:', '--no-ui', ...flags])
   return {
-    url: field('API').replace(/\/api\/v1$/, ''),
-    keys: { management: field('Management key'), standard: field('Standard key') },
-    memory: processMemory(child),
-    stop: () => stopChild(child),
+    url: cli.base,
+    keys: { management: cli.management, standard: cli.standard },
+    memory: processMemory(cli.child),
+    stop: () => stopChild(cli.child),
   }
 }
 

@@ -4,7 +4,7 @@
 // at a random moment, starts it again on the same file and checks that every write a client saw
 // acknowledged is there, that the ledger balances, that every callback is still delivered, and that
 // the database passes integrity_check. CRASH_ROUNDS (default 20) and CRASH_SEED (default random) tune a run.
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -14,6 +14,7 @@ import Database from 'better-sqlite3'
 import { createIds } from '../src/emulator/core/ids.ts'
 import { createRng, type Rng } from '../src/emulator/core/rng.ts'
 import { ensureCliBundle } from './cli-bundle.mjs'
+import { startCliProcess, type CliProcess } from './cli-process.ts'
 
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 20)
 const BASE_SEED = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 1_000_000))
@@ -39,14 +40,7 @@ function cleanUp(): void {
 process.on('exit', cleanUp)
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130))
 
-interface Cli {
-  child: ChildProcess
-  base: string
-  management: string
-  standard: string
-  exited: Promise<number | null>
-  stderr(): string
-}
+type Cli = CliProcess
 
 function cliArgs(db: string, seed: number): string[] {
   return [
@@ -59,36 +53,12 @@ function cliArgs(db: string, seed: number): string[] {
   ]
 }
 
-/** Starts the CLI and reads the URL and keys from its start-up summary. */
-async function startCli(bundle: string, db: string, seed: number): Promise<Cli> {
-  const child = spawn(process.execPath, [bundle, ...cliArgs(db, seed)], { stdio: ['ignore', 'pipe', 'pipe'] })
-  children.add(child)
-  let out = ''
-  let err = ''
-  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()))
-  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()))
-  const exited = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
-      children.delete(child)
-      resolve(code)
-    }),
-  )
-  const deadline = Date.now() + 15_000
-  while (!out.includes('Press Ctrl+C')) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL')
-      throw new Error(`the CLI did not start (exit ${child.exitCode}): ${err.trim() || out.trim() || 'no output'}`)
-    }
-    await sleep(20)
-  }
-  return {
-    child,
-    base: /API\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out)![1]!,
-    management: /Management key\s+(\S+)/.exec(out)![1]!,
-    standard: /Standard key\s+(\S+)/.exec(out)![1]!,
-    exited,
-    stderr: () => err,
-  }
+/** Starts the CLI on `db`, tracked so that nothing outlives the script. */
+async function startCli(db: string, seed: number): Promise<Cli> {
+  const cli = await startCliProcess(cliArgs(db, seed))
+  children.add(cli.child)
+  void cli.exited.then(() => children.delete(cli.child))
+  return cli
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -429,7 +399,7 @@ interface RoundResult {
   refunds: number
 }
 
-async function runRound(round: number, bundle: string, receiver: Receiver): Promise<RoundResult> {
+async function runRound(round: number, receiver: Receiver): Promise<RoundResult> {
   const seed = (BASE_SEED + round - 1) % 2 ** 31
   const rng = createRng(seed, 'crash-test')
   const killAfter = rng.int(KILL_AFTER_MS.min, KILL_AFTER_MS.max)
@@ -441,7 +411,7 @@ async function runRound(round: number, bundle: string, receiver: Receiver): Prom
   let refunds = 0
   const problems: string[] = []
   try {
-    const first = await startCli(bundle, db, seed)
+    const first = await startCli(db, seed)
     const accounts = await call<{ data: { id: string; credits_usd: number }[] }>(first.base, 'GET', '/_emulator/api/accounts', null)
     const startCredits = new Map(accounts.body.data.map((a) => [a.id, Math.round(a.credits_usd * 1e9)]))
     const account = accounts.body.data[0]!.id
@@ -469,7 +439,7 @@ async function runRound(round: number, bundle: string, receiver: Receiver): Prom
     await load
     if (first.stderr() !== '') problems.push(`stderr before the kill: ${first.stderr().trim()}`)
 
-    const second = await startCli(bundle, db, seed)
+    const second = await startCli(db, seed)
     const received = () => receiver.states.get(round) ?? new Map<string, Set<string>>()
     problems.push(...acked.problems, ...(await settle(second, acked, received)))
     problems.push(...(await checkApi(second, account, acked, received())))
@@ -504,14 +474,15 @@ async function runRound(round: number, bundle: string, receiver: Receiver): Prom
 
 // ---- Main ----------------------------------------------------------------------------------------
 
-const bundle = ensureCliBundle() // built first when older than the sources
+// Built up front when older than the sources, so no round counts the build.
+ensureCliBundle()
 
 console.log(`crash-test: ${ROUNDS} rounds, CRASH_SEED=${BASE_SEED} (round n uses seed CRASH_SEED + n - 1; CRASH_SEED=<seed> CRASH_ROUNDS=1 repeats one)`)
 const receiver = await startReceiver()
 const started = performance.now()
 const results: RoundResult[] = []
 for (let round = 1; round <= ROUNDS; round++) {
-  const result = await runRound(round, bundle, receiver)
+  const result = await runRound(round, receiver)
   console.log(result.line)
   results.push(result)
 }

@@ -55,21 +55,8 @@ const PARAMS = [
 ] as const
 type Param = (typeof PARAMS)[number]
 
-const SAMPLING: readonly Param[] = [
-  'max_tokens',
-  'temperature',
-  'top_p',
-  'top_k',
-  'stop',
-  'frequency_penalty',
-  'presence_penalty',
-  'repetition_penalty',
-  'seed',
-  'min_p',
-  'logit_bias',
-  'logprobs',
-  'top_logprobs',
-]
+/** The sampling parameters: every one before `tools` in the canonical order. */
+const SAMPLING: readonly Param[] = PARAMS.slice(0, PARAMS.indexOf('tools'))
 
 function ordered(params: Iterable<Param>): Param[] {
   const set = new Set(params)

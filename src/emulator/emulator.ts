@@ -16,7 +16,7 @@ import { loadVideoFixtures, VideoService } from './modules/video/video.service.t
 import { Journal } from './journal/journal.ts'
 import { markEu } from './http/listeners.ts'
 import { isLoopbackHost } from './http/admin-guard.ts'
-import { deriveHex } from './core/rng.ts'
+import { randomBytes } from 'node:crypto'
 import { openDatabase } from './store/db.ts'
 import { migrate } from './store/migrate.ts'
 import { migrations } from './store/migrations/index.ts'
@@ -54,9 +54,11 @@ const PROGRAMMATIC_DEFAULTS: Partial<EmulatorConfig> = { db: ':memory:', port: 0
 
 export async function createEmulator(options: EmulatorOptions = {}, resolved?: Readonly<EmulatorConfig>): Promise<Emulator> {
   const loaded = resolved ?? loadConfig({ options: { ...PROGRAMMATIC_DEFAULTS, ...options } })
-  // Beyond loopback the admin API needs a token: without one configured, it is derived from the seed.
+  // Beyond loopback the admin API needs a token: without one configured, a new random one. The one
+  // secret that is not derived from the seed: a seed is shared (seed 1 is everyone's default), a token
+  // must not be guessable.
   const config: Readonly<EmulatorConfig> =
-    loaded.adminToken === null && !isLoopbackHost(loaded.host) ? Object.freeze({ ...loaded, adminToken: `gwe-admin-${deriveHex(loaded.seed, 'admin-token', 32)}` }) : loaded
+    loaded.adminToken === null && !isLoopbackHost(loaded.host) ? Object.freeze({ ...loaded, adminToken: `gwe-admin-${randomBytes(24).toString('base64url')}` }) : loaded
   const seeds = { default: loadSeed(config.fixtures, 'default'), empty: loadSeed(config.fixtures, 'empty') }
   const configuredPreset: SeedPreset = config.demo ? 'demo' : 'default'
   const catalogFixture = loadCatalogDocument(config.fixtures)

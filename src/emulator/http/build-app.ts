@@ -26,13 +26,17 @@ import type { Journal } from '../journal/journal.ts'
 import { installAdminGuard } from './admin-guard.ts'
 import { installAuth } from './auth.ts'
 import { installCors } from './cors.ts'
-import { installErrorHandling, sendError, toApiError } from './error-handler.ts'
+import { refuseNonCanonicalPaths } from './canonical-path.ts'
+import { envelopeForUnrouted, installErrorHandling, installNotFound, sendError, toApiError } from './error-handler.ts'
+import { installJsonParser } from './json-body.ts'
 import { createRouteCollector, openapiRoutes } from './openapi.ts'
 import { uiRoutes } from './ui.ts'
 import { validatorCompiler } from './validation.ts'
 
 export const API_PREFIX = '/api/v1'
 export const ROUTER_PREFIX = '/router/v1'
+/** The video router's routes, under ROUTER_PREFIX. */
+const VIDEO_PREFIX = '/video'
 export const ADMIN_PREFIX = '/_emulator/api'
 
 /** Bodies larger than this get a 413 (the video router raises it for its image uploads). */
@@ -63,45 +67,62 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
     bodyLimit: DEFAULT_BODY_LIMIT,
     forceCloseConnections: true,
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // Errors found before routing (a malformed URL, a bad content type header) answer in the envelope too.
     frameworkErrors: (error, request, reply) => {
-      sendError(request, reply, toApiError(error), traceRng)
+      sendError(reply, toApiError(error), traceRng, envelopeForUnrouted(request.url))
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.setValidatorCompiler(validatorCompiler)
   // Every body of these APIs is JSON; a text body gets a 415 rather than a confusing type error.
   app.removeContentTypeParser('text/plain')
-  installErrorHandling(app, traceRng)
-  installAdminGuard(app, ctx)
-  // The journal, authentication and faults attach to each route that needs them, in this order: the
-  // journal first, so a request refused by authentication is recorded too.
+  installJsonParser(app)
+  installErrorHandling(app, traceRng, 'main')
+  installNotFound(app, traceRng)
+  // First of all hooks: a path spelt otherwise than canonically is refused, so the route a request
+  // matched is the path it named, for every guard, log and journal entry after.
+  app.addHook('onRequest', refuseNonCanonicalPaths)
+  // The journal, authentication and faults attach to each route that needs them (by its config), in
+  // this order: the journal first, so a request refused by authentication is recorded too.
   services.journal.install(app)
   installAuth(app, ctx)
   installFaults(app, ctx, services.journal)
-  // Global, so it runs before every route's own hooks: a browser's preflight carries no key.
-  installCors(app, ctx)
   // Before any route plugin, so the OpenAPI document sees every route.
   const routes = createRouteCollector()
   app.addHook('onRoute', routes.onRoute)
 
-  app.register(keysRoutes, { prefix: API_PREFIX, ctx })
-  app.register(catalogRoutes, { prefix: API_PREFIX, ctx })
-  app.register(guardrailsRoutes, { prefix: API_PREFIX, ctx })
-  app.register(embeddingsRoutes, { prefix: API_PREFIX, ctx })
-  app.register(activityRoutes, { prefix: API_PREFIX, ctx })
-  app.register(adminRoutes, { prefix: ADMIN_PREFIX, ctx, hooks })
-  app.register(catalogAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
-  app.register(creditsRoutes, { prefix: API_PREFIX, ctx })
-  app.register(creditsAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
-  app.register(callbacksAdminRoutes, { prefix: ADMIN_PREFIX, ctx, dispatcher: services.callbacks })
-  app.register(videoRoutes, { prefix: `${ROUTER_PREFIX}/video`, ctx, video: services.video })
-  app.register(videoAdminRoutes, { prefix: ADMIN_PREFIX, ctx, video: services.video })
-  app.register(stateAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
-  app.register(faultsAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
-  app.register(journalAdminRoutes, { prefix: ADMIN_PREFIX, ctx, journal: services.journal })
-  app.register(openapiRoutes, { ctx, routes })
-  if (ctx.config.ui) app.register(uiRoutes)
+  // Each surface is a plugin scope of its own, and its hooks guard exactly the routes it registers.
+  app.register(async function emulatedApis(api) {
+    installCors(api, ctx, [API_PREFIX, ROUTER_PREFIX])
+    api.register(keysRoutes, { prefix: API_PREFIX, ctx })
+    api.register(catalogRoutes, { prefix: API_PREFIX, ctx })
+    api.register(guardrailsRoutes, { prefix: API_PREFIX, ctx })
+    api.register(embeddingsRoutes, { prefix: API_PREFIX, ctx })
+    api.register(activityRoutes, { prefix: API_PREFIX, ctx })
+    api.register(creditsRoutes, { prefix: API_PREFIX, ctx })
+    api.register(
+      async function videoRouter(router) {
+        // The video router answers in its vendor's envelope, its 404s included.
+        installErrorHandling(router, traceRng, 'router')
+        installNotFound(router, traceRng)
+        router.register(videoRoutes, { prefix: VIDEO_PREFIX, ctx, video: services.video })
+      },
+      { prefix: ROUTER_PREFIX },
+    )
+  })
+  app.register(async function adminSurface(admin) {
+    installAdminGuard(admin, ctx)
+    admin.register(adminRoutes, { prefix: ADMIN_PREFIX, ctx, hooks })
+    admin.register(catalogAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
+    admin.register(creditsAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
+    admin.register(callbacksAdminRoutes, { prefix: ADMIN_PREFIX, ctx, dispatcher: services.callbacks })
+    admin.register(videoAdminRoutes, { prefix: ADMIN_PREFIX, ctx, video: services.video })
+    admin.register(stateAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
+    admin.register(faultsAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
+    admin.register(journalAdminRoutes, { prefix: ADMIN_PREFIX, ctx, journal: services.journal })
+    admin.register(openapiRoutes, { ctx, routes })
+    if (ctx.config.ui) admin.register(uiRoutes)
+  })
   return app
 }

@@ -2,24 +2,26 @@
 // http://localhost:5173) may call the gateway and the video router straight from the browser, as it
 // would the real service. Nothing is sent when no origin is configured, and the admin API and UI
 // (/_emulator/) never get CORS headers: another origin must not be able to drive the emulator.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify'
 import type { EmulatorContext } from '../context.ts'
 
-/** The prefixes a browser app calls; everything else (admin, UI, docs) stays same-origin only. */
-const CORS_PREFIXES = ['/api/v1/', '/router/v1/']
 const METHODS = 'GET, POST, PUT, PATCH, DELETE'
 /** Response headers a browser app needs to read to handle limits and faults as it would for real. */
 const EXPOSED = 'retry-after, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset'
 const PREFLIGHT_MAX_AGE_S = '600'
 
-export function installCors(app: FastifyInstance, ctx: EmulatorContext): void {
+/**
+ * Adds CORS to the routes of `scope` (the emulated APIs' scope: the admin API and the UI are never in
+ * it), and a preflight route under each of `prefixes`, since a preflight matches no route of its own.
+ */
+export function installCors(scope: FastifyInstance, ctx: EmulatorContext, prefixes: readonly string[]): void {
   const origins = new Set(ctx.config.corsOrigins)
   if (origins.size === 0) return
   const anyOrigin = origins.has('*')
 
   const allowedOrigin = (request: FastifyRequest): string | null => {
     const origin = request.headers.origin
-    if (!origin || !CORS_PREFIXES.some((prefix) => request.url.startsWith(prefix))) return null
+    if (!origin) return null
     return anyOrigin || origins.has(origin.toLowerCase()) ? origin : null
   }
 
@@ -28,8 +30,8 @@ export function installCors(app: FastifyInstance, ctx: EmulatorContext): void {
     reply.header('access-control-allow-origin', origin).header('vary', 'Origin')
   }
 
-  // A global hook, so it runs before every route's own (authentication, faults): a preflight carries no key.
-  app.addHook('onRequest', async (request, reply) => {
+  // A hook of the scope, so it runs before every route's own (authentication, faults): a preflight carries no key.
+  scope.addHook('onRequest', async (request, reply) => {
     const origin = allowedOrigin(request)
     if (origin === null) return
     allow(reply, origin)
@@ -47,4 +49,7 @@ export function installCors(app: FastifyInstance, ctx: EmulatorContext): void {
       .header('access-control-max-age', PREFLIGHT_MAX_AGE_S)
       .send()
   })
+  // The hook above answers an allowed preflight; anything else that reaches the route is not one.
+  const notAPreflight: RouteHandlerMethod = (_request, reply) => reply.callNotFound()
+  for (const prefix of prefixes) scope.options(`${prefix}/*`, notAPreflight)
 }

@@ -1,0 +1,53 @@
+// The JSON body parser: Fastify's own (with its prototype-poisoning checks), behind a nesting-depth
+// bound. A body nested thousands deep parses, but then overflows the stack of whatever walks it
+// recursively (validation, a guardrail's filters, the journal's formatting), so it is refused before
+// anything reads or stores it.
+import type { FastifyInstance } from 'fastify'
+import { ApiError } from '../core/errors.ts'
+
+/** Deeper than any body of these APIs needs (theirs are a few levels deep), far below any stack limit. */
+export const MAX_JSON_DEPTH = 64
+
+const OPEN_OBJECT = 0x7b
+const OPEN_ARRAY = 0x5b
+const CLOSE_OBJECT = 0x7d
+const CLOSE_ARRAY = 0x5d
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+
+/**
+ * True when `text` nests objects and arrays deeper than `limit`. One pass over the characters, with
+ * strings skipped (a bracket inside a string does not nest); malformed JSON is left to the parser.
+ */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === BACKSLASH) i++
+      else if (c === QUOTE) inString = false
+    } else if (c === QUOTE) inString = true
+    else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      if (++depth > limit) return true
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) depth--
+  }
+  return false
+}
+
+export function installJsonParser(app: FastifyInstance, limit = MAX_JSON_DEPTH): void {
+  const parse = app.getDefaultJsonParser('error', 'error')
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string // parseAs: 'string'
+    if (nestsDeeperThan(text, limit)) {
+      return done(
+        new ApiError(400, `Request body nests objects and arrays more than ${limit} levels deep; no request of this API needs that many`, {
+          metadata: { field: 'body', location: 'body', limit },
+        }),
+        undefined,
+      )
+    }
+    parse(request, text, done)
+  })
+}

@@ -43,6 +43,9 @@ describe('UI at /_emulator/', () => {
   it('never serves a file outside the build, and 404s a missing asset', async () => {
     const app = await uiApp({ 'index.html': 'shell' })
     expect((await app.inject('/_emulator/assets/missing.js')).statusCode).toBe(404)
+    // A directory of the build is neither a page nor a file (it was a 500, EISDIR).
+    const withAssets = await uiApp({ 'index.html': 'shell', 'assets/app.js': '1' })
+    for (const url of ['/_emulator/assets', '/_emulator/assets/']) expect((await withAssets.inject(url)).statusCode, url).toBe(404)
     expect((await app.inject('/_emulator/api/not-a-route')).statusCode).toBe(404)
     for (const url of ['/_emulator/../package.json', '/_emulator/%2e%2e/%2e%2e/package.json', '/_emulator/..%2fpackage.json']) {
       const res = await app.inject(url)

@@ -1,6 +1,7 @@
 // Builds the Fastify app (not listening): error handling, validation, auth, then one plugin per API
 // area under its prefix. Shells (CLI, desktop, tests) decide whether and where it listens.
-import Fastify, { LogController, type FastifyInstance } from 'fastify'
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify'
+import { REDACTED, redactUrl } from '../core/redact.ts'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { createRng } from '../core/rng.ts'
 import type { EmulatorContext } from '../context.ts'
@@ -60,8 +61,12 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
             // The CLI prints its own start-up summary, so the framework's info lines (listening at...) stay quiet.
             level: level === 'info' ? 'warn' : level,
             stream: process.stderr,
-            // Keys never reach a log line.
-            redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
+            // Secrets never reach a log line: a request is logged with its query's secrets redacted by
+            // name (?api_key=, ?token=), and never with its headers.
+            serializers: {
+              req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip }),
+            },
+            redact: { paths: ['req.headers', 'headers.authorization', 'headers["x-emulator-admin-token"]', 'headers.cookie'], censor: REDACTED },
           },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: DEFAULT_BODY_LIMIT,

@@ -1,6 +1,6 @@
 // Serves the built inspector (out/renderer, from `npm run build`) at /_emulator/, so any browser can
 // use the same UI as the desktop window. Without a build, the page says how to make one.
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { extname, join, normalize, sep } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -41,7 +41,10 @@ export async function uiRoutes(app: FastifyInstance, { dir = RENDERER_DIR }: { d
     if (!existsSync(join(dir, 'index.html'))) return reply.type('text/html; charset=utf-8').send(NOT_BUILT)
     // Paths outside the build, and unknown paths, get the app shell (client-side routes) or a 404.
     const inside = path.startsWith(dir + sep)
-    const file = inside && existsSync(path) ? path : join(dir, 'index.html')
+    const found = inside ? statSync(path, { throwIfNoEntry: false }) : undefined
+    // A directory of the build (`assets`) is no page and no file: a 404, like an unknown file.
+    if (found?.isDirectory()) return reply.callNotFound()
+    const file = found?.isFile() ? path : join(dir, 'index.html')
     if (file !== path && extname(wanted) !== '') return reply.callNotFound()
     const type = TYPES[extname(file)] ?? 'application/octet-stream'
     if (file.includes(`${sep}assets${sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable')

@@ -8,6 +8,7 @@ import { isImmutable, ownedCopy } from '../core/buffers.ts'
 import { toIso, wallClock } from '../core/clock.ts'
 import type { EmulatorContext } from '../context.ts'
 import { addRouteHook, isEmulatedApi } from '../http/route-hooks.ts'
+import { redact, redactQuery, REDACTED, SECRET_NAME } from '../core/redact.ts'
 
 export type EffectKind = 'usage' | 'task' | 'charge' | 'callback'
 
@@ -56,6 +57,23 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Runs `write` (a SQLite transaction) with the effects it reports held back until it has returned:
+ * one that throws, or whose commit fails, has rolled back what it wrote, so what it reported is
+ * dropped with it. Nested calls stage into the enclosing one, as savepoints do.
+ */
+export function withStagedEffects<T>(write: () => T): T {
+  const outer = effectsStore.getStore()
+  if (!outer || outer === NO_EFFECTS) return write()
+  const staged: JournalEntry['effects'] = { usage: [], tasks: [], charges: [], callbacks: [] }
+  const result = effectsStore.run(staged, write)
+  outer.usage.push(...staged.usage)
+  outer.tasks.push(...staged.tasks)
+  outer.charges.push(...staged.charges)
+  outer.callbacks.push(...staged.callbacks)
+  return result
+}
+
 export function recordEffect(kind: EffectKind, id: string | number): void {
   const effects = effectsStore.getStore()
   if (!effects) return
@@ -65,11 +83,6 @@ export function recordEffect(kind: EffectKind, id: string | number): void {
   else effects.callbacks.push(String(id))
 }
 
-// A key cut short by a body's truncation is still a secret: its start is redacted too.
-const TOKEN = /sk-gw-v1-[0-9a-f]{64}|sk-gw-v1-[0-9a-f]+$/g
-/** Keys never reach the journal, its exports or the UI: only their prefix stays, to tell them apart. */
-export const redact = (text: string): string => text.replace(TOKEN, (token) => `${token.slice(0, 12)}…[redacted]`)
-
 /** Bodies larger than this are not kept at all, not even their start. */
 const TOO_LARGE = 4 * 1024 * 1024
 
@@ -77,7 +90,7 @@ function headersOf(raw: Record<string, string | string[] | number | undefined>):
   const out: Record<string, string> = {}
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined) continue
-    out[name] = name === 'authorization' || name === 'cookie' ? '[redacted]' : redact(Array.isArray(value) ? value.join(', ') : String(value))
+    out[name] = SECRET_NAME.test(name) ? REDACTED : redact(Array.isArray(value) ? value.join(', ') : String(value))
   }
   return out
 }
@@ -167,7 +180,7 @@ export class Journal {
       operation: raw.operation,
       method: raw.method,
       path,
-      query,
+      query: redactQuery(query),
       status: raw.status,
       duration_ms: raw.duration_ms,
       account_id: raw.account_id,
@@ -182,8 +195,17 @@ export class Journal {
   private materialize(raw: RawEntry): JournalEntry {
     return {
       ...this.summary(raw),
-      request: { headers: headersOf(raw.requestHeaders), body: this.text(raw.requestBody, raw.requestBytes), body_bytes: raw.requestBytes },
-      response: { headers: headersOf(raw.responseHeaders as Record<string, string>), body: this.text(raw.responseBody, raw.responseBytes), body_bytes: raw.responseBytes },
+      request: { headers: headersOf(raw.requestHeaders), body: this.readableText(raw.requestBody, raw.requestBytes), body_bytes: raw.requestBytes },
+      response: { headers: headersOf(raw.responseHeaders as Record<string, string>), body: this.readableText(raw.responseBody, raw.responseBytes), body_bytes: raw.responseBytes },
+    }
+  }
+
+  /** A stored body as text; reading the journal never fails, whatever a request stored. */
+  private readableText(value: unknown, bytes: number): string | null {
+    try {
+      return this.text(value, bytes)
+    } catch {
+      return `(${bytes} bytes that could not be shown)`
     }
   }
 

@@ -3,7 +3,7 @@
 // the guardrail budgets, the key's limit and the account's credits; then it writes the usage row and
 // debits the account. Denials are ApiErrors with metadata naming what ran out.
 import { ApiError } from '../../core/errors.ts'
-import { recordEffect } from '../../journal/journal.ts'
+import { recordEffect, withStagedEffects } from '../../journal/journal.ts'
 import { nanosToUsd } from '../../core/money.ts'
 import { windowStartFor, windowStarts } from '../../core/windows.ts'
 import type { EmulatorContext } from '../../context.ts'
@@ -48,6 +48,11 @@ export function healthiest(allowed: readonly CatalogEndpoint[]): CatalogEndpoint
 const WINDOW_NAME = { daily: 'daily', weekly: 'weekly', monthly: 'monthly' } as const
 
 export function bill(ctx: EmulatorContext, request: BillingRequest): Billed {
+  // The usage row is reported to the journal only once its transaction (and any enclosing one) holds.
+  return withStagedEffects(() => billNow(ctx, request))
+}
+
+function billNow(ctx: EmulatorContext, request: BillingRequest): Billed {
   return ctx.db
     .transaction((): Billed => {
       const now = ctx.clock.now()

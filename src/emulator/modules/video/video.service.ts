@@ -12,7 +12,7 @@ import type { AuthContext } from '../../http/auth.ts'
 import type { CatalogModel } from '../catalog/catalog.schemas.ts'
 import { enqueueDelivery } from '../callbacks/callbacks.service.ts'
 import { bill, refund } from '../ledger/ledger.service.ts'
-import { recordEffect } from '../../journal/journal.ts'
+import { recordEffect, withStagedEffects } from '../../journal/journal.ts'
 import { frameSize, TASK_TYPE, type Operation } from './video.models.ts'
 import type { TaskOutcome, TaskRow, TaskState } from './video.repo.ts'
 import { routerError, type Template, type VideoRequest } from './video.validate.ts'
@@ -161,6 +161,12 @@ export class VideoService {
     const credits = priceCredits(this.fixtures.pricing, this.fixtures.templates, request)
     const costNanos = Math.round(credits * ctx.config.videoCreditUsd * 1e9)
     ctx.rateLimiter.admit(caller.key.hash, caller.account.id, ctx.clock.now())
+    // The task and its usage are reported to the journal only if the whole transaction holds.
+    return withStagedEffects(() => this.insertTask(caller, request, origin, outcome, credits, costNanos))
+  }
+
+  private insertTask(caller: CreateTask['caller'], request: CreateTask['request'], origin: CreateTask['origin'], outcome: CreateTask['outcome'], credits: number, costNanos: number): TaskRow {
+    const ctx = this.ctx
     return ctx.db
       .transaction((): TaskRow => {
         const label = ctx.ids.next('video-task')

@@ -1,9 +1,11 @@
 // Fuzzing every gateway, router and admin operation: valid requests mutated into bad ones (wrong
 // types, missing and extra fields, huge and empty strings, unicode and control characters, deep
-// nesting, malformed JSON, wrong content types, absurd numbers, bad path segments and queries).
+// nesting, malformed JSON, wrong content types, absurd numbers, bad path segments and queries, other
+// spellings of the path: repeated slashes, encoded characters, dot segments).
 // Every answer must be a success or a 4xx in the right envelope: never a 5xx, a crash or a hang.
 import fc from 'fast-check'
-import { createEmulator, type Emulator } from '../../src/emulator/index.ts'
+import { request as httpRequest } from 'node:http'
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.ts'
 
 interface Operation {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
@@ -78,6 +80,8 @@ const mutation = fc.oneof(
   fc.record({ kind: fc.constant('raw' as const), text: fc.constantFrom('{', '[1,2', 'null', '"text"', '{"a":1}}', '\u0000', '<xml/>', '') }),
   fc.record({ kind: fc.constant('type' as const), type: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'image/png') }),
   fc.record({ kind: fc.constant('segment' as const), value: fc.constantFrom('%', '%zz', '..', '%2e%2e', 'x'.repeat(600), '💥', '%00', ' ', '{}') }),
+  fc.record({ kind: fc.constant('spelling' as const), how: fc.constantFrom('double', 'encode', 'dot', 'dotdot', 'slash', 'backslash'), pick: fc.nat(), lower: fc.boolean() }),
+  fc.record({ kind: fc.constant('nest' as const), depth: fc.constantFrom(10, 63, 64, 65, 200, 5_000, 50_000), pick: fc.nat(), brace: fc.boolean() }),
   fc.record({ kind: fc.constant('query' as const), value: fc.constantFrom('limit=-1', 'limit=abc', 'offset=1e400', 'date=%', 'a[b]=c', '&&&', 'region=', 'states=zzz', '%%%', 'include_disabled=2') }),
 )
 
@@ -87,12 +91,71 @@ export interface FuzzResult {
   failures: string[]
 }
 
+/** Another spelling of the same path, which a lenient router could fold into it. */
+function respell(url: string, how: string, pick: number, lower: boolean): string {
+  const query = url.indexOf('?')
+  const path = query === -1 ? url : url.slice(0, query)
+  const rest = query === -1 ? '' : url.slice(query)
+  const slashes = [...path.matchAll(/\//g)].map((m) => m.index)
+  const at = slashes[pick % slashes.length]!
+  const inner = slashes.length > 1 ? slashes[1 + (pick % (slashes.length - 1))]! : at
+  let spelt = path
+  if (how === 'double') spelt = `${path.slice(0, at)}/${path.slice(at)}`
+  else if (how === 'dot') spelt = `${path.slice(0, at)}/.${path.slice(at)}`
+  else if (how === 'dotdot') spelt = `${path.slice(0, at)}/x/..${path.slice(at)}`
+  else if (how === 'slash') spelt = `${path.slice(0, inner)}%2${lower ? 'f' : 'F'}${path.slice(inner + 1)}`
+  else if (how === 'backslash') spelt = `${path.slice(0, inner)}\\${path.slice(inner + 1)}`
+  else {
+    const plain = [...path.matchAll(/[A-Za-z0-9_.~-]/g)].map((m) => m.index)
+    if (plain.length === 0) return url
+    const i = plain[pick % plain.length]!
+    const hex = path.charCodeAt(i).toString(16)
+    spelt = `${path.slice(0, i)}%${lower ? hex : hex.toUpperCase()}${path.slice(i + 1)}`
+  }
+  return spelt + rest
+}
+
+/** `body` as JSON text with one field (or the whole body) nested `depth` levels deep. */
+function nestedText(body: unknown, depth: number, pick: number, brace: boolean): string {
+  const deep = brace ? `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}` : `${'['.repeat(depth)}${']'.repeat(depth)}`
+  const keys = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : []
+  if (keys.length === 0) return deep
+  const key = keys[pick % keys.length]!
+  return JSON.stringify({ ...(body as Record<string, unknown>), [key]: '\u0000deep' }).replace('"\\u0000deep"', deep)
+}
+
+interface Answer {
+  statusCode: number
+  body: string
+  json(): unknown
+}
+
+/** One request over a real socket, its path exactly as given. */
+function overSocket(emu: RunningEmulator, method: string, path: string, headers: Record<string, string>, payload: string | undefined): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    // A socket's request line carries no space or non-ASCII character: those go percent-encoded, as a client sends them.
+    const line = path.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c))
+    const req = httpRequest({ host: '127.0.0.1', port: emu.port, method, path: line, headers }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8')
+        resolve({ statusCode: res.statusCode ?? 0, body, json: () => JSON.parse(body) })
+      })
+    })
+    req.on('error', reject)
+    req.end(payload)
+  })
+}
+
 function substitute(path: string, ids: Record<string, string>): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => ids[name] ?? name)
 }
 
 export async function fuzz(runs: number, seed: number): Promise<FuzzResult> {
-  const emu: Emulator = await createEmulator({ db: ':memory:', clock: 'manual', seed: 1, callbackTimeoutMs: 50 })
+  // Listening (on loopback), so respelt paths go over a real socket: an injected request would have
+  // its dot segments resolved on the way in.
+  const emu: RunningEmulator = await startEmulator({ db: ':memory:', clock: 'manual', seed: 1, callbackTimeoutMs: 50, host: '127.0.0.1', port: 0, logLevel: 'silent' })
   const account = emu.ctx.repos.accounts.list()[0]!.id
   const hash = (await emu.app.inject({ url: '/api/v1/keys', headers: { authorization: `Bearer ${emu.keys.management}` } })).json().data[0].hash as string
   const guardrail = (
@@ -117,12 +180,15 @@ export async function fuzz(runs: number, seed: number): Promise<FuzzResult> {
         else if (m.kind === 'raw') raw = m.text
         else if (m.kind === 'type') contentType = m.type
         else if (m.kind === 'segment') path = path.replace(/\/[^/?]+(\?|$)/, `/${m.value}$1`)
+        else if (m.kind === 'spelling') path = respell(path, m.how, m.pick, m.lower)
+        else if (m.kind === 'nest') raw = nestedText(body, m.depth, m.pick, m.brace)
         else if (m.kind === 'query') path = `${path}${path.includes('?') ? '&' : '?'}${m.value}`
       }
       const headers: Record<string, string> = { ...(op.key && { authorization: `Bearer ${emu.keys[op.key]}` }) }
       const payload = raw ?? (body === undefined ? undefined : JSON.stringify(body))
       if (payload !== undefined) headers['content-type'] = contentType
-      const res = await emu.app.inject({ method: op.method, url: path, headers, ...(payload !== undefined && { payload }) })
+      const spelt = mutations.some((m) => m.kind === 'spelling')
+      const res = spelt ? await overSocket(emu, op.method, path, headers, payload) : await emu.app.inject({ method: op.method, url: path, headers, ...(payload !== undefined && { payload }) })
       result.requests++
       result.byStatus[res.statusCode] = (result.byStatus[res.statusCode] ?? 0) + 1
       const where = `${op.method} ${path} ${payload?.slice(0, 200) ?? ''} -> ${res.statusCode} ${res.body.slice(0, 200)}`
@@ -132,11 +198,17 @@ export async function fuzz(runs: number, seed: number): Promise<FuzzResult> {
         result.failures.push(where)
         return false
       }
+      // Another spelling of a path never reaches a route: a 400 (or a 404), in either envelope.
+      const respelt = path.split('?')[0] !== substitute(op.path, ids).split('?')[0] && mutations.some((m) => m.kind === 'spelling')
+      if (respelt && mutations.every((m) => m.kind !== 'segment') && res.statusCode !== 400 && res.statusCode !== 404) {
+        result.failures.push(`respelt path served: ${where}`)
+        return false
+      }
       if (res.statusCode >= 400) {
         const parsed = res.json() as Record<string, unknown>
-        const ok = path.startsWith('/router/')
-          ? typeof parsed.code === 'number' && typeof parsed.reason === 'string' && typeof parsed.message === 'string'
-          : typeof (parsed.error as { code?: unknown } | undefined)?.code === 'number' && typeof (parsed.error as { message?: unknown }).message === 'string'
+        const router = typeof parsed.code === 'number' && typeof parsed.reason === 'string' && typeof parsed.message === 'string'
+        const main = typeof (parsed.error as { code?: unknown } | undefined)?.code === 'number' && typeof (parsed.error as { message?: unknown }).message === 'string'
+        const ok = respelt ? router || main : path.startsWith('/router/') ? router : main
         if (!ok) {
           result.failures.push(`bad envelope: ${where}`)
           return false
@@ -145,7 +217,7 @@ export async function fuzz(runs: number, seed: number): Promise<FuzzResult> {
       return true
     }),
     { numRuns: runs, seed, endOnFailure: true },
-  ).catch(() => undefined)
+  ).catch((error: unknown) => { if (result.failures.length === 0) result.failures.push(`fuzzer stopped: ${String(error).slice(0, 1500)}`) })
 
   const integrity = emu.ctx.db.pragma('integrity_check', { simple: true })
   if (integrity !== 'ok') result.failures.push(`integrity_check: ${String(integrity)}`)

@@ -38,6 +38,9 @@ Options:
   --allowed-hosts <a,b>   host names the admin API and UI answer besides loopback
   --admin-token <token>   token for the admin API and UI (required, and generated, beyond loopback)
   --cors-origins <a,b>|*  browser origins that may call the gateway and router (default none)
+  --request-timeout <dur> a client must send its whole request within this (default 30s)
+  --keep-alive-timeout <dur> idle keep-alive connections close after this (default 5s)
+  --max-connections <n>   open connections per listener at most (default 1024)
   --journal-size <n>      requests the journal keeps (default 1000; 0 = off)
   --journal-body-limit <n> bytes of each body the journal keeps (default 16384)
   --demo                  a new database starts with 30 days of usage history

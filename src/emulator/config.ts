@@ -60,8 +60,8 @@ export interface EmulatorConfig {
   /** Host names the admin API and UI answer besides loopback and the bound host (DNS rebinding guard). */
   allowedHosts: string[]
   /**
-   * The admin API and UI token; required when listening beyond loopback. null there means one is
-   * derived from the seed and printed at start.
+   * The admin API and UI token; required when listening beyond loopback. null there means a random
+   * one is made and printed at start.
    */
   adminToken: string | null
   /**
@@ -69,6 +69,15 @@ export interface EmulatorConfig {
    * CORS headers at all. The admin API and UI never answer other origins.
    */
   corsOrigins: string[]
+  /**
+   * A client must have sent its whole request (headers and body) within this long, or its connection
+   * is closed (408): connections that trickle bytes would otherwise stay open for ever.
+   */
+  requestTimeoutMs: number
+  /** An idle keep-alive connection is closed after this long. */
+  keepAliveTimeoutMs: number
+  /** Open connections at most, per listener; more are refused so the ones open keep working. */
+  maxConnections: number
 }
 
 export class ConfigError extends Error {
@@ -125,6 +134,9 @@ export function defaultConfig(): EmulatorConfig {
     allowedHosts: [],
     adminToken: null,
     corsOrigins: [],
+    requestTimeoutMs: 30_000,
+    keepAliveTimeoutMs: 5_000,
+    maxConnections: 1_024,
   }
 }
 
@@ -265,6 +277,9 @@ const SETTINGS: Setting[] = [
   { key: 'allowedHosts', flag: 'allowed-hosts', parse: hostList as Setting['parse'] },
   { key: 'adminToken', flag: 'admin-token', parse: (v, w) => (v === null ? null : nonEmptyString(v, w)) },
   { key: 'corsOrigins', flag: 'cors-origins', parse: originList as Setting['parse'] },
+  { key: 'requestTimeoutMs', flag: 'request-timeout', parse: duration(false) },
+  { key: 'keepAliveTimeoutMs', flag: 'keep-alive-timeout', parse: duration(false) },
+  { key: 'maxConnections', flag: 'max-connections', parse: integer(1, 1_000_000) },
 ]
 
 const envName = (flag: string): string => `GATEWAY_EMULATOR_${flag.replace(/-/g, '_').toUpperCase()}`

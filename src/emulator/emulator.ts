@@ -14,7 +14,7 @@ import { createChargeDueSource } from './modules/credits/credits.service.ts'
 import { createCallbackDispatcher } from './modules/callbacks/callbacks.service.ts'
 import { loadVideoFixtures, VideoService } from './modules/video/video.service.ts'
 import { Journal } from './journal/journal.ts'
-import { markEu } from './http/listeners.ts'
+import { limitConnections, markEu, serverOptions } from './http/listeners.ts'
 import { isLoopbackHost } from './http/admin-guard.ts'
 import { randomBytes } from 'node:crypto'
 import { openDatabase } from './store/db.ts'
@@ -143,12 +143,14 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number, w
 
 const hostForUrl = (host: string): string => (host.includes(':') ? `[${host}]` : host)
 
-async function listenEu(app: FastifyInstance, host: string, port: number): Promise<Server> {
-  // Same app, same state: requests are marked as EU and handed to the main server's handler.
-  const server = http.createServer((req, res) => {
+async function listenEu(app: FastifyInstance, config: Readonly<EmulatorConfig>, port: number): Promise<Server> {
+  const host = config.host
+  // Same app, same state, same limits: requests are marked as EU and handed to the main server's handler.
+  const server = http.createServer(serverOptions(config), (req, res) => {
     markEu(req)
     app.server.emit('request', req, res)
   })
+  limitConnections(server, config)
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) => reject(listenError(error as NodeJS.ErrnoException, host, port, 'EU')))
     server.listen(port, host, () => resolve())
@@ -169,7 +171,7 @@ export async function startEmulator(options: EmulatorOptions = {}, resolved?: Re
     const port = (app.server.address() as AddressInfo).port
     if (config.euPort !== -1) {
       const euPort = config.euPort ?? (config.port === 0 ? 0 : port + 1)
-      euServer = await listenEu(app, config.host, euPort)
+      euServer = await listenEu(app, config, euPort)
     }
     const base = `http://${hostForUrl(config.host)}`
     const euUrl = euServer ? `${base}:${(euServer.address() as AddressInfo).port}` : null

@@ -30,6 +30,7 @@ import { installCors } from './cors.ts'
 import { refuseNonCanonicalPaths } from './canonical-path.ts'
 import { envelopeForUnrouted, installErrorHandling, installNotFound, sendError, toApiError } from './error-handler.ts'
 import { installJsonParser } from './json-body.ts'
+import { limitConnections, serverOptions } from './listeners.ts'
 import { createRouteCollector, openapiRoutes } from './openapi.ts'
 import { uiRoutes } from './ui.ts'
 import { validatorCompiler } from './validation.ts'
@@ -70,6 +71,10 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
           },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: DEFAULT_BODY_LIMIT,
+    // Fastify sets these two on the server it makes (over what `http` says); the rest are Node's own.
+    requestTimeout: ctx.config.requestTimeoutMs,
+    keepAliveTimeout: ctx.config.keepAliveTimeoutMs,
+    http: serverOptions(ctx.config),
     forceCloseConnections: true,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
@@ -79,6 +84,7 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  limitConnections(app.server, ctx.config)
   app.setValidatorCompiler(validatorCompiler)
   // Every body of these APIs is JSON; a text body gets a 415 rather than a confusing type error.
   app.removeContentTypeParser('text/plain')

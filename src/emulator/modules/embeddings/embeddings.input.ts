@@ -1,12 +1,14 @@
 // The five shapes of `input`: a string, strings, token ids, lists of token ids, and content objects
 // ({content: [text and image parts]}). Each becomes one item to embed, with its features and token
 // count; a problem is a 400 naming its place (`input[2]`, `input[0].content[1].text`).
-import { fieldError } from '../../core/errors.ts'
-import { IMAGE_TOKENS, tokenizerNow } from './tokens.ts'
+import { ApiError, fieldError } from '../../core/errors.ts'
+import { countTokens, IMAGE_TOKENS, tokenizerNow } from './tokens.ts'
 import { imageFeatures, textFeatures, type Features } from './vectors.ts'
 import { MAX_INPUTS } from './embeddings.schemas.ts'
 
 export interface EmbeddingItem {
+  /** Where the input is in the request (`input`, `input[2]`), for errors. */
+  field: string
   /** What makes this input itself: equal identities give equal vectors (and seed the input's noise). */
   identity: string
   /** Features and token count, worked out only when the vector is not already known. */
@@ -15,12 +17,50 @@ export interface EmbeddingItem {
 
 const SHAPES = 'a string, an array of strings, an array of token ids, an array of arrays of token ids, or an array of content objects'
 
-function textItem(text: string): EmbeddingItem {
-  return { identity: `text:${text}`, prepare: () => ({ features: textFeatures(text), tokens: tokenizerNow().encode(text).length }) }
+/**
+ * What one request may hold, checked before anything is tokenized: an input of more tokens than the
+ * model's context length is refused, as the real service refuses it (it does not truncate); so is a
+ * request of more tokens in all than MAX_REQUEST_TOKENS.
+ */
+export interface InputLimits {
+  model: string
+  contextTokens: number
 }
 
-function tokenIdsItem(ids: unknown[], field: string): EmbeddingItem {
+/** Tokens of all inputs of one request together, at most (the real embeddings APIs' own bound). */
+export const MAX_REQUEST_TOKENS = 300_000
+/**
+ * Bytes per token no real text comes near (English runs about 4, code 3, CJK 3): a text longer than
+ * its token bound times this is refused by its length alone, before the tokenizer spends time on it.
+ */
+export const BYTES_PER_TOKEN_BOUND = 16
+
+const overContext = (field: string, tokens: number, limits: InputLimits): ApiError =>
+  new ApiError(400, `Field \`${field}\` is ${tokens} tokens, more than the ${limits.contextTokens}-token context length of ${limits.model}: shorten it or split it into several inputs`, {
+    metadata: { field, location: 'body', issue: 'over context length', limit: limits.contextTokens, tokens },
+  })
+
+/** Refuses a text whose bytes alone show it is over the context length. */
+function checkLength(text: string, field: string, limits: InputLimits): void {
+  const maxBytes = limits.contextTokens * BYTES_PER_TOKEN_BOUND
+  // Characters first: a UTF-8 character is at least one byte, so most texts are settled without counting bytes.
+  if (text.length <= maxBytes / 4) return
+  const bytes = Buffer.byteLength(text)
+  if (bytes > maxBytes) {
+    throw new ApiError(400, `Field \`${field}\` is ${bytes} bytes, longer than any text that fits the ${limits.contextTokens}-token context length of ${limits.model} (at most ${maxBytes} bytes are read)`, {
+      metadata: { field, location: 'body', issue: 'over context length', limit: limits.contextTokens, limit_bytes: maxBytes },
+    })
+  }
+}
+
+function textItem(text: string, field: string, limits: InputLimits): EmbeddingItem {
+  checkLength(text, field, limits)
+  return { field, identity: `text:${text}`, prepare: () => ({ features: textFeatures(text), tokens: countTokens(text) }) }
+}
+
+function tokenIdsItem(ids: unknown[], field: string, limits: InputLimits): EmbeddingItem {
   if (ids.length === 0) throw fieldError(field, 'must not be empty')
+  if (ids.length > limits.contextTokens) throw overContext(field, ids.length, limits)
   ids.forEach((id, i) => {
     if (typeof id !== 'number' || !Number.isInteger(id) || id < 0) throw fieldError(`${field}[${i}]`, 'must be a token id (an integer >= 0)')
   })
@@ -31,10 +71,10 @@ function tokenIdsItem(ids: unknown[], field: string): EmbeddingItem {
     throw fieldError(field, 'holds a token id that is not in the cl100k_base vocabulary')
   }
   // Token ids embed as the text they spell, so ids and text agree.
-  return { identity: `text:${text}`, prepare: () => ({ features: textFeatures(text), tokens: ids.length }) }
+  return { field, identity: `text:${text}`, prepare: () => ({ features: textFeatures(text), tokens: ids.length }) }
 }
 
-function contentItem(value: unknown, field: string): EmbeddingItem {
+function contentItem(value: unknown, field: string, limits: InputLimits): EmbeddingItem {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw fieldError(field, 'must be an object with a `content` array')
   const content = (value as { content?: unknown }).content
   if (!Array.isArray(content)) throw fieldError(`${field}.content`, 'must be an array of text and image_url parts')
@@ -48,8 +88,9 @@ function contentItem(value: unknown, field: string): EmbeddingItem {
     if (p.type === 'text') {
       if (typeof p.text !== 'string') throw fieldError(`${at}.text`, 'must be a string')
       if (p.text === '') throw fieldError(`${at}.text`, 'must not be empty')
+      checkLength(p.text, `${at}.text`, limits)
       textFeatures(p.text, features)
-      tokens += tokenizerNow().encode(p.text).length
+      tokens += countTokens(p.text)
       identity.push(`t:${p.text}`)
     } else if (p.type === 'image_url') {
       const url = typeof p.image_url === 'string' ? p.image_url : (p.image_url as { url?: unknown } | null)?.url
@@ -61,13 +102,55 @@ function contentItem(value: unknown, field: string): EmbeddingItem {
       throw fieldError(`${at}.type`, 'must be one of text, image_url')
     }
   })
-  return { identity: `content:${identity.join('\u0000')}`, prepare: () => ({ features, tokens }) }
+  return { field, identity: `content:${identity.join('\u0000')}`, prepare: () => ({ features, tokens }) }
 }
 
-export function parseInput(input: unknown): EmbeddingItem[] {
+export function parseInput(input: unknown, limits: InputLimits): EmbeddingItem[] {
+  const items = itemsOf(input, limits)
+  // Every text within its own bound can still add up to more than a request may hold: checked by
+  // length before any tokenizing too.
+  const totalBytes = textBytes(input)
+  const maxBytes = MAX_REQUEST_TOKENS * BYTES_PER_TOKEN_BOUND
+  if (totalBytes > maxBytes) {
+    throw new ApiError(400, `Field \`input\` holds ${totalBytes} bytes of text, more than fits the ${MAX_REQUEST_TOKENS}-token bound of one request: send the inputs in several requests`, {
+      metadata: { field: 'input', location: 'body', issue: 'over request tokens', limit: MAX_REQUEST_TOKENS, limit_bytes: maxBytes },
+    })
+  }
+  return items
+}
+
+/** Refuses a request whose inputs add up to more tokens than MAX_REQUEST_TOKENS. */
+export function checkRequestTokens(inputs: readonly { field: string; tokens: number }[], limits: InputLimits): void {
+  for (const { field, tokens } of inputs) if (tokens > limits.contextTokens) throw overContext(field, tokens, limits)
+  const total = inputs.reduce((n, input) => n + input.tokens, 0)
+  if (total > MAX_REQUEST_TOKENS) {
+    throw new ApiError(400, `Field \`input\` is ${total} tokens in all, more than the ${MAX_REQUEST_TOKENS} one request may hold: send the inputs in several requests`, {
+      metadata: { field: 'input', location: 'body', issue: 'over request tokens', limit: MAX_REQUEST_TOKENS, tokens: total },
+    })
+  }
+}
+
+/** Bytes of text (UTF-16 units, a cheap bound) in the inputs, whatever their shape. */
+function textBytes(input: unknown): number {
+  if (typeof input === 'string') return input.length
+  if (!Array.isArray(input)) return 0
+  let total = 0
+  for (const item of input) {
+    if (typeof item === 'string') total += item.length
+    else if (item !== null && typeof item === 'object' && Array.isArray((item as { content?: unknown }).content)) {
+      for (const part of (item as { content: unknown[] }).content) {
+        const text = (part as { text?: unknown } | null)?.text
+        if (typeof text === 'string') total += text.length
+      }
+    }
+  }
+  return total
+}
+
+function itemsOf(input: unknown, limits: InputLimits): EmbeddingItem[] {
   if (typeof input === 'string') {
     if (input === '') throw fieldError('input', 'must not be empty')
-    return [textItem(input)]
+    return [textItem(input, 'input', limits)]
   }
   if (!Array.isArray(input)) throw fieldError('input', input === undefined ? 'is required' : `must be ${SHAPES}`)
   if (input.length === 0) throw fieldError('input', 'must not be empty')
@@ -78,16 +161,16 @@ export function parseInput(input: unknown): EmbeddingItem[] {
     return input.map((text, i) => {
       if (typeof text !== 'string') throw fieldError(`input[${i}]`, 'must be a string, like the other inputs')
       if (text === '') throw fieldError(`input[${i}]`, 'must not be empty')
-      return textItem(text)
+      return textItem(text, `input[${i}]`, limits)
     })
   }
-  if (typeof first === 'number') return [tokenIdsItem(input, 'input')]
+  if (typeof first === 'number') return [tokenIdsItem(input, 'input', limits)]
   if (Array.isArray(first)) {
     return input.map((ids, i) => {
       if (!Array.isArray(ids)) throw fieldError(`input[${i}]`, 'must be an array of token ids, like the other inputs')
-      return tokenIdsItem(ids, `input[${i}]`)
+      return tokenIdsItem(ids, `input[${i}]`, limits)
     })
   }
-  if (first !== null && typeof first === 'object') return input.map((item, i) => contentItem(item, `input[${i}]`))
+  if (first !== null && typeof first === 'object') return input.map((item, i) => contentItem(item, `input[${i}]`, limits))
   throw fieldError('input[0]', `must be a string, a token id, an array of token ids or a content object (input is ${SHAPES})`)
 }

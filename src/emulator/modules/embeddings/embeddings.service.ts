@@ -7,13 +7,15 @@ import type { EmulatorContext } from '../../context.ts'
 import type { AuthContext } from '../../http/auth.ts'
 import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
 import { bill, healthiest } from '../ledger/ledger.service.ts'
-import { parseInput, type EmbeddingItem } from './embeddings.input.ts'
+import { checkRequestTokens, parseInput, type EmbeddingItem } from './embeddings.input.ts'
 import type { EmbeddingsBody, ProviderPreferences } from './embeddings.schemas.ts'
 import { loadTokenizer } from './tokens.ts'
 import { embedFeatures, jsonVectorCapacity, writeJsonVector } from './vectors.ts'
 
 /** Used when a catalog model does not say its native size. */
 const DEFAULT_DIMENSIONS = 1536
+/** Used when a catalog model does not say its context length (the text-embedding-3 family's). */
+const DEFAULT_CONTEXT_TOKENS = 8192
 
 export function embeddingsModel(ctx: EmulatorContext, id: string): CatalogModel {
   const model = ctx.catalog.get().find(id)
@@ -126,7 +128,10 @@ export async function createEmbeddings(ctx: EmulatorContext, caller: AuthContext
   const dimensions = body.dimensions || native
   if (dimensions > native) throw fieldError('dimensions', `must be <= ${native}, the native size of ${model.id}`)
   await loadTokenizer()
-  const computed = parseInput(body.input).map((item) => vectorOf(model.id, dimensions, item))
+  const limits = { model: model.id, contextTokens: model.context_length ?? DEFAULT_CONTEXT_TOKENS }
+  const items = parseInput(body.input, limits)
+  const computed = items.map((item) => vectorOf(model.id, dimensions, item))
+  checkRequestTokens(items.map((item, i) => ({ field: item.field, tokens: computed[i]!.tokens })), limits)
   const tokens = computed.reduce((n, c) => n + c.tokens, 0)
 
   ctx.rateLimiter.admit(caller.key.hash, caller.account.id, ctx.clock.now())

@@ -6,7 +6,7 @@ import { ApiError } from '../core/errors.ts'
 import { sha256Hex } from '../core/rng.ts'
 import type { EmulatorContext } from '../context.ts'
 import { bearerToken } from '../http/auth.ts'
-import { addRouteHook, isEmulatedApi } from '../http/route-hooks.ts'
+import { addRouteHook } from '../http/route-hooks.ts'
 import type { Journal } from '../journal/journal.ts'
 import { faultDraw, faultError, matches, type FaultAction, type FaultMatch, type FaultTarget } from './faults.ts'
 
@@ -37,8 +37,8 @@ export function installFaults(app: FastifyInstance, ctx: EmulatorContext, journa
   app.decorateRequest('fault', null)
   app.addHook('onRoute', (route) => {
     const operation = route.config?.operation
-    // Faults are for the emulated APIs; the admin API and the UI always answer.
-    if (!operation || !isEmulatedApi(route.url)) return
+    // Installed in the emulated APIs' scope only: the admin API and the UI always answer.
+    if (!operation) return
     addRouteHook(route, 'preValidation', async (request, reply) => applyFaults(ctx, request, reply, operation, journal))
   })
 }

@@ -94,11 +94,6 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
   // First of all hooks: a path spelt otherwise than canonically is refused, so the route a request
   // matched is the path it named, for every guard, log and journal entry after.
   app.addHook('onRequest', refuseNonCanonicalPaths)
-  // The journal, authentication and faults attach to each route that needs them (by its config), in
-  // this order: the journal first, so a request refused by authentication is recorded too.
-  services.journal.install(app)
-  installAuth(app, ctx)
-  installFaults(app, ctx, services.journal)
   // Before any route plugin, so the OpenAPI document sees every route.
   const routes = createRouteCollector()
   app.addHook('onRoute', routes.onRoute)
@@ -106,6 +101,12 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
   // Each surface is a plugin scope of its own, and its hooks guard exactly the routes it registers.
   app.register(async function emulatedApis(api) {
     installCors(api, ctx, [API_PREFIX, ROUTER_PREFIX])
+    // The journal, authentication and faults attach to each route of this scope that needs them (by
+    // its config), in this order: the journal first, so a request refused by authentication is
+    // recorded too. The admin API and the UI are outside the scope: never journaled nor faulted.
+    services.journal.install(api)
+    installAuth(api, ctx)
+    installFaults(api, ctx, services.journal)
     api.register(keysRoutes, { prefix: API_PREFIX, ctx })
     api.register(catalogRoutes, { prefix: API_PREFIX, ctx })
     api.register(guardrailsRoutes, { prefix: API_PREFIX, ctx })

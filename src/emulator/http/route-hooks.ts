@@ -25,8 +25,5 @@ export function addRouteHook<Name extends keyof RouteHooks>(route: RouteOptions,
   ;(route as unknown as Record<Name, unknown>)[name] = [...list, hook]
 }
 
-/** The emulated APIs (gateway and video router), as opposed to the admin API, the UI and the docs. */
-export const isEmulatedApi = (url: string): boolean => url.startsWith('/api/') || url.startsWith('/router/')
-
 /** Methods whose requests carry a body, which arrives after the onRequest hooks have run. */
 export const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])

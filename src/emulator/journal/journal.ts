@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isImmutable, ownedCopy } from '../core/buffers.ts'
 import { toIso, wallClock } from '../core/clock.ts'
 import type { EmulatorContext } from '../context.ts'
-import { addRouteHook, isEmulatedApi } from '../http/route-hooks.ts'
+import { addRouteHook } from '../http/route-hooks.ts'
 import { redact, redactQuery, REDACTED, SECRET_NAME } from '../core/redact.ts'
 
 export type EffectKind = 'usage' | 'task' | 'charge' | 'callback'
@@ -244,7 +244,7 @@ export class Journal {
     // formatting happens when someone reads the journal.
     app.addHook('onRoute', (route) => {
       const operation = route.config?.operation
-      if (!operation || !isEmulatedApi(route.url)) return
+      if (!operation) return
       addRouteHook(route, 'onRequest', (request, _reply, done) => {
         const effects = request.method === 'GET' ? NO_EFFECTS : { usage: [], tasks: [], charges: [], callbacks: [] }
         request.journal = { operation, started: wallClock.perf(), time: ctx.clock.now(), wall: wallClock.now(), payload: null, effects, recorded: false }

@@ -1,7 +1,7 @@
 // State export and import: a rich state survives export -> reset -> import unchanged, a bad document
 // is a 400 naming the bad value and changes nothing, the atomic file export, older documents, and
 // per-account reset for workspaces used in parallel.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -234,33 +234,60 @@ describe('POST /_emulator/api/export (to a file)', () => {
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
     return dir
   }
+  /** An emulator whose database (and so its data directory) is in a fresh directory. */
+  const withDataDir = async () => {
+    const dir = tempDir()
+    return { dir, emu: await testEmulator({ db: join(dir, 'emulator.db') }) }
+  }
 
   it('writes the document atomically, leaving no temporary file, and replaces an existing file', async () => {
-    const emu = await testEmulator()
-    const dir = tempDir()
+    const { dir, emu } = await withDataDir()
     const path = join(dir, 'state.json')
+    const before = readdirSync(dir)
     const res = await emu.send('POST', `${ADMIN}/export`, { path })
     expect(res.status).toBe(200)
     const text = readFileSync(path, 'utf8')
     expect(res.body).toEqual({ data: { path, bytes: Buffer.byteLength(text) } })
     const doc = JSON.parse(text) as Doc
     expect(withoutTime(doc)).toEqual(withoutTime(await exportDoc(emu)))
-    expect(readdirSync(dir)).toEqual(['state.json'])
+    expect(readdirSync(dir).sort()).toEqual([...before, 'state.json'].sort())
 
     await emu.send('POST', `${ADMIN}/accounts`, { name: 'later' })
-    expect((await emu.send('POST', `${ADMIN}/export`, { path })).status).toBe(200)
+    expect((await emu.send('POST', `${ADMIN}/export`, { path: 'state.json' })).body).toEqual({ data: { path, bytes: expect.any(Number) } })
     expect((JSON.parse(readFileSync(path, 'utf8')) as Doc).tables.accounts!.map((a) => a.name)).toContain('later')
-    expect(readdirSync(dir)).toEqual(['state.json'])
+    expect(readdirSync(dir).sort()).toEqual([...before, 'state.json'].sort())
     // The file imports back.
     expect((await importDoc(emu, doc)).status).toBe(200)
   })
 
+  it('writes nowhere outside the data directory: a 400 naming path, and no file', async () => {
+    const { dir, emu } = await withDataDir()
+    const outside = tempDir()
+    mkdirSync(join(dir, 'sub'))
+    symlinkSync(outside, join(dir, 'escape'))
+    for (const path of [join(outside, 'state.json'), '../state.json', join(dir, 'sub', '..', '..', 'state.json'), 'escape/state.json', join(dir, 'escape', 'state.json'), '/etc/profile.d/x.sh']) {
+      const res = await emu.send('POST', `${ADMIN}/export`, { path })
+      expect(res.status, path).toBe(400)
+      expect(res.body.error.metadata).toMatchObject({ field: 'path', location: 'body' })
+      expect(res.body.error.message).toMatch(/^Field `path` (must be inside the emulator's data directory|is in a directory that does not exist)/)
+    }
+    expect(readdirSync(outside)).toEqual([])
+    // A subdirectory of it is inside.
+    expect((await emu.send('POST', `${ADMIN}/export`, { path: 'sub/state.json' })).status).toBe(200)
+  })
+
+  it('has no data directory to write into when the database is in memory', async () => {
+    const emu = await testEmulator()
+    const res = await emu.send('POST', `${ADMIN}/export`, { path: join(tempDir(), 'state.json') })
+    expect(res.status).toBe(400)
+    expect(res.body.error).toMatchObject({ metadata: { field: 'path' }, message: expect.stringMatching(/keeps its database in memory, so it has no data directory/) })
+  })
+
   it.each([
-    [{ path: 'relative/state.json' }, 'path', /must be an absolute path/],
-    [{ path: '/definitely/not/here/state.json' }, 'path', /directory that does not exist/],
+    [{ path: 'missing/state.json' }, 'path', /directory that does not exist/],
     [{}, 'path', /is required/],
   ])('%j is a 400 naming the field', async (body, field, issue) => {
-    const emu = await testEmulator()
+    const { emu } = await withDataDir()
     const res = await emu.send('POST', `${ADMIN}/export`, body)
     expect(res.status).toBe(400)
     expect(res.body.error.metadata.field).toBe(field)
@@ -268,9 +295,9 @@ describe('POST /_emulator/api/export (to a file)', () => {
   })
 
   it('refuses a path that is a directory', async () => {
-    const emu = await testEmulator()
-    const dir = tempDir()
-    const res = await emu.send('POST', `${ADMIN}/export`, { path: dir })
+    const { dir, emu } = await withDataDir()
+    mkdirSync(join(dir, 'states'))
+    const res = await emu.send('POST', `${ADMIN}/export`, { path: 'states' })
     expect(res.status).toBe(400)
     expect(res.body.error.message).toMatch(/is a directory/)
   })
@@ -403,5 +430,85 @@ describe('describeSchema', () => {
     expect(accounts.byName.get('name')).toMatchObject({ kind: 'text', notNull: true, hasDefault: false })
     expect(schema.find((t) => t.name === 'usage')!.byName.get('id')).toMatchObject({ rowidAlias: true })
     expect(schema.every((t) => t.order === 'ORDER BY rowid')).toBe(true)
+  })
+})
+
+describe('an import is checked like the live API', () => {
+  /** An emulator with one of each row the checks look into: a fault rule, a video task, a guardrail. */
+  async function stocked() {
+    const emu = await testEmulator()
+    expect((await emu.send('POST', `${ADMIN}/faults`, { match: { operation: 'models.count' }, action: { status: 503 } })).status).toBe(201)
+    expect((await emu.send('POST', `${VIDEO}/text2video`, { model: 'videoq2', prompt: 'a fox' }, emu.keys.standard)).status).toBe(200)
+    expect((await emu.send('POST', '/api/v1/guardrails', { name: 'g', allowed_providers: ['openai'] }, emu.keys.management)).status).toBe(201)
+    return emu
+  }
+
+  type Mutation = (doc: Doc) => void
+  const cases: Array<[string, Mutation, string, RegExp]> = [
+    ['a fault rule whose match has a wrong type', (d) => void (d.tables.fault_rules![0]!.match = '{"path":5}'), 'tables.fault_rules[0].match', /holds JSON whose `path` must be a string/],
+    ['a fault rule whose match is not JSON', (d) => void (d.tables.fault_rules![0]!.match = 'operation=models.count'), 'tables.fault_rules[0].match', /must be JSON text/],
+    ['a fault rule whose action has an unknown field', (d) => void (d.tables.fault_rules![0]!.action = '{"status":503,"explode":true}'), 'tables.fault_rules[0].action', /holds JSON whose/],
+    ['a fault rule whose action status is not an error', (d) => void (d.tables.fault_rules![0]!.action = '{"status":200}'), 'tables.fault_rules[0].action', /`status` must be >= 400/],
+    ['a video task with a stored request the engine cannot read', (d) => void (d.tables.video_tasks![0]!.request = '{"operation":"text2video"}'), 'tables.video_tasks[0].request', /holds JSON whose/],
+    ['a video task whose stored request is not JSON', (d) => void (d.tables.video_tasks![0]!.request = '{'), 'tables.video_tasks[0].request', /must be JSON text/],
+    ['a guardrail whose provider list is not a list', (d) => void (d.tables.guardrails![0]!.allowed_providers = '"openai"'), 'tables.guardrails[0].allowed_providers', /holds JSON whose value must be an array/],
+    ['negative credits', (d) => void (d.tables.accounts![0]!.credits_nanos = -1), 'tables.accounts[0].credits_nanos', /must be >= 0 \(got -1\): amounts never go negative/],
+    ['no sequences while rows were created at run time', (d) => void (d.tables.sequences = []), 'tables.sequences', /lacks the sequence "guardrail": guardrails already holds the id that guardrail #1 would mint/],
+    ['a sequence behind its rows', (d) => void (d.tables.sequences!.find((r) => r.kind === 'video-task')!.value = 0), 'tables.sequences', /must count video-task ids up to at least 1/],
+    ['a wrong-typed column', (d) => void (d.tables.accounts![0]!.name = 5), 'tables.accounts[0].name', /must be a string/],
+    ['an unknown column', (d) => void (d.tables.accounts![0]!.colour = 'red'), 'tables.accounts[0].colour', /is not a known column/],
+    ['an unknown table', (d) => void (d.tables.widgets = []), 'tables.widgets', /is not a known table/],
+  ]
+
+  it.each(cases)('refuses %s with a 400 naming table, row and field, and changes nothing', async (_what, mutate, field, issue) => {
+    const emu = await stocked()
+    const before = await exportDoc(emu)
+    const doc = clone(before)
+    mutate(doc)
+    const res = await importDoc(emu, doc)
+    expect(res.status).toBe(400)
+    expect(res.body.error.message).toMatch(issue)
+    expect(res.body.error.metadata.field.startsWith(field)).toBe(true)
+    expect(res.body.error.message.startsWith(`Field \`${res.body.error.metadata.field}\``)).toBe(true)
+    expect(withoutTime(await exportDoc(emu))).toEqual(withoutTime(before))
+    // Every list still reads, and the engine still moves.
+    for (const url of [`${ADMIN}/faults`, `${ADMIN}/video/tasks`, `${ADMIN}/journal`, `${ADMIN}/accounts`]) expect((await emu.get(url)).status, url).toBe(200)
+    expect((await emu.send('POST', `${ADMIN}/clock/advance`, { ms: 60_000 })).status).toBe(200)
+  })
+
+  it('names table, row and column in the metadata of a row problem', async () => {
+    const emu = await stocked()
+    const doc = await exportDoc(emu)
+    doc.tables.fault_rules![0]!.match = '{"path":5}'
+    expect((await importDoc(emu, doc)).body.error.metadata).toMatchObject({ table: 'fault_rules', row: 0, column: 'match', location: 'body' })
+  })
+
+  it('takes its own export back, with every list reading afterwards', async () => {
+    const emu = await stocked()
+    const doc = await exportDoc(emu)
+    expect((await importDoc(emu, doc)).status).toBe(200)
+    for (const url of [`${ADMIN}/faults`, `${ADMIN}/video/tasks`, `${ADMIN}/journal`]) expect((await emu.get(url)).status, url).toBe(200)
+    expect((await emu.send('POST', `${VIDEO}/text2video`, { model: 'videoq2', prompt: 'another fox' }, emu.keys.standard)).status).toBe(200)
+  })
+})
+
+describe('credits never go negative through the admin API', () => {
+  it('refuses a negative amount, or a balance that would need negative credits, naming the field', async () => {
+    const emu = await testEmulator()
+    const account = (await emu.get(`${ADMIN}/accounts`)).body.data[0]
+    const put = (body: unknown) => emu.send('PUT', `${ADMIN}/accounts/${account.id}/credits`, body)
+    const negative = await put({ credits_usd: -1 })
+    expect(negative.status).toBe(400)
+    expect(negative.body.error.metadata).toMatchObject({ field: 'credits_usd' })
+    const balance = await put({ balance_usd: -1_000_000 })
+    expect(balance.status).toBe(400)
+    expect(balance.body.error).toMatchObject({ message: expect.stringMatching(/^Field `balance_usd` must be >= -0 for this account: lower would need negative credits/), metadata: { field: 'balance_usd' } })
+    expect((await emu.get(`${ADMIN}/accounts/${account.id}`)).body.data.credits_usd).toBe(account.credits_usd)
+    expect((await emu.send('POST', `${ADMIN}/accounts`, { credits_usd: -5 })).body.error.metadata).toMatchObject({ field: 'credits_usd' })
+    // A negative balance is fine while the credits bought stay >= 0.
+    await emu.send('POST', '/api/v1/embeddings', { model: MODEL, input: 'spend a little' }, emu.keys.standard)
+    const spent = (await emu.get(`${ADMIN}/accounts/${account.id}`)).body.data
+    expect((await put({ balance_usd: 0 })).status).toBe(200)
+    expect(spent.credits_usd).toBeGreaterThan(0)
   })
 })

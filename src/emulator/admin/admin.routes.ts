@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { parseDuration } from '../core/clock.ts'
-import { ApiError } from '../core/errors.ts'
+import { ApiError, fieldError } from '../core/errors.ts'
 import { nanosToUsd, usdToNanos } from '../core/money.ts'
 import { windowStarts } from '../core/windows.ts'
 import type { EmulatorContext } from '../context.ts'
@@ -202,6 +202,10 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
           const account = requireAccount(request.params.id)
           // A balance is credits minus spend, so setting it sets the credits that produce it.
           const credits = credits_usd !== undefined ? usdToNanos(credits_usd) : usdToNanos(balance_usd!) + account.spent_nanos
+          // A balance may be negative (spend beyond the credits bought), the credits bought never.
+          if (credits < 0) {
+            throw fieldError('balance_usd', `must be >= -${nanosToUsd(account.spent_nanos)} for this account: lower would need negative credits (it has spent $${nanosToUsd(account.spent_nanos)})`)
+          }
           ctx.repos.accounts.setCredits(account.id, credits)
         })
         .immediate()

@@ -126,7 +126,7 @@ function ledgerModel(ctx: EmulatorContext, name: string): CatalogModel {
 }
 
 /** An 18-digit numeric id, fixed by (seed, label), like the vendor's task and creation ids. */
-const numericId = (seed: number, label: string): string => (BigInt(`0x${deriveHex(seed, label, 24)}`) % 900_000_000_000_000_000n + 100_000_000_000_000_000n).toString()
+export const numericId = (seed: number, label: string): string => (BigInt(`0x${deriveHex(seed, label, 24)}`) % 900_000_000_000_000_000n + 100_000_000_000_000_000n).toString()
 
 /** A deterministic draw in [0, 1) for a task: the same seed and task give the same outcome. */
 const draw = (seed: number, label: string): number => Number.parseInt(deriveHex(seed, label, 12), 16) / 2 ** 48

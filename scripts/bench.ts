@@ -373,6 +373,9 @@ async function inProcessStartRow(): Promise<void> {
 
 // ---- 1000 video tasks through one clock advance ------------------------------------------------------
 
+/** The emulator's default limit of callback attempts at once to one receiver. */
+const CALLBACK_CONCURRENCY = 4
+
 /** POSTs `count` small bodies to `url`, `parallel` at a time, over plain node:http as the dispatcher does. */
 async function postMany(url: string, count: number, parallel: number): Promise<void> {
   let next = 0
@@ -421,13 +424,15 @@ async function videoRows(): Promise<void> {
     })
     const advanced = performance.now()
     await admin(emulator.url, 'POST', '/clock/advance', { ms: 60_000 })
+    // Callbacks go out in the background: the advance returns first, the drain when they are all sent.
+    await admin(emulator.url, 'POST', '/callbacks/drain', { timeout_ms: 60_000 })
     const advanceMs = performance.now() - advanced
     const delivered = received
     const floorStarted = performance.now()
-    await postMany(callbackUrl, delivered, 32)
+    await postMany(callbackUrl, delivered, CALLBACK_CONCURRENCY)
     const floorMs = performance.now() - floorStarted
     rows.push({
-      case: `One clock advance: 1000 tasks to success, ${delivered} callbacks delivered (total ms; bare: the same POSTs from a plain client, 32 at a time)`,
+      case: `One clock advance: 1000 tasks to success, ${delivered} callbacks delivered, drained (total ms; bare: the same POSTs from a plain client, ${CALLBACK_CONCURRENCY} at a time, the emulator's limit per receiver)`,
       'req/s': round(delivered / (advanceMs / 1000)),
       'bare req/s': round(delivered / (floorMs / 1000)),
       ratio: round(floorMs / advanceMs, 2),

@@ -35,6 +35,7 @@ Options:
                           share of video tasks that fail, and their err_code
   --video-credit-usd <usd>, --video-credit-status 400|402
   --callback-retry-delays <dur,...>, --callback-timeout <dur>
+  --callback-concurrency <n> callback attempts at once per receiver (default 4)
   --allowed-hosts <a,b>   host names the admin API and UI answer besides loopback
   --admin-token <token>   token for the admin API and UI (required, and generated, beyond loopback)
   --cors-origins <a,b>|*  browser origins that may call the gateway and router (default none)

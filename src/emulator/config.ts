@@ -53,6 +53,8 @@ export interface EmulatorConfig {
   callbackRetryDelaysMs: number[]
   /** Real ms a callback receiver has to answer. */
   callbackTimeoutMs: number
+  /** Callback attempts under way at once to one receiver (scheme, host and port). */
+  callbackConcurrency: number
   /** Requests the journal keeps (the oldest go first); 0 turns it off. */
   journalSize: number
   /** Bytes of each body the journal keeps (UTF-8; the rest is counted, not kept). */
@@ -129,6 +131,7 @@ export function defaultConfig(): EmulatorConfig {
     videoCreditStatus: 400,
     callbackRetryDelaysMs: [10_000, 60_000, 300_000],
     callbackTimeoutMs: 10_000,
+    callbackConcurrency: 4,
     journalSize: 1000,
     journalBodyLimit: 16_384,
     allowedHosts: [],
@@ -272,6 +275,7 @@ const SETTINGS: Setting[] = [
   { key: 'videoCreditStatus', flag: 'video-credit-status', parse: oneOf([400, 402] as const) },
   { key: 'callbackRetryDelaysMs', flag: 'callback-retry-delays', parse: durations as Setting['parse'] },
   { key: 'callbackTimeoutMs', flag: 'callback-timeout', parse: duration(false) },
+  { key: 'callbackConcurrency', flag: 'callback-concurrency', parse: integer(1, 1_000) },
   { key: 'journalSize', flag: 'journal-size', parse: integer(0, 1_000_000) },
   { key: 'journalBodyLimit', flag: 'journal-body-limit', parse: integer(0, 100_000_000) },
   { key: 'allowedHosts', flag: 'allowed-hosts', parse: hostList as Setting['parse'] },

@@ -19,6 +19,7 @@ import type { CatalogDocument } from './modules/catalog/catalog.schemas.ts'
 import { createCatalogHolder, createPolicyRegistry, type CatalogHolder, type PolicyRegistry } from './modules/catalog/catalog.service.ts'
 import type { DB } from './store/db.ts'
 import { createSequences } from './store/sequences.ts'
+import { OwnAddresses } from './http/listeners.ts'
 
 export interface EmulatorContext {
   readonly config: Readonly<EmulatorConfig>
@@ -33,6 +34,8 @@ export interface EmulatorContext {
   readonly policies: PolicyRegistry
   /** Optional request limits on inference routes. */
   readonly rateLimiter: RateLimiter
+  /** The emulator's own listeners: a callback URL must not point back at one. */
+  readonly ownAddresses: OwnAddresses
   /** Warnings for the operator's log (stderr unless silent). */
   warn(message: string): void
   readonly repos: {
@@ -80,6 +83,7 @@ export function createContext({ config, version, db, clock, catalogFixture }: Co
     db,
     clock,
     ids: createIds(config.seed, createSequences(db)),
+    ownAddresses: new OwnAddresses(config),
     events: new EmulatorEventBus(),
     catalog: createCatalogHolder(repos.catalog, catalogFixture, warn),
     policies,

@@ -37,6 +37,12 @@ export interface Emulator {
   /** The seeded default account's keys (management and standard). */
   readonly keys: SeededKeys
   reset(): Promise<void>
+  /**
+   * Waits until every callback that is due has been attempted: nothing under way, queued or due now
+   * (deliveries run in the background, so a clock advance does not wait for them). Resolves false if
+   * `timeoutMs` (default 10 s) passes first.
+   */
+  drainCallbacks(timeoutMs?: number): Promise<boolean>
   close(): Promise<void>
 }
 
@@ -48,6 +54,8 @@ export interface RunningEmulator extends Emulator {
   readonly uiUrl: string
   readonly port: number
 }
+
+const DEFAULT_DRAIN_TIMEOUT_MS = 10_000
 
 /** Programmatic callers get test-friendly defaults: in memory, silent, any free port. */
 const PROGRAMMATIC_DEFAULTS: Partial<EmulatorConfig> = { db: ':memory:', port: 0, logLevel: 'silent' }
@@ -114,12 +122,14 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
       ctx,
       keys: seededKeys(ctx)!,
       reset,
+      drainCallbacks: (timeoutMs = DEFAULT_DRAIN_TIMEOUT_MS) => callbacks.drain(timeoutMs),
       async close() {
         if (closed) return
         closed = true
         callbacks.stop()
         clock.stop()
         await clock.idle()
+        await callbacks.settled()
         await app.close()
         db.close()
       },
@@ -169,9 +179,11 @@ export async function startEmulator(options: EmulatorOptions = {}, resolved?: Re
       throw listenError(error as NodeJS.ErrnoException, config.host, config.port, 'API')
     }
     const port = (app.server.address() as AddressInfo).port
+    emulator.ctx.ownAddresses.add(port)
     if (config.euPort !== -1) {
       const euPort = config.euPort ?? (config.port === 0 ? 0 : port + 1)
       euServer = await listenEu(app, config, euPort)
+      emulator.ctx.ownAddresses.add((euServer.address() as AddressInfo).port)
     }
     const base = `http://${hostForUrl(config.host)}`
     const euUrl = euServer ? `${base}:${(euServer.address() as AddressInfo).port}` : null
@@ -182,6 +194,7 @@ export async function startEmulator(options: EmulatorOptions = {}, resolved?: Re
       ctx: emulator.ctx,
       keys: emulator.keys,
       reset: emulator.reset,
+      drainCallbacks: emulator.drainCallbacks,
       url: `${base}:${port}`,
       euUrl,
       uiUrl: `${base}:${port}/_emulator/`,

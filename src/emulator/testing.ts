@@ -45,6 +45,15 @@ export class EmulatorAdmin {
     return (await this.call<{ data: { now: string } }>('POST', '/clock/advance', body)).data
   }
 
+  /**
+   * Waits until every callback that is due has been attempted (they are sent in the background, so an
+   * advance returns before its callbacks arrive). Throws if they have not within `timeoutMs`.
+   */
+  async drainCallbacks(timeoutMs = 10_000): Promise<void> {
+    const { data } = await this.call<{ data: { drained: boolean; in_flight: number; queued: number; due: number } }>('POST', '/callbacks/drain', { timeout_ms: timeoutMs })
+    if (!data.drained) throw new Error(`callbacks still under way after ${timeoutMs} ms: ${data.in_flight} in flight, ${data.queued} queued, ${data.due} due`)
+  }
+
   /** Adds a fault rule; returns its id. */
   async fault(rule: FaultRule): Promise<string> {
     return (await this.call<{ data: { id: string } }>('POST', '/faults', rule)).data.id

@@ -8,7 +8,7 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import { sha256Hex } from '../../src/emulator/core/rng.ts'
 import { createEmulator, type Emulator } from '../../src/emulator/index.ts'
 import { callbackSigningString, enqueueDelivery, signCallback } from '../../src/emulator/modules/callbacks/callbacks.service.ts'
-import { testEmulator, TEST_START, type TestEmulator } from '../helpers/emulator.ts'
+import { listeningEmulator, testEmulator, TEST_START, type TestEmulator } from '../helpers/emulator.ts'
 
 const at = (offsetMs: number) => new Date(Date.parse(TEST_START) + offsetMs).toISOString()
 
@@ -104,6 +104,11 @@ async function until(condition: () => boolean, ms = 3000): Promise<void> {
   }
 }
 
+/** Deliveries run in the background: waits until every due one has been attempted. */
+async function settle(emu: { drainCallbacks(timeoutMs?: number): Promise<boolean> }): Promise<void> {
+  expect(await emu.drainCallbacks()).toBe(true)
+}
+
 describe('signCallback', () => {
   it("matches the vendor's worked example", () => {
     const input = {
@@ -142,6 +147,8 @@ describe('callback delivery', () => {
     expect(sink.received).toHaveLength(0) // nothing is sent until the clock runs due work
 
     await emu.clock.runDue()
+
+    await settle(emu)
     expect(sink.received).toHaveLength(1)
     const r = sink.received[0]!
     expect(r).toMatchObject({ method: 'POST', path: '/vidu/callback', query: 'name=james&age=36' })
@@ -169,16 +176,22 @@ describe('callback delivery', () => {
     const id = enqueue(emu, `${sink.url}/hook`)
 
     await emu.clock.runDue()
+
+    await settle(emu)
     expect(sink.received).toHaveLength(1)
     expect(await view(emu, id)).toMatchObject({ status: 'pending', attempt_count: 1, next_attempt_at: at(10_000) })
     await emu.clock.advance(9_999)
+    await settle(emu)
     expect(sink.received).toHaveLength(1)
     await emu.clock.advance(1)
+    await settle(emu)
     expect(sink.received).toHaveLength(2)
     expect((await view(emu, id)).next_attempt_at).toBe(at(70_000))
     await emu.clock.advance(59_999)
+    await settle(emu)
     expect(sink.received).toHaveLength(2)
     await emu.clock.advance(1)
+    await settle(emu)
     expect(sink.received).toHaveLength(3)
 
     const v = await view(emu, id)
@@ -199,6 +212,7 @@ describe('callback delivery', () => {
     const url = await refusingUrl()
     const terminal = enqueue(emu, `${url}/hook`)
     await emu.clock.advance('1h')
+    await settle(emu)
     const v = await view(emu, terminal)
     expect(v).toMatchObject({ status: 'failed', attempt_count: 4, max_attempts: 4, next_attempt_at: null, delivered_at: null })
     expect(v.attempts.map((a: any) => [a.at, a.status, a.error])).toEqual([
@@ -210,6 +224,7 @@ describe('callback delivery', () => {
 
     const processing = enqueue(emu, `${url}/hook`, { state: 'processing', terminal: false })
     await emu.clock.advance('1h')
+    await settle(emu)
     expect(await view(emu, processing)).toMatchObject({ status: 'failed', attempt_count: 1, max_attempts: 1, next_attempt_at: null })
   })
 
@@ -218,6 +233,7 @@ describe('callback delivery', () => {
     const sink = await startSink(() => 'hang')
     const id = enqueue(emu, `${sink.url}/hook`)
     await emu.clock.runDue()
+    await settle(emu)
     expect(sink.received).toHaveLength(1)
     const v = await view(emu, id)
     expect(v).toMatchObject({ status: 'pending', attempt_count: 1, next_attempt_at: at(10_000) })
@@ -231,20 +247,22 @@ describe('callback delivery', () => {
     const id = enqueue(emu, `${sink.url}/hook`)
     expect(emu.ctx.repos.keys.delete(sha256Hex(emu.keys.standard))).toBe(true)
     await emu.clock.advance('1h')
+    await settle(emu)
     expect(sink.received).toHaveLength(0)
     const v = await view(emu, id)
     expect(v).toMatchObject({ status: 'failed', attempt_count: 1 })
     expect(v.attempts[0]).toMatchObject({ status: null, error: 'the key that created the task no longer exists' })
   })
 
-  it('attempts due deliveries in parallel, at most 32 at once', async () => {
-    const emu = await testEmulator()
+  it('attempts due deliveries in parallel, at most --callback-concurrency at once per receiver', async () => {
+    const emu = await testEmulator({ callbackConcurrency: 3 })
     const sink = await startSink()
     const ids = Array.from({ length: 40 }, (_, i) => enqueue(emu, `${sink.url}/hook`, { task: `task-${i}` }))
     await emu.clock.runDue()
+    await settle(emu)
     expect(sink.received).toHaveLength(40)
     expect(sink.maxInFlight()).toBeGreaterThan(1)
-    expect(sink.maxInFlight()).toBeLessThanOrEqual(32)
+    expect(sink.maxInFlight()).toBeLessThanOrEqual(3)
     for (const id of ids) expect((await view(emu, id)).status).toBe('delivered')
   })
 
@@ -278,10 +296,11 @@ describe('callback delivery', () => {
     answer = 200
     const second = await createEmulator(options)
     onTestFinished(() => second.close())
-    // The interrupted attempt did not count: still pending, due now.
+    // The interrupted attempt did not count: still pending (and claimed again at start, so it may be under way).
     const before = (await second.app.inject({ url: `/_emulator/api/callbacks/${id}` })).json().data
-    expect(before).toMatchObject({ status: 'pending', attempt_count: 0, attempts: [], next_attempt_at: at(0) })
+    expect(before).toMatchObject({ status: 'pending', attempt_count: 0, attempts: [] })
     await second.clock.runDue()
+    await settle(second)
     expect(sink.received).toHaveLength(2)
     expect(verifySignature(sink.received[1]!, second.keys.standard)).toBe(true)
     expect(sink.received[1]!.headers['x-request-nonce']).not.toBe(sink.received[0]!.headers['x-request-nonce'])
@@ -298,10 +317,12 @@ describe('admin: /_emulator/api/callbacks', () => {
     const sink = await startSink(() => status)
     const id = enqueue(emu, `${sink.url}/hook`, { terminal: false })
     await emu.clock.runDue()
+    await settle(emu)
     expect((await view(emu, id)).status).toBe('failed')
 
     status = 200
     await emu.clock.advance('5m')
+    await settle(emu)
     const res = await emu.send('POST', `/_emulator/api/callbacks/${id}/redeliver`)
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({ id, status: 'delivered', attempt_count: 2, delivered_at: at(300_000), next_attempt_at: null })
@@ -318,6 +339,7 @@ describe('admin: /_emulator/api/callbacks', () => {
     expect(again.body.data).toMatchObject({ status: 'delivered', attempt_count: 3, next_attempt_at: null })
     expect(again.body.data.attempts[2]).toMatchObject({ status: 503, error: 'HTTP 503' })
     await emu.clock.advance('1h')
+    await settle(emu)
     expect(sink.received).toHaveLength(3)
   })
 
@@ -338,7 +360,9 @@ describe('admin: /_emulator/api/callbacks', () => {
     const a = enqueue(emu, `${sink.url}/a`, { task: 'task-a' })
     const b = enqueue(emu, `${refusing}/b`, { task: 'task-b', terminal: false })
     await emu.clock.runDue()
+    await settle(emu)
     await emu.clock.advance('1s')
+    await settle(emu)
     const c = enqueue(emu, `${sink.url}/c`, { task: 'task-a', state: 'processing', terminal: false })
     const d = enqueue(emu, `${sink.url}/d`, { task: 'task-d', account: other.id, key: other.standard_key })
 
@@ -362,5 +386,121 @@ describe('admin: /_emulator/api/callbacks', () => {
     expect(list[2].attempts).toMatchObject([{ attempt: 1, status: null, error: 'connection refused' }])
     expect(list[0]).toMatchObject({ account_id: other.id, status: 'pending', attempts: [], created_at: at(1000) })
     expect(await view(emu, b)).toEqual(list[2])
+  })
+})
+
+describe('callbacks are isolated and bounded', () => {
+  /** Resolves with the first attempt event for `deliveryId`. */
+  const attempted = (emu: Emulator, deliveryId: string) =>
+    new Promise<{ status: number | null; outcome: string }>((resolve) => {
+      const off = emu.ctx.events.on('callback.attempt', (e) => {
+        if (e.delivery_id !== deliveryId) return
+        off()
+        resolve(e)
+      })
+    })
+
+  it('a receiver that never answers holds up neither the clock nor another receiver', async () => {
+    const emu = await testEmulator({ callbackTimeoutMs: 60_000 })
+    const hanging = await startSink(() => 'hang')
+    const fast = await startSink()
+    // More hanging deliveries than any limit, queued before the fast one.
+    for (let i = 0; i < 40; i++) enqueue(emu, `${hanging.url}/hook`, { task: `slow-${i}` })
+    const quick = enqueue(emu, `${fast.url}/hook`, { task: 'quick' })
+    const delivered = attempted(emu, quick)
+
+    // The advance returns once the claims are committed, with the hanging attempts still under way.
+    const state = await emu.clock.advance('1m')
+    expect(state.now).toBe(at(60_000))
+    expect(await delivered).toEqual({ delivery_id: quick, task_id: 'quick', status: 200, outcome: 'delivered' })
+    expect(fast.received).toHaveLength(1)
+    expect(hanging.received.length).toBeLessThanOrEqual(4) // the per-receiver limit
+    // Tasks and other state move on meanwhile.
+    expect((await emu.send('POST', '/_emulator/api/clock/advance', { ms: 1000 })).status).toBe(200)
+
+    // The outbox is not drained while they hang: a drain says so when its time is up.
+    expect(await emu.drainCallbacks(50)).toBe(false)
+    const drain = await emu.send('POST', '/_emulator/api/callbacks/drain', { timeout_ms: 50 })
+    expect(drain.status).toBe(200)
+    expect(drain.body.data).toEqual({ drained: false, in_flight: 4, queued: 36, due: 0 })
+  })
+
+  it('drain waits for every due attempt, retries that fell due meanwhile included', async () => {
+    const emu = await testEmulator()
+    const sink = await startSink((n) => (n < 3 ? 500 : 200))
+    const id = enqueue(emu, `${sink.url}/hook`)
+    await emu.clock.advance('1h')
+    const res = await emu.send('POST', '/_emulator/api/callbacks/drain')
+    expect(res.body.data).toEqual({ drained: true, in_flight: 0, queued: 0, due: 0 })
+    expect(await view(emu, id)).toMatchObject({ status: 'delivered', attempt_count: 3 })
+    expect((await view(emu, id)).attempts.map((a: { at: string }) => a.at)).toEqual([at(0), at(10_000), at(70_000)])
+  })
+
+  it.each([
+    [{ timeout_ms: -1 }, 'timeout_ms'],
+    [{ timeout_ms: 60_001 }, 'timeout_ms'],
+    [{ wait: 5 }, 'wait'],
+  ])('drain %j is a 400 naming the field', async (body, field) => {
+    const emu = await testEmulator()
+    const res = await emu.send('POST', '/_emulator/api/callbacks/drain', body)
+    expect(res.status).toBe(400)
+    expect(res.body.error.metadata.field).toBe(field)
+  })
+
+  it('caps the attempts one task gets, redeliveries included', async () => {
+    const emu = await testEmulator()
+    const sink = await startSink(() => 500)
+    const id = enqueue(emu, `${sink.url}/hook`, { terminal: false, task: 'capped' })
+    await emu.clock.runDue()
+    await settle(emu)
+    for (let n = 2; n <= 50; n++) expect((await emu.send('POST', `/_emulator/api/callbacks/${id}/redeliver`)).status).toBe(200)
+    const refused = await emu.send('POST', `/_emulator/api/callbacks/${id}/redeliver`)
+    expect(refused.status).toBe(429)
+    expect(refused.body.error).toEqual({
+      code: 429,
+      message: 'Task capped has had 50 callback attempts, the most one task gets; create a new task to try its receiver again',
+      metadata: { field: 'id', location: 'params', limit: 50 },
+    })
+    expect(sink.received).toHaveLength(50)
+  })
+})
+
+describe('a callback URL that points at the emulator itself', () => {
+  it('is refused at create time with a 400 naming callback_url, for every listener and spelling', async () => {
+    const emu = await listeningEmulator({ euPort: 0 })
+    const main = new URL(emu.url).port
+    const eu = new URL(emu.euUrl!).port
+    const create = (callback_url: string) =>
+      emu.request({
+        method: 'POST',
+        url: '/router/v1/video/ent/v2/text2video',
+        headers: { authorization: `Bearer ${emu.keys.standard}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({ model: 'videoq2', prompt: 'a loop', callback_url }),
+      })
+    const spellings = (port: string) => [
+      `http://127.0.0.1:${port}/router/v1/video/ent/v2/text2video`,
+      `http://localhost:${port}/hook`,
+      `http://LOCALHOST:${port}/hook`,
+      `http://[::1]:${port}/hook`,
+      `http://0.0.0.0:${port}/hook`,
+      `http://127.0.0.2:${port}/hook`,
+      `http://2130706433:${port}/hook`,
+      `http://[::ffff:127.0.0.1]:${port}/hook`,
+      `https://127.0.0.1:${port}/hook`,
+    ]
+    for (const url of [...spellings(main), ...spellings(eu)]) {
+      const res = await create(url)
+      expect(res.status, url).toBe(400)
+      expect(res.body).toEqual({
+        code: 400,
+        reason: 'FieldInvalid',
+        message: expect.stringMatching(/^invalid field: callback_url \(must not point at the emulator itself \(.+\): give the address of your own receiver\)$/),
+        metadata: { trace_id: expect.stringMatching(/^[0-9a-f]{32}$/), field: 'callback_url' },
+      })
+    }
+    expect((await emu.get('/_emulator/api/video/tasks')).body.data).toEqual([])
+    // Another port of this machine is someone else's receiver.
+    const sink = await startSink()
+    expect((await create(`${sink.url}/hook`)).status).toBe(200)
   })
 })

@@ -67,6 +67,7 @@ async function richState(emu: TestEmulator) {
   expect(created.status).toBe(200)
   const taskId = created.body.task_id as string
   await emu.clock.advance('1m')
+  expect(await emu.drainCallbacks()).toBe(true)
   expect((await emu.get(`${VIDEO}/tasks/${taskId}/creations`, emu.keys.standard)).body.state).toBe('success')
 
   const second = (await emu.send('POST', `${ADMIN}/accounts`, { name: 'second', credits_usd: 3 })).body.data

@@ -47,12 +47,18 @@ const createTask = (emu: TestEmulator, body: Record<string, unknown>) =>
     payload: JSON.stringify({ model: 'videoq2', prompt: 'a lighthouse at dusk', ...body }),
   })
 
+/** Deliveries run in the background: waits until every due one has been attempted. */
+async function settle(emu: { drainCallbacks(timeoutMs?: number): Promise<boolean> }): Promise<void> {
+  expect(await emu.drainCallbacks()).toBe(true)
+}
+
 describe('video callbacks', () => {
   it('POSTs processing then success, signed with the key that created the task, the body being the task query', async () => {
     const emu = await testEmulator()
     const receiver = await sink()
     const id = (await createTask(emu, { callback_url: `${receiver.url}/hooks/video?team=a&x=1` })).body.task_id
     await emu.clock.advance('1m')
+    await settle(emu)
     expect(receiver.received.map((r) => r.body.state)).toEqual(['processing', 'success'])
     for (const r of receiver.received) {
       expect(r.method).toBe('POST')
@@ -87,6 +93,7 @@ describe('video callbacks', () => {
     })
     expect(res.status).toBe(200)
     await emu.clock.advance('1m')
+    await settle(emu)
     expect(receiver.received.map((r) => [r.body.state, r.body.payload, r.body.err_code])).toEqual([
       ['processing', 'order-42', ''],
       ['failed', 'order-42', 'ModelUnavailable'],
@@ -99,10 +106,13 @@ describe('video callbacks', () => {
     const receiver = await sink((n) => (n === 2 || n === 3 ? 503 : 200))
     const id = (await createTask(emu, { callback_url: receiver.url })).body.task_id
     await emu.clock.advance(0)
+    await settle(emu)
     expect(receiver.received.map((r) => r.body.state)).toEqual(['processing', 'success'])
     await emu.clock.advance('10s')
+    await settle(emu)
     expect(receiver.received).toHaveLength(3)
     await emu.clock.advance('1m')
+    await settle(emu)
     expect(receiver.received).toHaveLength(4)
     const success = (await emu.get(`/_emulator/api/callbacks?task_id=${id}`)).body.data.find((d: { state: string }) => d.state === 'success')
     expect(success).toMatchObject({ status: 'delivered' })
@@ -116,6 +126,7 @@ describe('video callbacks', () => {
     await emu.send('PUT', `/_emulator/api/accounts/${account.id}/credits`, { credits_usd: 100_000 })
     for (let i = 0; i < 1000; i++) expect((await createTask(emu, { callback_url: receiver.url })).status).toBe(200)
     await emu.clock.advance('1m')
+    await settle(emu)
     expect(receiver.received).toHaveLength(2000)
     const list = await emu.get('/router/v1/video/ent/v2/tasks?states=success&pager.pagesz=100', emu.keys.standard)
     expect(list.body.next_page_token).toBe('1')

@@ -1,9 +1,10 @@
-// Admin side of task callbacks (under /_emulator/api): what was sent where, every attempt, and a
-// manual redelivery (a receiver fixed after the retries ran out).
+// Admin side of task callbacks (under /_emulator/api): what was sent where, every attempt, a manual
+// redelivery (a receiver fixed after the retries ran out), and a wait for the outbox to drain
+// (deliveries run in the background: a test advances the clock, then drains, then asserts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { ApiError } from '../../core/errors.ts'
-import { StringEnum } from '../../http/schemas.ts'
+import { OptionalBody, StringEnum } from '../../http/schemas.ts'
 import type { EmulatorContext } from '../../context.ts'
 import { getDeliveryView, listDeliveryViews, redeliver, type CallbackDispatcher } from './callbacks.service.ts'
 
@@ -13,6 +14,10 @@ const ListDeliveriesQuery = Type.Object({
   status: Type.Optional(StringEnum(['pending', 'delivered', 'failed'] as const)),
   account: Type.Optional(Type.String({ minLength: 1 })),
 })
+
+/** The longest a drain request waits: a test's own timeout should fire first, with a clearer message. */
+const MAX_DRAIN_MS = 60_000
+const DrainBody = Type.Object({ timeout_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_DRAIN_MS })) }, { additionalProperties: false })
 
 const notFound = (id: string) => new ApiError(404, `Callback delivery ${id} not found`)
 
@@ -38,6 +43,15 @@ export const callbacksAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorCont
       const view = await redeliver(ctx, dispatcher, request.params.id)
       if (!view) throw notFound(request.params.id)
       return { data: view }
+    },
+  )
+
+  app.post(
+    '/callbacks/drain',
+    { config: { operation: 'admin.callbacks.drain' }, schema: { body: OptionalBody(DrainBody), summary: 'Wait until every due callback has been attempted' } },
+    async (request) => {
+      const drained = await dispatcher.drain(request.body?.timeout_ms ?? 10_000)
+      return { data: { drained, ...dispatcher.outbox() } }
     },
   )
 }

@@ -15,7 +15,7 @@ export interface DeliveryRow {
   status: DeliveryStatus
   attempts: number
   max_attempts: number
-  /** Virtual time of the next scheduled attempt; null unless pending. */
+  /** Virtual time of the next scheduled attempt; null unless pending, or while an attempt is under way. */
   next_attempt_at: number | null
   created_at: number
   delivered_at: number | null
@@ -66,6 +66,13 @@ export function createCallbacksRepo(db: DB) {
     `UPDATE callback_deliveries SET status = @status, attempts = @attempts, next_attempt_at = @next_attempt_at, delivered_at = @delivered_at
      WHERE id = @id`,
   )
+  // A claimed delivery (being attempted) keeps status pending with no next attempt time, so the clock
+  // does not find it due again; one left so by a stop or a crash is due again at the next start.
+  const claimStmt = db.prepare<[string]>(`UPDATE callback_deliveries SET next_attempt_at = NULL WHERE id = ? AND status = 'pending'`)
+  const releaseStmt = db.prepare<[number]>(`UPDATE callback_deliveries SET next_attempt_at = ? WHERE status = 'pending' AND next_attempt_at IS NULL`)
+  const taskAttemptsStmt = db.prepare<[string], { n: number }>(
+    'SELECT COUNT(*) AS n FROM callback_attempts WHERE delivery_id IN (SELECT id FROM callback_deliveries WHERE task_id = ?)',
+  )
   const attemptsStmt = db.prepare<[string], AttemptRow>('SELECT * FROM callback_attempts WHERE delivery_id = ? ORDER BY attempt, id')
 
   return {
@@ -81,6 +88,11 @@ export function createCallbacksRepo(db: DB) {
     recordAttempt: (row: Omit<AttemptRow, 'id'>) => void insertAttemptStmt.run(row),
     update: (row: Pick<DeliveryRow, 'id' | 'status' | 'attempts' | 'next_attempt_at' | 'delivered_at'>) => void updateStmt.run(row),
     attempts: (deliveryId: string) => attemptsStmt.all(deliveryId),
+    claim: (id: string) => void claimStmt.run(id),
+    /** Makes every claimed delivery due at `at` (claims do not outlive the process that made them). */
+    releaseClaims: (at: number) => releaseStmt.run(at).changes,
+    /** Attempts made for every callback of one task. */
+    attemptsForTask: (taskId: string) => taskAttemptsStmt.get(taskId)!.n,
   }
 }
 

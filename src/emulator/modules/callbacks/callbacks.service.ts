@@ -1,17 +1,23 @@
 // Task-state callbacks. A delivery is an outbox row written in the transaction of the state change it
-// reports; a dispatcher on the clock POSTs it, signed as the vendor documents, and retries terminal
-// states after the configured virtual delays. Every attempt is kept.
+// reports; a dispatcher on the clock claims it when due and POSTs it in the background, signed as the
+// vendor documents, and retries terminal states after the configured virtual delays. Every attempt is
+// kept. Delivery never holds up the clock or other receivers: a claim is all a clock step waits for,
+// and each destination has its own small limit of attempts at once.
 import { createHmac } from 'node:crypto'
 import { http, https } from '../../core/node-http.ts'
 import { toIso, wallClock, type DueSource } from '../../core/clock.ts'
 import type { EmulatorContext } from '../../context.ts'
+import { ApiError } from '../../core/errors.ts'
 import { recordEffect } from '../../journal/journal.ts'
 import type { AttemptRow, DeliveryFilter, DeliveryRow } from './callbacks.repo.ts'
 
 /** Our neutral name for the vendor, sent as X-HMAC-ACCESS-KEY and signed. */
 export const ACCESS_KEY = 'video'
 const SIGNED_HEADERS = ['Date', 'x-request-nonce'] as const
+/** Attempts under way at once, over every destination. */
 const MAX_PARALLEL = 32
+/** Attempts made for one task's callbacks at most, redeliveries included: a bound on any loop. */
+export const MAX_ATTEMPTS_PER_TASK = 50
 /** Deliveries read per runDue; the clock calls again while more are due. */
 const BATCH = 1000
 const KEY_GONE = 'the key that created the task no longer exists'
@@ -157,8 +163,8 @@ function retryDelay(ctx: EmulatorContext, attempts: number): number {
 async function attempt(ctx: EmulatorContext, id: string, at: number, stop: AbortSignal, scheduled: boolean): Promise<void> {
   const repo = ctx.repos.callbacks
   const row = repo.get(id)
-  // Redelivered (or deleted with its account) since it was read as due.
-  if (!row || (scheduled && (row.status !== 'pending' || row.next_attempt_at === null || row.next_attempt_at > at))) return
+  // Redelivered (or deleted with its account, or released by an import) since it was claimed.
+  if (!row || (scheduled && (row.status !== 'pending' || row.next_attempt_at !== null))) return
   const wallAt = wallClock.now()
   const started = wallClock.perf()
   const outcome = await send(ctx, row, stop)
@@ -197,37 +203,159 @@ async function attempt(ctx: EmulatorContext, id: string, at: number, stop: Abort
 
 // ---- Dispatcher ----------------------------------------------------------------------------------
 
+export interface OutboxState {
+  /** Attempts under way. */
+  in_flight: number
+  /** Claimed deliveries waiting for a free slot of their destination. */
+  queued: number
+  /** Pending deliveries due now that are not claimed yet. */
+  due: number
+}
+
 export interface CallbackDispatcher extends DueSource {
   /** Aborted by stop(). */
   readonly stopped: AbortSignal
-  /** aborts in-flight deliveries (they stay pending and are retried after a restart) */
+  /** Aborts in-flight deliveries (they stay pending and are made after a restart). */
   stop(): void
+  /** Resolves true once nothing is under way, queued or due now; false when `timeoutMs` passes first. */
+  drain(timeoutMs: number): Promise<boolean>
+  outbox(): OutboxState
+  /** Resolves once every attempt under way has settled (close waits for it). */
+  settled(): Promise<void>
+}
+
+interface Claim {
+  id: string
+  /** Virtual time the attempt was due: what the attempt records. */
+  at: number
+}
+
+/** Attempts to one receiver share a queue: its scheme, host and port. */
+function destinationOf(url: string): string {
+  try {
+    const { protocol, host } = new URL(url)
+    return `${protocol}//${host}`
+  } catch {
+    return url
+  }
 }
 
 export function createCallbackDispatcher(ctx: EmulatorContext): CallbackDispatcher {
   const stopper = new AbortController()
   const stopped = stopper.signal
+  const repo = ctx.repos.callbacks
+  const perDestination = ctx.config.callbackConcurrency
+  const destinations = new Map<string, { active: number; queue: Claim[] }>()
+  const underWay = new Set<Promise<void>>()
+  const waiters = new Set<() => void>()
+  let queued = 0
+
+  // Claims a stop (or a crash) left behind are due again now; an import or a reset may bring some too.
+  const releaseClaims = (): void => {
+    if (ctx.db.open && underWay.size === 0 && queued === 0) repo.releaseClaims(ctx.clock.now())
+  }
+  releaseClaims()
+  ctx.events.on('state.reset', releaseClaims)
+
+  const notify = (): void => {
+    for (const waiter of waiters) waiter()
+  }
+  const dueNow = (): boolean => {
+    const next = ctx.db.open ? repo.nextDue() : null
+    return next !== null && next <= ctx.clock.now()
+  }
+  /** A retry whose virtual time has already passed is due now: the clock runs it (and any other due work). */
+  const runWhatIsDue = (): void => {
+    if (!stopped.aborted && dueNow()) void ctx.clock.runDue().catch((error: unknown) => ctx.warn(`callback delivery failed: ${(error as Error).message}`))
+  }
+
+  const start = (): void => {
+    for (const [key, destination] of destinations) {
+      while (destination.active < perDestination && destination.queue.length > 0 && underWay.size < MAX_PARALLEL && !stopped.aborted) {
+        const claim = destination.queue.shift()!
+        queued--
+        destination.active++
+        const run: Promise<void> = attempt(ctx, claim.id, claim.at, stopped, true)
+          .catch((error: unknown) => {
+            if (ctx.db.open) ctx.warn(`callback delivery ${claim.id} failed: ${(error as Error).message}`)
+          })
+          .finally(() => {
+            destination.active--
+            underWay.delete(run)
+            if (destination.active === 0 && destination.queue.length === 0) destinations.delete(key)
+            start()
+            runWhatIsDue()
+            notify()
+          })
+        underWay.add(run)
+      }
+    }
+  }
+
   return {
     name: 'callbacks',
     stopped,
     // Nothing is due once stopped, or the clock would keep calling for the deliveries left pending.
-    nextDue: () => (stopped.aborted ? null : ctx.repos.callbacks.nextDue()),
-    async runDue(now) {
-      const due = ctx.repos.callbacks.pendingDue(now, BATCH)
-      let next = 0
-      // A pool of workers: one slow receiver does not hold up the others.
-      const worker = async (): Promise<void> => {
-        while (next < due.length && !stopped.aborted) await attempt(ctx, due[next++]!.id, now, stopped, true)
+    nextDue: () => (stopped.aborted ? null : repo.nextDue()),
+    // Only claims, in one transaction, and hands the attempts to their destinations' queues: the clock
+    // moves on at once, whatever the receivers do.
+    runDue(now) {
+      const claims = ctx.db
+        .transaction((): Claim[] =>
+          repo.pendingDue(now, BATCH).map((row) => {
+            repo.claim(row.id)
+            return { id: row.id, at: row.next_attempt_at! }
+          }),
+        )
+        .immediate()
+      for (const claim of claims) {
+        const row = repo.get(claim.id)!
+        const key = destinationOf(row.url)
+        let destination = destinations.get(key)
+        if (!destination) destinations.set(key, (destination = { active: 0, queue: [] }))
+        destination.queue.push(claim)
+        queued++
       }
-      await Promise.all(Array.from({ length: Math.min(MAX_PARALLEL, due.length) }, worker))
+      start()
+      notify()
     },
     stop: () => stopper.abort(),
+    outbox: () => ({ in_flight: underWay.size, queued, due: ctx.db.open ? repo.pendingDue(ctx.clock.now(), BATCH).length : 0 }),
+    drain(timeoutMs) {
+      return new Promise<boolean>((resolve) => {
+        const finish = (drained: boolean): void => {
+          clearTimeout(timer)
+          waiters.delete(check)
+          resolve(drained)
+        }
+        const check = (): void => {
+          if (underWay.size === 0 && queued === 0 && !dueNow()) finish(true)
+        }
+        const timer = setTimeout(() => finish(false), timeoutMs)
+        waiters.add(check)
+        runWhatIsDue()
+        check()
+      })
+    },
+    settled: async () => {
+      while (underWay.size > 0) await Promise.allSettled([...underWay])
+    },
   }
 }
 
-/** One attempt right now, whatever the status; it never reschedules retries. Undefined when the id is unknown. */
+/**
+ * One attempt right now, whatever the status; it never reschedules retries. Undefined when the id is
+ * unknown; a 429 once the task's callbacks have had MAX_ATTEMPTS_PER_TASK attempts.
+ */
 export async function redeliver(ctx: EmulatorContext, dispatcher: CallbackDispatcher, id: string): Promise<DeliveryView | undefined> {
-  if (!ctx.repos.callbacks.get(id)) return undefined
+  const row = ctx.repos.callbacks.get(id)
+  if (!row) return undefined
+  const made = ctx.repos.callbacks.attemptsForTask(row.task_id)
+  if (made >= MAX_ATTEMPTS_PER_TASK) {
+    throw new ApiError(429, `Task ${row.task_id} has had ${made} callback attempts, the most one task gets; create a new task to try its receiver again`, {
+      metadata: { field: 'id', location: 'params', limit: MAX_ATTEMPTS_PER_TASK },
+    })
+  }
   await attempt(ctx, id, ctx.clock.now(), dispatcher.stopped, false)
   return getDeliveryView(ctx, id)
 }

@@ -61,7 +61,7 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
         schema: { summary: `Create a ${operation} task`, tags: ['video'] },
       },
       async (request) => {
-        const checked = validateCreate(operation as Operation, request.body, video.fixtures.templates)
+        const checked = validateCreate(operation as Operation, request.body, video.fixtures.templates, ctx.ownAddresses)
         const task = video.create({ caller: caller(request), request: checked, origin: originOf(request), outcome: outcomeOf(request) })
         return video.createdView(task)
       },

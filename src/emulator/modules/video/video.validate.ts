@@ -2,6 +2,7 @@
 // FieldInvalid, FieldItemCountOutOfRange, ImageFormatInvalid, PageSizeOutOfRange, each message naming
 // the field. Unknown fields are ignored, as the vendor does.
 import { ApiError } from '../../core/errors.ts'
+import type { OwnAddresses } from '../../http/listeners.ts'
 import { ImageProblem, inspectImage, type InspectedImage } from './images.ts'
 import {
   describeDurations,
@@ -110,7 +111,7 @@ function seed(body: Body, required: boolean): number | null {
   return n === 0 ? null : n
 }
 
-function callbackUrl(body: Body): string | null {
+function callbackUrl(body: Body, own: OwnAddresses | undefined): string | null {
   const value = optionalString(body, 'callback_url')
   if (value === null) return null
   let url: URL
@@ -120,6 +121,8 @@ function callbackUrl(body: Body): string | null {
     throw invalid('callback_url', 'must be an http or https URL')
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid('callback_url', 'must be an http or https URL')
+  // The emulator would call itself for every state of every task it creates from there: a loop.
+  if (own?.includes(url)) throw invalid('callback_url', `must not point at the emulator itself (${url.host}): give the address of your own receiver`)
   return value
 }
 
@@ -181,12 +184,12 @@ function aspectRatioOf(body: Body, allowed: readonly string[], model: string): s
   return value
 }
 
-const base = (body: Body) => ({
+const base = (body: Body, own: OwnAddresses | undefined) => ({
   off_peak: optionalBoolean(body, 'off_peak') ?? false,
   bgm: optionalBoolean(body, 'bgm') ?? false,
   watermark: optionalBoolean(body, 'watermark') ?? false,
   payload: payload(body),
-  callback_url: callbackUrl(body),
+  callback_url: callbackUrl(body, own),
 })
 
 /** Off-peak queues do not take direct audio output (image and reference to video). */
@@ -197,10 +200,11 @@ function offPeakRules(request: VideoRequest): VideoRequest {
   return request
 }
 
-export function validateCreate(operation: Operation, raw: unknown, templates: ReadonlyMap<string, Template>): VideoRequest {
+/** `own`: the emulator's own addresses, which a callback URL must not name. */
+export function validateCreate(operation: Operation, raw: unknown, templates: ReadonlyMap<string, Template>, own?: OwnAddresses): VideoRequest {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw routerError('BadRequest', 'bad request: the body must be a JSON object')
   const body = raw as Body
-  const common = base(body)
+  const common = base(body, own)
 
   if (operation === 'template2video') {
     const name = requiredString(body, 'template')

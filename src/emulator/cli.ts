@@ -1,9 +1,9 @@
-#!/usr/bin/env -S node --experimental-strip-types --disable-warning=ExperimentalWarning
+#!/usr/bin/env node
 // gateway-emulator: runs the emulator headless. Prints where everything is and the seeded keys,
 // and shuts down cleanly (server closed, database closed) on SIGINT or SIGTERM.
 import { parseArgs } from 'node:util'
-import { CLI_FLAGS, ConfigError, loadConfig } from './config.ts'
-import { startEmulator, VERSION } from './emulator.ts'
+import { CLI_FLAGS, ConfigError, loadConfig, VERSION } from './config.ts'
+import { startEmulator } from './emulator.ts'
 
 const HELP = `Usage: gateway-emulator [options]
 

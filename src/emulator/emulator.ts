@@ -3,8 +3,7 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
-import pkg from '../../package.json' with { type: 'json' }
-import { loadConfig, type EmulatorConfig } from './config.ts'
+import { loadConfig, VERSION, type EmulatorConfig } from './config.ts'
 import { createClock, type Clock, type ClockState } from './core/clock.ts'
 import { http } from './core/node-http.ts'
 import { resumeClockAt, saveClockPosition } from './store/clock-position.ts'
@@ -25,7 +24,6 @@ import { defaultAccountId, loadSeed, resetState, seededKeys, type SeededKeys, ty
 import { loadFaker } from './core/faker.ts'
 import { backfillDemoUsage } from './modules/activity/demo.ts'
 
-export const VERSION: string = pkg.version
 
 export type EmulatorOptions = Partial<EmulatorConfig> & { config?: string }
 

@@ -1,5 +1,6 @@
 // Public API of the emulator package: build it in-process for tests, or start it listening.
-export { createEmulator, startEmulator, VERSION, type Emulator, type EmulatorOptions, type RunningEmulator } from './emulator.ts'
+export { createEmulator, startEmulator, type Emulator, type EmulatorOptions, type RunningEmulator } from './emulator.ts'
+export { VERSION } from './config.ts'
 export { loadConfig, defaultConfig, type EmulatorConfig } from './config.ts'
 export { parseDuration, type Clock, type ClockMode, type ClockState } from './core/clock.ts'
 export type { SeededKeys } from './store/seed.ts'

@@ -1,0 +1,110 @@
+// The package as a user gets it: packs the tarball (prepack builds), checks it holds only what the
+// `files` allow-list names, installs it into a fresh project, then, with plain node, imports both entry
+// points, starts an emulator, calls the API and the testing helper, and stops it; runs
+// `npx gateway-emulator --version`; runs the README's "Use it in your project" shell snippet; and
+// compiles its TypeScript snippets with `tsc --strict` (no skipLibCheck) against the installed package.
+// Exits 1 with what failed.
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const root = join(import.meta.dirname, '..')
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+const work = mkdtempSync(join(tmpdir(), 'gateway-emulator-smoke-'))
+const failures = []
+const step = (what) => console.log(`package smoke: ${what}`)
+const run = (command, args, cwd, extra = {}) => execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...extra })
+
+try {
+  step('npm pack (prepack builds)')
+  // The prepack build prints on stdout too: the JSON report is the array at the end.
+  const packOutput = run('npm', ['pack', '--json', '--pack-destination', work], root, { stdio: ['ignore', 'pipe', 'inherit'] })
+  const [packed] = JSON.parse(packOutput.slice(packOutput.search(/^\[/m)))
+  const tarball = join(work, packed.filename)
+
+  // Only the allow-list: the built emulator, the built CLI and UI, fixtures, README, LICENSE, package.json.
+  const allowed = [/^dist\//, /^out\/cli\//, /^out\/renderer\//, /^fixtures\//, /^README\.md$/, /^LICENSE$/, /^package\.json$/]
+  const outside = packed.files.map((f) => f.path).filter((path) => !allowed.some((re) => re.test(path)) || /(^|\/)test\/|\.test\.|\.spec\./.test(path))
+  if (outside.length > 0) failures.push(`the tarball holds files outside the allow-list: ${outside.slice(0, 10).join(', ')}`)
+  for (const needed of ['dist/index.js', 'dist/index.d.ts', 'dist/testing.js', 'dist/testing.d.ts', 'out/cli/cli.js', 'out/renderer/index.html', 'LICENSE']) {
+    if (!packed.files.some((f) => f.path === needed)) failures.push(`the tarball lacks ${needed}`)
+  }
+  step(`${packed.filename}: ${packed.files.length} files, ${Math.round(packed.size / 1024)} kB`)
+
+  const project = join(work, 'project')
+  run('mkdir', ['-p', project], work)
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'smoke-project', private: true, type: 'module' }, null, 2))
+  step('npm install the tarball into a fresh project')
+  const typescript = pkg.devDependencies.typescript
+  const nodeTypes = pkg.devDependencies['@types/node']
+  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, `typescript@${typescript}`, `@types/node@${nodeTypes}`], project, { stdio: ['ignore', 'pipe', 'inherit'] })
+
+  step('plain node: both entry points, an emulator on a free port, the API and the testing helper')
+  writeFileSync(
+    join(project, 'use.mjs'),
+    `import { startEmulator, VERSION } from 'model-gateway-emulator'
+import { EmulatorAdmin, startTestEmulator } from 'model-gateway-emulator/testing'
+const emu = await startEmulator({ port: 0, db: ':memory:' })
+const models = await fetch(emu.url + '/api/v1/models')
+if (models.status !== 200) throw new Error('GET /api/v1/models: ' + models.status)
+const admin = new EmulatorAdmin(emu.url)
+const ws = await admin.workspace({ credits_usd: 1 })
+const credits = await fetch(ws.apiUrl + '/credits', { headers: { authorization: 'Bearer ' + ws.keys.management } })
+if (credits.status !== 200) throw new Error('GET /api/v1/credits: ' + credits.status)
+const ui = await fetch(emu.uiUrl)
+if (!(await ui.text()).includes('<script')) throw new Error('the inspector UI is not in the package')
+await emu.close()
+const test = await startTestEmulator()
+await test.admin.advance('1d')
+await test.close()
+console.log('ok ' + VERSION)
+`,
+  )
+  const used = run('node', ['use.mjs'], project).trim()
+  if (used !== `ok ${pkg.version}`) failures.push(`use.mjs printed ${JSON.stringify(used)}`)
+
+  step('npx gateway-emulator --version')
+  const version = run('npx', ['--no-install', 'gateway-emulator', '--version'], project).trim()
+  if (version !== pkg.version) failures.push(`npx gateway-emulator --version printed ${JSON.stringify(version)}, not ${pkg.version}`)
+
+  // The README's own snippets, as a user would paste them.
+  const readme = readFileSync(join(root, 'README.md'), 'utf8')
+  const section = readme.slice(readme.indexOf('## Use it in your project'), readme.indexOf('\n## ', readme.indexOf('## Use it in your project') + 1))
+  const blocks = (lang) => [...section.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1])
+  const ts = blocks('ts')
+  const sh = blocks('sh').filter((text) => text.includes('npx gateway-emulator'))
+  if (ts.length === 0 || sh.length === 0) failures.push('the README section "Use it in your project" has no ts or sh snippets to check')
+
+  step(`tsc --strict over the README's ${ts.length} TypeScript snippets`)
+  ts.forEach((text, i) => writeFileSync(join(project, `snippet-${i}.ts`), text))
+  writeFileSync(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2023', noEmit: true, types: ['node'] }, include: ['snippet-*.ts'] }, null, 2),
+  )
+  try {
+    run('npx', ['--no-install', 'tsc', '-p', 'tsconfig.json'], project)
+  } catch (error) {
+    failures.push(`tsc --strict failed on the README's snippets:\n${error.stdout}${error.stderr}`)
+  }
+
+  step("the README's CLI-in-CI snippet")
+  for (const text of sh) {
+    try {
+      const out = run('bash', ['-euo', 'pipefail', '-c', `${text}\ncurl -sf "$GATEWAY_URL/models" > /dev/null\necho "url $GATEWAY_URL"\nkill %1`], project, { timeout: 60_000 })
+      if (!/^url http:\/\/127\.0\.0\.1:\d+\/api\/v1$/m.test(out)) failures.push(`the CLI snippet printed ${JSON.stringify(out)}`)
+    } catch (error) {
+      failures.push(`the CLI snippet failed: ${error.stdout ?? ''}${error.stderr ?? error.message}`)
+    }
+  }
+} catch (error) {
+  failures.push(`${error.message}\n${error.stdout ?? ''}${error.stderr ?? ''}`)
+} finally {
+  rmSync(work, { recursive: true, force: true })
+}
+
+if (failures.length > 0) {
+  console.error(`package smoke FAILED:\n- ${failures.join('\n- ')}`)
+  process.exit(1)
+}
+console.log('package smoke: ok')

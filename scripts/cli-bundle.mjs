@@ -1,6 +1,6 @@
-// The bundled CLI (out/cli/cli.js), built first when it is missing or older than the sources, so a
-// fresh checkout and an edited one both run what is on disk. Used by npm start, the benchmark and the
-// crash test, which all start the CLI as users do.
+// The bundled CLI (out/cli/cli.js) and the inspector UI (out/renderer), each built first when it is
+// missing or older than its sources, so a fresh checkout and an edited one both run what is on disk.
+// Used by npm start, the benchmark and the crash test, which all start the CLI as users do.
 import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -30,4 +30,15 @@ export function ensureCliBundle() {
     })
   }
   return CLI_BUNDLE
+}
+
+export const UI_BUILD = join(root, 'out', 'renderer', 'index.html')
+
+/** Builds the inspector UI (with the desktop shell, which shares its build) when it is missing or stale. */
+export function ensureUiBuild() {
+  const stale = !existsSync(UI_BUILD) || statSync(UI_BUILD).mtimeMs < Math.max(newestSource(join(root, 'src', 'renderer')), statSync(join(root, 'package.json')).mtimeMs)
+  if (stale) {
+    execFileSync(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build', '--logLevel', 'error'], { cwd: root, stdio: 'inherit' })
+  }
+  return UI_BUILD
 }

@@ -46,6 +46,7 @@ Options:
   --journal-body-limit <n> bytes of each body the journal keeps (default 16384)
   --demo                  a new database starts with 30 days of usage history
   --no-ui                 do not serve the inspector UI
+  -q, --quiet             no start-up summary (keys, URLs); logs still follow --log-level
   -v, --version           print the version
   -h, --help              print this help`
 
@@ -61,7 +62,7 @@ async function main(): Promise<void> {
   } catch (error) {
     fail(`${(error as Error).message} (see --help)`, 2)
   }
-  const { help, version, 'no-ui': noUi, ...flags } = parsed.values as Record<string, string | boolean | undefined>
+  const { help, version, quiet, 'no-ui': noUi, ...flags } = parsed.values as Record<string, string | boolean | undefined>
   if (help) {
     process.stdout.write(`${HELP}\n`)
     return
@@ -88,18 +89,22 @@ async function main(): Promise<void> {
   }
 
   // Signals are handled before the summary is printed: a script may stop us as soon as it reads it.
+  // The first signal stops gracefully: no new requests, those under way finish (5 s at most), then
+  // the database closes. A second one does not wait: committed state is safe in the database anyway.
   let stopping = false
-  const stop = (signal: string): void => {
-    if (stopping) return
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      process.stderr.write(`${signal}: stopping now\n`)
+      process.exit(130)
+    }
     stopping = true
-    if (config.logLevel !== 'silent') process.stdout.write(`\n${signal}: stopping...\n`)
+    if (!quiet) process.stdout.write(`\n${signal}: stopping (requests under way may finish; ${signal} again to stop now)...\n`)
     emulator
       .close()
       .then(() => process.exit(0))
       .catch((error: unknown) => fail(`error while stopping: ${(error as Error).message}`, 1))
   }
-  process.on('SIGINT', () => stop('SIGINT'))
-  process.on('SIGTERM', () => stop('SIGTERM'))
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal))
 
   const lines = [
     `Model Gateway Emulator ${VERSION}`,
@@ -118,7 +123,7 @@ async function main(): Promise<void> {
     '',
     'Press Ctrl+C to stop.',
   ]
-  if (config.logLevel !== 'silent') process.stdout.write(`${lines.join('\n')}\n`)
+  if (!quiet) process.stdout.write(`${lines.join('\n')}\n`)
 }
 
 await main()

@@ -381,6 +381,7 @@ export const CLI_FLAGS = Object.fromEntries([
   ['config', { type: 'string' as const }],
   ['demo', { type: 'boolean' as const }],
   ['no-ui', { type: 'boolean' as const }],
+  ['quiet', { type: 'boolean' as const, short: 'q' }],
   ['help', { type: 'boolean' as const, short: 'h' }],
   ['version', { type: 'boolean' as const, short: 'v' }],
 ])

@@ -41,7 +41,11 @@ export interface Emulator {
    * `timeoutMs` (default 10 s) passes first.
    */
   drainCallbacks(timeoutMs?: number): Promise<boolean>
-  close(): Promise<void>
+  /**
+   * Stops taking requests, lets those under way finish (for `graceMs` at most, 5 s by default, then
+   * their connections are closed), stops the clock and the callbacks, and closes the database.
+   */
+  close(graceMs?: number): Promise<void>
 }
 
 export interface RunningEmulator extends Emulator {
@@ -54,6 +58,7 @@ export interface RunningEmulator extends Emulator {
 }
 
 const DEFAULT_DRAIN_TIMEOUT_MS = 10_000
+const CLOSE_GRACE_MS = 5_000
 
 /** Programmatic callers get test-friendly defaults: in memory, silent, any free port. */
 const PROGRAMMATIC_DEFAULTS: Partial<EmulatorConfig> = { db: ':memory:', port: 0, logLevel: 'silent' }
@@ -113,7 +118,7 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
     // Work that fell due while the emulator was stopped (callbacks still to deliver) runs now.
     void clock.runDue().catch((error: unknown) => ctx.warn(`due work failed at start: ${(error as Error).message}`))
 
-    return {
+    const emulator: Emulator = {
       app,
       config,
       clock,
@@ -121,17 +126,23 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
       keys: seededKeys(ctx)!,
       reset,
       drainCallbacks: (timeoutMs = DEFAULT_DRAIN_TIMEOUT_MS) => callbacks.drain(timeoutMs),
-      async close() {
+      async close(graceMs = CLOSE_GRACE_MS) {
         if (closed) return
         closed = true
+        // First no new requests, and those under way finish (for `graceMs` at most), so no answer
+        // is cut short; then the clock and the callbacks stop (pending ones are sent after a restart),
+        // and last the database closes.
+        const force = setTimeout(() => app.server.closeAllConnections(), graceMs)
+        await Promise.all([app.close(), ...(otherListeners.get(emulator) ?? []).map((server) => closeListener(server, graceMs))])
+        clearTimeout(force)
         callbacks.stop()
         clock.stop()
         await clock.idle()
         await callbacks.settled()
-        await app.close()
         db.close()
       },
     }
+    return emulator
   } catch (error) {
     if (db.open) db.close()
     throw error
@@ -150,6 +161,18 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number, w
 }
 
 const hostForUrl = (host: string): string => (host.includes(':') ? `[${host}]` : host)
+
+/** Listeners besides the app's own (the EU one): the emulator's close waits for them too. */
+const otherListeners = new WeakMap<Emulator, Server[]>()
+
+/** Closes a listener as the app's own closes: no new connections, requests under way finish within `graceMs`. */
+async function closeListener(server: Server, graceMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+  server.closeIdleConnections()
+  const force = setTimeout(() => server.closeAllConnections(), graceMs)
+  await closed
+  clearTimeout(force)
+}
 
 async function listenEu(app: FastifyInstance, config: Readonly<EmulatorConfig>, port: number): Promise<Server> {
   const host = config.host
@@ -181,6 +204,7 @@ export async function startEmulator(options: EmulatorOptions = {}, resolved?: Re
     if (config.euPort !== -1) {
       const euPort = config.euPort ?? (config.port === 0 ? 0 : port + 1)
       euServer = await listenEu(app, config, euPort)
+      otherListeners.set(emulator, [euServer])
       emulator.ctx.ownAddresses.add((euServer.address() as AddressInfo).port)
     }
     const base = `http://${hostForUrl(config.host)}`
@@ -197,13 +221,8 @@ export async function startEmulator(options: EmulatorOptions = {}, resolved?: Re
       euUrl,
       uiUrl: `${base}:${port}/_emulator/`,
       port,
-      async close() {
-        if (euServer) {
-          euServer.closeAllConnections()
-          await new Promise<void>((resolve) => euServer!.close(() => resolve()))
-          euServer = null
-        }
-        await emulator.close()
+      async close(graceMs = CLOSE_GRACE_MS) {
+        await emulator.close(graceMs)
       },
     }
   } catch (error) {

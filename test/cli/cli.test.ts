@@ -72,7 +72,24 @@ describe('gateway-emulator CLI', () => {
 
     run.child.kill('SIGTERM')
     expect(await run.exited).toBe(0)
-    expect(run.stderr()).toBe('')
+    // At the default level (info), one JSON line per request (a terminal gets them pretty-printed).
+    const lines = run.stderr().trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(lines).toHaveLength(2)
+    for (const line of lines) expect(line).toMatchObject({ level: 30, msg: 'request', method: 'GET', path: '/api/v1/keys', status: 200, ms: expect.any(Number), account: expect.stringMatching(/^acct_/) })
+  })
+
+  it('--quiet drops the summary but not the logs; --log-level silent drops the logs but not the summary', async () => {
+    const quiet = runCli(['--port', '0', '--db', ':memory:', '--eu-port', 'off', '--quiet', '--log-level', 'debug', '--admin-token', 'x'])
+    const silent = runCli(['--port', '0', '--db', ':memory:', '--eu-port', 'off', '--log-level', 'silent'])
+    const out = await waitFor(() => (silent.stdout().includes('Press Ctrl+C') ? silent.stdout() : undefined), 'the start-up summary')
+    const api = /API\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out)![1]!
+    expect((await fetch(`${api}/api/v1/models/count`)).status).toBe(200)
+    silent.child.kill('SIGTERM')
+    expect(await silent.exited).toBe(0)
+    expect(silent.stderr()).toBe('')
+    quiet.child.kill('SIGTERM')
+    expect(await quiet.exited).toBe(0)
+    expect(quiet.stdout()).toBe('')
   })
 
   it('logs no key, even at debug level, through failures, refusals and callbacks', async () => {

@@ -1,5 +1,6 @@
 // Builds the Fastify app (not listening): error handling, validation, auth, then one plugin per API
 // area under its prefix. Shells (CLI, desktop, tests) decide whether and where it listens.
+import { createRequire } from 'node:module'
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify'
 import { REDACTED, redactUrl } from '../core/redact.ts'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
@@ -51,6 +52,20 @@ export interface Services {
   journal: Journal
 }
 
+/** pino-pretty, loaded only when logs go to a terminal. */
+function prettyStream(): NodeJS.WritableStream {
+  const pretty = createRequire(import.meta.url)('pino-pretty') as (options: object) => NodeJS.WritableStream
+  return pretty({
+    destination: 2,
+    colorize: true,
+    translateTime: 'SYS:HH:MM:ss',
+    ignore: 'pid,hostname,reqId,method,path,status,ms,account',
+    // A request is one short line; anything else keeps its message (and its fields below it).
+    messageFormat: (log: Record<string, unknown>, messageKey: string) =>
+      log[messageKey] === 'request' ? `${String(log.method)} ${String(log.path)} ${String(log.status)} ${String(log.ms)} ms${log.account ? ` ${String(log.account)}` : ''}` : String(log[messageKey] ?? ''),
+  })
+}
+
 export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Services): FastifyInstance {
   const level = ctx.config.logLevel
   const traceRng = createRng(ctx.config.seed, 'trace')
@@ -59,9 +74,16 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
       level === 'silent'
         ? false
         : {
-            // The CLI prints its own start-up summary, so the framework's info lines (listening at...) stay quiet.
-            level: level === 'info' ? 'warn' : level,
-            stream: process.stderr,
+            level,
+            // Readable lines on a terminal, JSON lines (for tools) otherwise.
+            stream: process.stderr.isTTY ? prettyStream() : process.stderr,
+            hooks: {
+              // The CLI prints its own start-up summary: the framework's "Server listening at" lines are dropped.
+              logMethod(args, method) {
+                if (typeof args[0] === 'string' && args[0].startsWith('Server listening at')) return
+                method.apply(this, args)
+              },
+            },
             // Secrets never reach a log line: a request is logged with its query's secrets redacted by
             // name (?api_key=, ?token=), and never with its headers.
             serializers: {
@@ -75,7 +97,9 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
     requestTimeout: ctx.config.requestTimeoutMs,
     keepAliveTimeout: ctx.config.keepAliveTimeoutMs,
     http: serverOptions(ctx.config),
-    forceCloseConnections: true,
+    // On close, idle keep-alive connections go at once; requests under way finish (the emulator's close
+    // bounds how long they may take). New requests on open connections get a 503 meanwhile.
+    forceCloseConnections: 'idle',
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // Errors found before routing (a malformed URL, a bad content type header) answer in the envelope too.
@@ -85,6 +109,25 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   limitConnections(app.server, ctx.config)
+  // Once closing, each answer closes its connection: a keep-alive client would otherwise hold the
+  // close until its connection timed out.
+  let closing = false
+  app.addHook('preClose', (done) => {
+    closing = true
+    done()
+  })
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close')
+    done(null, payload)
+  })
+  // One line per request at info (Fastify's own request logging writes two).
+  if (level === 'info' || level === 'debug') {
+    app.addHook('onResponse', (request, reply, done) => {
+      const account = (request as FastifyRequest & { auth?: { account: { id: string } } | null }).auth?.account.id ?? null
+      request.log.info({ method: request.method, path: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, account }, 'request')
+      done()
+    })
+  }
   app.setValidatorCompiler(validatorCompiler)
   // Every body of these APIs is JSON; a text body gets a 415 rather than a confusing type error.
   app.removeContentTypeParser('text/plain')

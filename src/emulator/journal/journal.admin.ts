@@ -1,5 +1,6 @@
 // The journal under /_emulator/api: list with filters and paging (newest first), one entry, clear,
 // a HAR 1.2 export that browser dev tools import, and an SSE stream of new entries and state changes.
+import type { ServerResponse } from 'node:http'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { ApiError } from '../core/errors.ts'
@@ -95,6 +96,12 @@ export const journalAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
 
   // Server-sent events: `journal` for each new entry, and one event per state change (video.task,
   // callback.attempt, charge.*, clock.moved, state.reset, account.created).
+  // Event streams never end by themselves: a close ends them first, so it need not wait them out.
+  const streams = new Set<ServerResponse>()
+  app.addHook('preClose', (done) => {
+    for (const res of streams) res.end()
+    done()
+  })
   app.get('/events', { config: { operation: 'admin.events' } }, async (request, reply) => {
     reply.hijack()
     const res = reply.raw
@@ -106,7 +113,9 @@ export const journalAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
     // A comment now and then keeps proxies and idle timeouts from closing the stream.
     const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), 15_000)
     heartbeat.unref()
+    streams.add(res)
     request.raw.once('close', () => {
+      streams.delete(res)
       clearInterval(heartbeat)
       stopJournal()
       stopEvents()

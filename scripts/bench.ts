@@ -55,7 +55,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 /** The emulator as users run it headless: the bundled CLI, in memory, on a free port. */
 async function emulatorServer(flags: string[] = []): Promise<Server> {
-  const cli = await startCliProcess(['--port', '0', '--eu-port', 'off', '--db', ':memory:', '--no-ui', ...flags])
+  const cli = await startCliProcess(['--port', '0', '--eu-port', 'off', '--db', ':memory:', '--no-ui', '--log-level', 'warn', ...flags])
   return {
     url: cli.base,
     keys: { management: cli.management, standard: cli.standard },
@@ -308,7 +308,7 @@ async function coldStartRow(): Promise<void> {
   const emulator: number[] = []
   const bare: number[] = []
   for (let i = 0; i < runs; i++) {
-    emulator.push(await timeToFirst200([CLI, '--port', '0', '--eu-port', 'off', '--db', ':memory:'], '/api/v1/models'))
+    emulator.push(await timeToFirst200([CLI, '--port', '0', '--eu-port', 'off', '--db', ':memory:', '--log-level', 'warn'], '/api/v1/models'))
     bare.push(await timeToFirst200(['--input-type=module', '-e', BARE_SERVER], '/api/v1/models'))
   }
   const p50 = median(emulator)

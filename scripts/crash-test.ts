@@ -44,7 +44,7 @@ type Cli = CliProcess
 
 function cliArgs(db: string, seed: number): string[] {
   return [
-    ...['--port', '0', '--eu-port', 'off', '--db', db, '--seed', String(seed), '--log-level', 'info', '--no-ui'],
+    ...['--port', '0', '--eu-port', 'off', '--db', db, '--seed', String(seed), '--log-level', 'warn', '--no-ui'],
     // Short dwell times, so tasks created before the kill end (and call back) soon after the restart.
     ...['--video-created', '50ms', '--video-queueing', '100ms', '--video-processing', '200ms'],
     // Some tasks fail, so refunds go through the ledger too.

@@ -45,6 +45,7 @@ Options:
   --journal-size <n>      requests the journal keeps (default 1000; 0 = off)
   --journal-body-limit <n> bytes of each body the journal keeps (default 16384)
   --demo                  a new database starts with 30 days of usage history
+  --reset                 start from the seed, discarding the database's state
   --no-ui                 do not serve the inspector UI
   -q, --quiet             no start-up summary (keys, URLs); logs still follow --log-level
   -v, --version           print the version

@@ -24,6 +24,8 @@ export interface EmulatorConfig {
   clockStart: string | null
   logLevel: LogLevel
   demo: boolean
+  /** Start from the seed, discarding whatever state the database holds. */
+  reset: boolean
   ui: boolean
   /** Status for a request denied by an exhausted key limit (the real service was seen to send both). */
   keyLimitStatus: 402 | 403
@@ -129,6 +131,7 @@ export function defaultConfig(): EmulatorConfig {
     clockStart: null,
     logLevel: 'info',
     demo: false,
+    reset: false,
     ui: true,
     keyLimitStatus: 402,
     chargeCapUsd: 2000,
@@ -273,6 +276,7 @@ const SETTINGS: Setting[] = [
   { key: 'clockStart', flag: 'clock-start', parse: isoTime },
   { key: 'logLevel', flag: 'log-level', parse: oneOf(['silent', 'error', 'warn', 'info', 'debug'] as const) },
   { key: 'demo', flag: 'demo', parse: boolean },
+  { key: 'reset', flag: 'reset', parse: boolean },
   { key: 'ui', flag: 'ui', parse: boolean },
   { key: 'keyLimitStatus', flag: 'key-limit-status', parse: oneOf([402, 403] as const) },
   { key: 'chargeCapUsd', flag: 'charge-cap', parse: positiveNumber },
@@ -377,9 +381,10 @@ export function loadConfig(input: LoadConfigInput = {}): Readonly<EmulatorConfig
 
 /** The flags the CLI accepts, for util.parseArgs. */
 export const CLI_FLAGS = Object.fromEntries([
-  ...SETTINGS.filter((s) => s.key !== 'demo' && s.key !== 'ui').map((s) => [s.flag, { type: 'string' as const }]),
+  ...SETTINGS.filter((s) => s.key !== 'demo' && s.key !== 'ui' && s.key !== 'reset').map((s) => [s.flag, { type: 'string' as const }]),
   ['config', { type: 'string' as const }],
   ['demo', { type: 'boolean' as const }],
+  ['reset', { type: 'boolean' as const }],
   ['no-ui', { type: 'boolean' as const }],
   ['quiet', { type: 'boolean' as const, short: 'q' }],
   ['help', { type: 'boolean' as const, short: 'h' }],

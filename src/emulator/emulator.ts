@@ -4,7 +4,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { loadConfig, VERSION, type EmulatorConfig } from './config.ts'
-import { createClock, type Clock, type ClockState } from './core/clock.ts'
+import { createClock, wallClock, type Clock, type ClockState } from './core/clock.ts'
 import { http } from './core/node-http.ts'
 import { resumeClockAt, saveClockPosition } from './store/clock-position.ts'
 import { createContext, type EmulatorContext } from './context.ts'
@@ -17,10 +17,11 @@ import { limitConnections, markEu, serverOptions } from './http/listeners.ts'
 import { isLoopbackHost } from './http/admin-guard.ts'
 import { randomBytes } from 'node:crypto'
 import { openDatabase } from './store/db.ts'
+import { lockDatabase } from './store/db-lock.ts'
 import { migrate } from './store/migrate.ts'
 import { migrations } from './store/migrations/index.ts'
 import { loadCatalogDocument } from './modules/catalog/catalog.ts'
-import { defaultAccountId, loadSeed, resetState, seededKeys, type SeededKeys, type SeedPreset } from './store/seed.ts'
+import { defaultAccountId, loadSeed, resetState, SeedMismatchError, seededKeys, storedSeed, type SeededKeys, type SeedPreset } from './store/seed.ts'
 import { loadFaker } from './core/faker.ts'
 import { backfillDemoUsage } from './modules/activity/demo.ts'
 
@@ -73,7 +74,16 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
   const seeds = { default: loadSeed(config.fixtures, 'default'), empty: loadSeed(config.fixtures, 'empty') }
   const configuredPreset: SeedPreset = config.demo ? 'demo' : 'default'
   const catalogFixture = loadCatalogDocument(config.fixtures)
+  // Opened first (it makes the folder, and says why a path cannot be a database), then locked before
+  // anything is written to it.
   const db = openDatabase(config.db)
+  let releaseLock: () => void
+  try {
+    releaseLock = lockDatabase(config.db, wallClock.iso())
+  } catch (error) {
+    db.close()
+    throw error
+  }
   try {
     migrate(db, migrations)
     // --clock-start wins; otherwise a database that has seen the clock move resumes its time.
@@ -103,8 +113,16 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
       ctx.rateLimiter.clear()
       journal.clear()
     }
-    // A new database gets the configured preset; an existing one keeps its state.
-    if (seededKeys(ctx) === null) await applyPreset(configuredPreset)
+    // A new database gets the configured preset; an existing one keeps its state, which was made
+    // with a seed: another seed would print keys that do not work, so it is refused unless --reset.
+    const existing = seededKeys(ctx) !== null
+    const madeWith = existing ? storedSeed(ctx) : null
+    if (existing && !config.reset && madeWith !== null && madeWith !== config.seed) {
+      throw new SeedMismatchError(
+        `database ${config.db} was made with seed ${madeWith}, and this start asks for seed ${config.seed}: start with --seed ${madeWith} to keep its state, or start fresh from seed ${config.seed} with --reset (its state is discarded) or with another --db`,
+      )
+    }
+    if (!existing || config.reset) await applyPreset(configuredPreset)
 
     let closed = false
     const seed = async (preset: SeedPreset): Promise<void> => {
@@ -140,11 +158,13 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
         await clock.idle()
         await callbacks.settled()
         db.close()
+        releaseLock()
       },
     }
     return emulator
   } catch (error) {
     if (db.open) db.close()
+    releaseLock()
     throw error
   }
 }

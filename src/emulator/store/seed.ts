@@ -75,7 +75,19 @@ export function applySeed(ctx: EmulatorContext, seed: SeedDocument): void {
     }
     const first = seed.accounts[0]!
     ctx.db.prepare("INSERT OR REPLACE INTO meta (name, value) VALUES ('default_account', ?)").run(ctx.ids.account(`seed:${first.ref}`))
+    // Every id and key of this state derives from the seed: a start with another one must know.
+    ctx.db.prepare("INSERT OR REPLACE INTO meta (name, value) VALUES ('seed', ?)").run(String(ctx.config.seed))
   }).immediate()
+}
+
+export class SeedMismatchError extends Error {
+  override name = 'SeedMismatchError'
+}
+
+/** The seed the database's state was made with, or null for a database from before it was kept. */
+export function storedSeed(ctx: EmulatorContext): number | null {
+  const value = ctx.db.prepare<[], { value: string }>("SELECT value FROM meta WHERE name = 'seed'").get()?.value
+  return value === undefined ? null : Number(value)
 }
 
 /** The default account's first management and standard keys, as stored. */

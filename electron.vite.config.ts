@@ -1,5 +1,6 @@
 // Builds the desktop shell: the Electron main process (which hosts the emulator in-process) and the
 // React renderer (the inspector UI, which the emulator also serves to any browser at /_emulator/).
+// No preload: the window needs no bridge to Node (the builds pass --ignoreConfigWarning for that).
 import { resolve } from 'node:path'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'electron-vite'

@@ -51,7 +51,6 @@ const PARAMS = [
   'structured_outputs',
   'reasoning',
   'include_reasoning',
-  'dimensions',
 ] as const
 type Param = (typeof PARAMS)[number]
 
@@ -99,27 +98,26 @@ interface ProviderSpec {
 const OPENAI_P: readonly Param[] = [
   'max_tokens', 'temperature', 'top_p', 'stop', 'frequency_penalty', 'presence_penalty', 'seed', 'logit_bias',
   'logprobs', 'top_logprobs', 'tools', 'tool_choice', 'response_format', 'structured_outputs', 'reasoning',
-  'include_reasoning', 'dimensions',
+  'include_reasoning',
 ]
 const ANTHROPIC_P: readonly Param[] = [
   'max_tokens', 'temperature', 'top_p', 'top_k', 'stop', 'tools', 'tool_choice', 'reasoning', 'include_reasoning',
 ]
 const GOOGLE_P: readonly Param[] = [
   'max_tokens', 'temperature', 'top_p', 'top_k', 'stop', 'frequency_penalty', 'presence_penalty', 'seed', 'tools',
-  'tool_choice', 'response_format', 'structured_outputs', 'reasoning', 'include_reasoning', 'dimensions',
+  'tool_choice', 'response_format', 'structured_outputs', 'reasoning', 'include_reasoning',
 ]
 const BEDROCK_P: readonly Param[] = [
   'max_tokens', 'temperature', 'top_p', 'top_k', 'stop', 'tools', 'tool_choice', 'reasoning', 'include_reasoning',
-  'dimensions',
 ]
 const OPEN_FULL_P: readonly Param[] = [
   'max_tokens', 'temperature', 'top_p', 'top_k', 'stop', 'frequency_penalty', 'presence_penalty', 'repetition_penalty',
   'seed', 'min_p', 'logit_bias', 'logprobs', 'top_logprobs', 'tools', 'tool_choice', 'response_format',
-  'structured_outputs', 'reasoning', 'include_reasoning', 'dimensions',
+  'structured_outputs', 'reasoning', 'include_reasoning',
 ]
 const OPEN_BASIC_P: readonly Param[] = [
   'max_tokens', 'temperature', 'top_p', 'top_k', 'stop', 'frequency_penalty', 'presence_penalty', 'repetition_penalty',
-  'seed', 'min_p', 'tools', 'tool_choice', 'response_format', 'reasoning', 'include_reasoning', 'dimensions',
+  'seed', 'min_p', 'tools', 'tool_choice', 'response_format', 'reasoning', 'include_reasoning',
 ]
 const FAST_P: readonly Param[] = [
   'max_tokens', 'temperature', 'top_p', 'stop', 'frequency_penalty', 'presence_penalty', 'seed', 'logprobs',
@@ -128,14 +126,13 @@ const FAST_P: readonly Param[] = [
 const VENDOR_P: readonly Param[] = [
   'max_tokens', 'temperature', 'top_p', 'top_k', 'stop', 'frequency_penalty', 'presence_penalty', 'seed', 'logprobs',
   'top_logprobs', 'tools', 'tool_choice', 'response_format', 'structured_outputs', 'reasoning', 'include_reasoning',
-  'dimensions',
 ]
 
 const PROVIDERS: Record<string, ProviderSpec> = {
   openai: { name: 'OpenAI', quant: 'unknown', eu: 0.1, zdr: 0.4, caching: true, moderated: true, params: OPENAI_P, lat: 1, speed: 1, requiredToolChoice: true, cacheRead: 0.25, reasoningLine: true, webSearch: 0.01 },
   azure: { name: 'Azure', quant: 'unknown', eu: 0.55, zdr: 0.75, caching: true, moderated: false, params: OPENAI_P, lat: 1.15, speed: 0.9, requiredToolChoice: true, cacheRead: 0.25 },
   anthropic: { name: 'Anthropic', quant: 'unknown', eu: 0, zdr: 0.5, caching: false, moderated: true, params: ANTHROPIC_P, lat: 1, speed: 1, requiredToolChoice: true, cacheRead: 0.1, cacheWrite: 1.25 },
-  'google-vertex': { name: 'Google Vertex', quant: 'unknown', eu: 0.5, zdr: 0.8, caching: true, moderated: false, params: GOOGLE_P, lat: 1.05, speed: 0.95, requiredToolChoice: true, cacheRead: 0.25, reasoningLine: true },
+  'google-vertex': { name: 'Google', quant: 'unknown', eu: 0.5, zdr: 0.8, caching: true, moderated: false, params: GOOGLE_P, lat: 1.05, speed: 0.95, requiredToolChoice: true, cacheRead: 0.25, reasoningLine: true },
   'google-ai-studio': { name: 'Google AI Studio', quant: 'unknown', eu: 0, zdr: 0.1, caching: true, moderated: false, params: GOOGLE_P, lat: 0.95, speed: 1.05, requiredToolChoice: true, cacheRead: 0.25, reasoningLine: true, webSearch: 0.035 },
   'amazon-bedrock': { name: 'Amazon Bedrock', quant: 'unknown', eu: 0.4, zdr: 0.8, caching: false, moderated: false, params: BEDROCK_P, lat: 1.2, speed: 0.85, requiredToolChoice: false, cacheRead: 0.1, cacheWrite: 1.25 },
   deepinfra: { name: 'DeepInfra', quant: 'fp8', eu: 0.05, zdr: 0.45, caching: false, moderated: false, params: OPEN_BASIC_P, lat: 1.1, speed: 0.8, requiredToolChoice: false, maxOutCap: 16384 },
@@ -143,12 +140,12 @@ const PROVIDERS: Record<string, ProviderSpec> = {
   fireworks: { name: 'Fireworks', quant: 'fp8', eu: 0.2, zdr: 0.45, caching: true, moderated: false, params: OPEN_FULL_P, lat: 0.8, speed: 1.25, requiredToolChoice: true, cacheRead: 0.5 },
   groq: { name: 'Groq', quant: 'unknown', eu: 0, zdr: 0.4, caching: false, moderated: false, params: FAST_P, lat: 0.4, speed: 4, requiredToolChoice: true, ctxCap: 131072, maxOutCap: 32768, promptCap: true },
   cerebras: { name: 'Cerebras', quant: 'bf16', eu: 0, zdr: 0.7, caching: false, moderated: false, params: FAST_P, lat: 0.35, speed: 8, requiredToolChoice: false, ctxCap: 131072, maxOutCap: 40960, promptCap: true },
-  nebius: { name: 'Nebius AI Studio', quant: 'fp8', eu: 0.9, zdr: 0.6, caching: false, moderated: false, params: OPEN_BASIC_P, lat: 1.2, speed: 0.75, requiredToolChoice: false },
+  nebius: { name: 'Nebius', quant: 'fp8', eu: 0.9, zdr: 0.6, caching: false, moderated: false, params: OPEN_BASIC_P, lat: 1.2, speed: 0.75, requiredToolChoice: false },
   mistral: { name: 'Mistral', quant: 'unknown', eu: 1, euOnly: true, zdr: 0.5, caching: false, moderated: false, params: VENDOR_P, lat: 0.9, speed: 1.1, requiredToolChoice: true },
   cohere: { name: 'Cohere', quant: 'unknown', eu: 0.2, zdr: 0.3, caching: false, moderated: false, params: VENDOR_P, lat: 1, speed: 1, requiredToolChoice: true },
   parasail: { name: 'Parasail', quant: 'bf16', eu: 0.1, zdr: 0.6, caching: false, moderated: false, params: OPEN_BASIC_P, lat: 1, speed: 0.95, requiredToolChoice: false, noMaxOut: true },
   novita: { name: 'Novita', quant: 'fp8', eu: 0, zdr: 0.1, caching: false, moderated: false, params: OPEN_FULL_P, lat: 1.3, speed: 0.7, requiredToolChoice: false, maxOutCap: 16384 },
-  lambda: { name: 'Lambda', quant: 'fp8', eu: 0, zdr: 0.5, caching: false, moderated: false, params: OPEN_BASIC_P, lat: 1, speed: 0.9, requiredToolChoice: false, ctxCap: 131072, noMaxOut: true },
+  crusoe: { name: 'Crusoe', quant: 'fp8', eu: 0, zdr: 0.5, caching: false, moderated: false, params: OPEN_BASIC_P, lat: 1, speed: 0.9, requiredToolChoice: false, ctxCap: 131072, noMaxOut: true },
   sambanova: { name: 'SambaNova', quant: 'bf16', eu: 0, zdr: 0.6, caching: false, moderated: false, params: FAST_P, lat: 0.5, speed: 3, requiredToolChoice: false, ctxCap: 131072, maxOutCap: 8192, promptCap: true },
   deepseek: { name: 'DeepSeek', quant: 'fp8', eu: 0, zdr: 0, caching: true, moderated: false, params: VENDOR_P, lat: 1.8, speed: 0.6, requiredToolChoice: true, cacheRead: 0.1 },
   xai: { name: 'xAI', quant: 'unknown', eu: 0, zdr: 0, caching: true, moderated: false, params: VENDOR_P, lat: 1, speed: 1, requiredToolChoice: true, cacheRead: 0.25, reasoningLine: true, webSearch: 0.025 },
@@ -319,13 +316,13 @@ const MODELS: readonly ModelSpec[] = [
   {
     id: 'openai/text-embedding-3-small', name: 'Text Embedding 3 Small', date: '2024-01-25',
     ctx: 8192, maxOut: null, price: [0.02, 0], input: TEXT, output: EMB, tokenizer: 'GPT', dims: 1536,
-    params: ['dimensions'], providers: ['openai', 'azure'], lat: 0.12, tps: 9000,
+    params: [], providers: ['openai', 'azure'], lat: 0.12, tps: 9000,
     desc: 'text-embedding-3-small is a small, highly efficient embedding model with 1536-dimensional vectors. Its output can be shortened with the dimensions parameter while keeping most of its retrieval quality.',
   },
   {
     id: 'openai/text-embedding-3-large', name: 'Text Embedding 3 Large', date: '2024-01-25',
     ctx: 8192, maxOut: null, price: [0.13, 0], input: TEXT, output: EMB, tokenizer: 'GPT', dims: 3072,
-    params: ['dimensions'], providers: ['openai', 'azure'], lat: 0.16, tps: 7000,
+    params: [], providers: ['openai', 'azure'], lat: 0.16, tps: 7000,
     desc: 'text-embedding-3-large is the most capable OpenAI embedding model for English and multilingual text, producing 3072-dimensional vectors. Shorter vectors can be requested through the dimensions parameter.',
   },
   {
@@ -408,7 +405,7 @@ const MODELS: readonly ModelSpec[] = [
   {
     id: 'google/gemini-embedding-001', name: 'Gemini Embedding 001', date: '2025-07-14',
     ctx: 2048, maxOut: null, price: [0.15, 0], input: TEXT, output: EMB, tokenizer: 'Gemini', dims: 3072,
-    params: ['dimensions'], providers: ['google-vertex', 'google-ai-studio'], lat: 0.2, tps: 6000,
+    params: [], providers: ['google-vertex', 'google-ai-studio'], lat: 0.2, tps: 6000,
     desc: 'Gemini Embedding 001 is a multilingual text embedding model that leads the MTEB multilingual leaderboard. It produces 3072-dimensional vectors that can be truncated to 1536 or 768 dimensions.',
   },
 
@@ -417,7 +414,7 @@ const MODELS: readonly ModelSpec[] = [
     id: 'meta-llama/llama-3.3-70b-instruct', name: 'Llama 3.3 70B Instruct', date: '2024-12-06', hf: 'meta-llama/Llama-3.3-70B-Instruct',
     ctx: 131072, maxOut: 16384, price: [0.13, 0.39], input: TEXT, output: TEXT, tokenizer: 'Llama3', instruct: 'llama3',
     cutoff: '2023-12-01', categories: ['roleplay', 'marketing', 'trivia'], tools: true, structured: true,
-    providers: ['deepinfra/fp8', 'together/fp8', 'groq', 'fireworks', 'lambda/fp8'], free: ['chutes'],
+    providers: ['deepinfra/fp8', 'together/fp8', 'groq', 'fireworks', 'crusoe/fp8'], free: ['chutes'],
     lat: 0.5, tps: 45,
     desc: 'Llama 3.3 70B Instruct is a multilingual instruction-tuned model that matches the much larger Llama 3.1 405B on many benchmarks. It supports English, German, French, Italian, Portuguese, Hindi, Spanish and Thai.',
   },
@@ -432,14 +429,14 @@ const MODELS: readonly ModelSpec[] = [
     id: 'meta-llama/llama-4-maverick', name: 'Llama 4 Maverick', date: '2025-04-05', hf: 'meta-llama/Llama-4-Maverick-17B-128E-Instruct',
     ctx: 1048576, maxOut: 16384, price: [0.15, 0.6], input: TEXT_IMAGE, output: TEXT, tokenizer: 'Llama4',
     cutoff: '2024-08-01', categories: ['marketing', 'technology'], tools: true, structured: true,
-    providers: ['together/fp8', 'fireworks', 'deepinfra/fp8', 'groq', 'lambda/fp8'], lat: 0.45, tps: 120,
+    providers: ['together/fp8', 'fireworks', 'deepinfra/fp8', 'groq', 'crusoe/fp8'], lat: 0.45, tps: 120,
     desc: 'Llama 4 Maverick is a natively multimodal mixture-of-experts model with 17B active parameters across 128 experts. It handles image and text input and was trained on 200 languages.',
   },
   {
     id: 'meta-llama/llama-4-scout', name: 'Llama 4 Scout', date: '2025-04-05', hf: 'meta-llama/Llama-4-Scout-17B-16E-Instruct',
     ctx: 327680, maxOut: 16384, price: [0.08, 0.3], input: TEXT_IMAGE, output: TEXT, tokenizer: 'Llama4',
     cutoff: '2024-08-01', categories: ['technology', 'trivia'], tools: true, structured: true,
-    providers: ['groq', 'deepinfra/bf16', 'together/fp8', 'lambda/fp8'], fresh: 'lambda', lat: 0.35, tps: 150,
+    providers: ['groq', 'deepinfra/bf16', 'together/fp8', 'crusoe/fp8'], fresh: 'crusoe', lat: 0.35, tps: 150,
     desc: 'Llama 4 Scout is a 17B-active-parameter mixture-of-experts model with 16 experts, built for efficiency. It supports long contexts and native image understanding.',
   },
 
@@ -502,7 +499,7 @@ const MODELS: readonly ModelSpec[] = [
   {
     id: 'qwen/qwen3-embedding-8b', name: 'Qwen3 Embedding 8B', date: '2025-06-05', hf: 'Qwen/Qwen3-Embedding-8B',
     ctx: 32768, maxOut: null, price: [0.01, 0], input: TEXT, output: EMB, tokenizer: 'Qwen3', dims: 4096,
-    params: ['dimensions'], providers: ['deepinfra/bf16', 'nebius/bf16'], fresh: 'nebius', lat: 0.25, tps: 5000,
+    params: [], providers: ['deepinfra/bf16', 'nebius/bf16'], fresh: 'nebius', lat: 0.25, tps: 5000,
     desc: 'Qwen3 Embedding 8B is a multilingual embedding model that ranks at the top of the MTEB multilingual leaderboard. It produces 4096-dimensional vectors and supports user-defined output dimensions from 32 to 4096.',
   },
 
@@ -616,7 +613,7 @@ const MODELS: readonly ModelSpec[] = [
     hf: 'nvidia/Llama-3.1-Nemotron-70B-Instruct-HF',
     ctx: 131072, maxOut: 16384, price: [0.12, 0.3], input: TEXT, output: TEXT, tokenizer: 'Llama3', instruct: 'llama3',
     cutoff: '2023-12-01', categories: ['health', 'science', 'roleplay'], tools: true,
-    providers: ['deepinfra/fp8', 'lambda/fp8'], lat: 0.55, tps: 35,
+    providers: ['deepinfra/fp8', 'crusoe/fp8'], lat: 0.55, tps: 35,
     desc: 'Llama 3.1 Nemotron 70B Instruct is an NVIDIA-customized Llama model trained with RLHF to improve the helpfulness of responses. It ranked first on several automatic alignment benchmarks at release.',
   },
   {

@@ -82,6 +82,10 @@ describe('guardrail CRUD', () => {
     [{ name: 'g', ignored_providers: {} }, 'ignored_providers', 'must be an array or null'],
     [{ name: 'g', allowed_models: [null] }, 'allowed_models[0]', 'must be a string'],
     [{ name: 'g', enforce_zdr: 'yes' }, 'enforce_zdr', 'must be a boolean or null'],
+    // The real schema's minItems: 1 (an empty allow-list would block every model).
+    [{ name: 'g', allowed_providers: [] }, 'allowed_providers', 'must not be empty'],
+    [{ name: 'g', ignored_providers: [] }, 'ignored_providers', 'must not be empty'],
+    [{ name: 'g', allowed_models: [] }, 'allowed_models', 'must not be empty'],
   ])('POST %j is a 400 naming the field', async (body, field, issue) => {
     const emu = await testEmulator()
     const res = await create(emu, body)

@@ -5,15 +5,17 @@ import { Type, type Static } from 'typebox'
 import { Nullable, ResetIntervalSchema } from '../../http/schemas.ts'
 
 const StringList = Nullable(Type.Array(Type.String()))
+/** The real schema's lists of providers and models: null clears one, an empty one is a 400 (it would block everything). */
+const NonEmptyStringList = Nullable(Type.Array(Type.String(), { minItems: 1 }))
 
 const GuardrailFields = {
   description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
   limit_usd: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1e9 }))),
   reset_interval: Type.Optional(Nullable(ResetIntervalSchema)),
-  allowed_providers: Type.Optional(StringList),
-  ignored_providers: Type.Optional(StringList),
-  allowed_models: Type.Optional(StringList),
-  ignored_models: Type.Optional(StringList),
+  allowed_providers: Type.Optional(NonEmptyStringList),
+  ignored_providers: Type.Optional(NonEmptyStringList),
+  allowed_models: Type.Optional(NonEmptyStringList),
+  ignored_models: Type.Optional(NonEmptyStringList),
   enforce_zdr: Type.Optional(Nullable(Type.Boolean())),
   include_byok_in_budgets: Type.Optional(Type.Boolean()),
 }

@@ -47,6 +47,7 @@ describe('GET /api/v1/models', () => {
     const res = await emu.get('/api/v1/models')
     expect(res.status).toBe(200)
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8')
+    expect(res.headers['cache-control']).toBe('public, max-age=120, stale-while-revalidate=3600, stale-if-error=3600')
     expect(ids(res.body.data)).toEqual(ids(textModels))
     expect(res.body.total_count).toBe(textModels.length)
     expect(res.body.links).toEqual({ next: null })

@@ -24,7 +24,7 @@ describe('one error envelope for every failure', () => {
     expect(res.body.error.message).toMatch(/^Malformed JSON body/)
   })
 
-  it('415 for a body that is not JSON', async () => {
+  it('400 naming the content type for a body that is not JSON (neither real service declares 415)', async () => {
     const emu = await testEmulator()
     const res = await emu.request({
       method: 'PATCH',
@@ -32,8 +32,19 @@ describe('one error envelope for every failure', () => {
       headers: { authorization: `Bearer ${emu.keys.management}`, 'content-type': 'text/plain' },
       payload: 'name=x',
     })
-    expect(res.status).toBe(415)
-    expect(res.body).toEqual({ error: { code: 415, message: 'Unsupported Content-Type: send the body as application/json' } })
+    expect(res.status).toBe(400)
+    expect(res.body).toEqual({
+      error: { code: 400, message: 'Unsupported Content-Type: send the body as application/json', metadata: { field: 'content-type', location: 'headers' } },
+    })
+    // The video router answers in its vendor's envelope.
+    const video = await emu.request({
+      method: 'POST',
+      url: '/router/v1/video/ent/v2/text2video',
+      headers: { authorization: `Bearer ${emu.keys.standard}`, 'content-type': 'text/plain' },
+      payload: 'model=videoq2',
+    })
+    expect(video.status).toBe(400)
+    expect(video.body).toMatchObject({ code: 400, reason: 'BadRequest', message: 'Unsupported Content-Type: send the body as application/json', metadata: { field: 'content-type' } })
   })
 
   it('413 for a body over the limit', async () => {

@@ -129,7 +129,7 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
     })
   }
   app.setValidatorCompiler(validatorCompiler)
-  // Every body of these APIs is JSON; a text body gets a 415 rather than a confusing type error.
+  // Every body of these APIs is JSON; a text body gets a 400 naming the content type rather than a confusing type error.
   app.removeContentTypeParser('text/plain')
   installJsonParser(app)
   installErrorHandling(app, traceRng, 'main')

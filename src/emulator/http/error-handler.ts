@@ -15,7 +15,6 @@ const ROUTER_REASON: Record<number, string> = {
   403: 'Forbidden',
   404: 'NotFound',
   413: 'RequestTooLarge',
-  415: 'BadRequest',
   429: 'TooManyRequests',
   500: 'InternalServiceFailure',
   502: 'BadGateway',
@@ -35,7 +34,8 @@ export function toApiError(error: FastifyError | Error, bodyLimit?: number): Api
   if (Array.isArray(e.validation)) return validationToApiError(e.validation as never, e.validationContext)
   switch (e.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError(415, 'Unsupported Content-Type: send the body as application/json')
+      // A 400 in the envelope, as the real gateway and the video vendor answer (neither declares 415).
+      return new ApiError(400, 'Unsupported Content-Type: send the body as application/json', { metadata: { field: 'content-type', location: 'headers' } })
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return bodyLimit === undefined
         ? new ApiError(413, 'Request payload too large')

@@ -56,6 +56,9 @@ function nextBase(request: FastifyRequest): string {
   return rest ? `${path}?${rest}` : path!
 }
 
+/** The real GET /api/v1/models answer's Cache-Control. */
+const PUBLIC_LIST_CACHE = 'public, max-age=120, stale-while-revalidate=3600, stale-if-error=3600'
+
 const originOf = (request: FastifyRequest): string => `${request.protocol}://${request.host}`
 
 export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
@@ -74,6 +77,8 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> 
     { config: { operation: 'models.list' }, schema: { summary: 'List models', tags: ['models'], querystring: ListModelsQuery } },
     async (request, reply) => {
       const region = regionOf(request, request.query)
+      // The public list is cacheable, as the real one says (a browser app or a proxy may keep it).
+      reply.header('cache-control', PUBLIC_LIST_CACHE)
       if (request.query.use_rss) return sendList(request, reply, request.query, region ? [{ source: 'region', region }] : [])
       // The public list depends only on the URL and the region: its bytes are memoised per catalog.
       const body = ctx.catalog.get().memo(`${region}|${request.url}`, () =>

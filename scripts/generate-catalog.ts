@@ -913,7 +913,7 @@ function buildEndpoint(ref: string, ctx: EndpointContext): Endpoint {
   // Parameters: what the model supports, as far as the provider exposes it.
   const wanted = modelParams(spec)
   const params = ordered(
-    spec.params !== undefined ? [...wanted] : provider.params.filter((p) => wanted.has(p) && p !== 'dimensions'),
+    spec.params !== undefined ? [...wanted] : provider.params.filter((p) => wanted.has(p)),
   )
   const hasToolChoice = params.includes('tool_choice')
 

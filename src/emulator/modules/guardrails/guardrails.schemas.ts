@@ -4,7 +4,6 @@
 import { Type, type Static } from 'typebox'
 import { Nullable, ResetIntervalSchema } from '../../http/schemas.ts'
 
-const StringList = Nullable(Type.Array(Type.String()))
 /** The real schema's lists of providers and models: null clears one, an empty one is a 400 (it would block everything). */
 const NonEmptyStringList = Nullable(Type.Array(Type.String(), { minItems: 1 }))
 

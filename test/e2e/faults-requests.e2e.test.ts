@@ -71,6 +71,8 @@ describe.skipIf(!hasChromium)('faults and requests in the inspector', () => {
     await detail.getByText('Answered by a fault').waitFor()
     await detail.getByText('Answers 429 (rate limit exceeded) to embeddings.create, and is used up.').waitFor()
     await detail.getByRole('table', { name: 'Response headers' }).getByText('retry-after').waitFor()
+    // The emulator's own explanation, which the body leaves to the API's words, is shown on its own line.
+    expect(await detail.getByLabel('Emulator detail').textContent()).toContain(`answered by fault rule ${rule!.id}`)
     await detail.getByRole('button', { name: /^Copy as curl/ }).waitFor()
     const curl = (await detail.getByLabel('The request as a curl command').textContent()) ?? ''
     expect(curl).toContain(`curl -X POST '${emu.url}/api/v1/embeddings'`)

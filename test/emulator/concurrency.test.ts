@@ -78,7 +78,7 @@ describe('a key revoked while its request is on the way', () => {
     const b = await newKey()
     const video = await postInTwoSteps('/router/v1/video/ent/v2/text2video', b.key, { model: 'videoq2', prompt: 'in flight' }, () => revoke(b.hash))
     expect(video.status).toBe(401)
-    expect(video.body).toMatchObject({ code: 401, reason: 'Unauthorized', message: 'User not found.' })
+    expect(video.body).toMatchObject({ code: 401, reason: 'Unauthorized', message: 'unauthorized' })
 
     const account = (await emu.admin.call<{ data: { spent_usd: number } }>('GET', `/accounts/${ws.id}`)).data
     expect(account.spent_usd).toBe(0)

@@ -59,12 +59,14 @@ describe('fault rules', () => {
   })
 
   it.each([
-    [402, 'Insufficient credits. Add more using a crypto charge or the admin API'],
-    [408, 'Operation timed out. Please try again later.'],
-    [500, 'Internal Server Error'],
-    [502, 'Provider returned error'],
-    [503, 'Service temporarily unavailable: the provider is not available right now'],
-  ])('status %i comes with the real message, in the envelope of the API called', async (status, message) => {
+    // status, the gateway's message, the vendor's reason and message on the router
+    [402, 'Insufficient credits. Add more using a crypto charge or the admin API', 'CreditInsufficient', 'insufficient credits'],
+    [408, 'Operation timed out. Please try again later.', 'Canceled', 'request canceled by client'],
+    [429, 'Rate limit exceeded', 'TooManyRequests', 'too many requests'],
+    [500, 'Internal Server Error', 'InternalServiceFailure', 'internal service failure'],
+    [502, 'Provider returned error', 'BadGateway', 'Provider returned error'],
+    [503, 'Service temporarily unavailable: the provider is not available right now', 'ServiceUnavailable', 'Service temporarily unavailable: the provider is not available right now'],
+  ])('status %i comes with the real message, in the envelope of the API called', async (status, message, reason, routerMessage) => {
     const emu = await testEmulator()
     await addFault(emu, { action: { status } })
     const res = await embed(emu)
@@ -72,7 +74,16 @@ describe('fault rules', () => {
     expect(res.body.error).toMatchObject({ code: status, message })
     const router = await emu.request({ method: 'GET', url: '/router/v1/video/ent/v2/tasks', headers: { authorization: `Bearer ${emu.keys.standard}` } })
     expect(router.status).toBe(status)
-    expect(router.body).toMatchObject({ code: status, message, reason: expect.any(String), metadata: { trace_id: expect.any(String) } })
+    expect(router.body).toEqual({ code: status, message: routerMessage, reason, metadata: { trace_id: expect.any(String) } })
+    expect(router.headers['x-emulator-detail']).toMatch(/^answered by fault rule /)
+  })
+
+  it("answers a rule's own message as written, in both envelopes", async () => {
+    const emu = await testEmulator()
+    await addFault(emu, { action: { status: 429, message: 'slow down, test' } })
+    expect((await embed(emu)).body.error).toMatchObject({ code: 429, message: 'slow down, test' })
+    const router = await emu.request({ method: 'GET', url: '/router/v1/video/ent/v2/tasks', headers: { authorization: `Bearer ${emu.keys.standard}` } })
+    expect(router.body).toMatchObject({ code: 429, reason: 'TooManyRequests', message: 'slow down, test' })
   })
 
   it('matches on operation, method and path pattern, key, account and model', async () => {

@@ -76,6 +76,17 @@ describe('rate limits', () => {
     })
   })
 
+  it("on the video router: the vendor's 429 TooManyRequests, our reason in X-Emulator-Detail, the same headers", async () => {
+    const emu = await testEmulator({ rateLimitKeyPerMinute: 1 })
+    const create = () => emu.send('POST', '/router/v1/video/ent/v2/text2video', { model: 'videoq2', prompt: 'a fox' }, emu.keys.standard)
+    expect((await create()).status).toBe(200)
+    const res = await create()
+    expect(res.status).toBe(429)
+    expect(res.body).toEqual({ code: 429, reason: 'TooManyRequests', message: 'too many requests', metadata: { trace_id: expect.stringMatching(/^[0-9a-f]{32}$/) } })
+    expect(res.headers['x-emulator-detail']).toBe('Rate limit exceeded: 1 requests per minute for this key. It resets at 2026-03-04T10:01:00.000Z')
+    expect(rateHeaders(res.headers)).toMatchObject({ 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0' })
+  })
+
   it('counts retry-after down with the clock, and lets calls through again after the minute boundary', async () => {
     const emu = await testEmulator({ rateLimitKeyPerMinute: 3 })
     expect(await statuses(emu, 3)).toEqual([200, 200, 200])

@@ -54,11 +54,12 @@ describe('creating tasks', () => {
     expect((await create(emu, 'img2video', { model: 'videoq3-pro', images: [IMG], duration: 16 })).body).toMatchObject({ duration: 16 })
   })
 
-  const fieldLacking = (field: string): [string, string] => ['FieldLacking', `field is missing or empty: ${field}`]
-  const invalid = (field: string, detail: string): [string, string] => ['FieldInvalid', `invalid field: ${field} (${detail})`]
-  const count = (field: string, detail: string): [string, string] => ['FieldItemCountOutOfRange', `field item count out of range: ${field} (${detail})`]
+  // [reason, the vendor's exact message, the emulator's explanation in X-Emulator-Detail]
+  const fieldLacking = (field: string): [string, string, unknown] => ['FieldLacking', `field is missing or empty: ${field}`, `${field} is required`]
+  const invalid = (field: string, detail: string): [string, string, unknown] => ['FieldInvalid', `invalid field: ${field}`, `${field} ${detail}`]
+  const count = (field: string, detail: string): [string, string, unknown] => ['FieldItemCountOutOfRange', `field item count out of range: ${field}`, `${field}: ${detail}`]
 
-  it.each<[string, Record<string, unknown>, string, unknown]>([
+  it.each<[string, Record<string, unknown>, string, string, unknown]>([
     // required fields
     ['text2video', { prompt: 'x' }, ...fieldLacking('model')],
     ['text2video', { model: 'videoq2' }, ...fieldLacking('prompt')],
@@ -114,12 +115,12 @@ describe('creating tasks', () => {
     ['template2video', { template: 'dynasty_dress', images: [IMG, IMG, IMG], prompt: 'x', seed: 1 }, ...count('images', '1 to 2 images')],
     ['template2video', { template: 'no_such_template', images: [IMG], prompt: 'x', seed: 1 }, ...invalid('template', 'unknown template; see GET /router/v1/video/templates')],
     // images read from their bytes
-    ['img2video', { model: 'videoq2-pro', images: ['data:image/gif;base64,R0lGODlhAQABAAAAACw='] }, 'ImageFormatInvalid', expect.stringMatching(/^invalid image format: images\[0\] \(/)],
-    ['img2video', { model: 'videoq2-pro', images: [dataUri(Buffer.from('not an image at all'), 'image/png')] }, 'ImageFormatInvalid', expect.stringMatching(/^invalid image format: images\[0\]/)],
-    ['img2video', { model: 'videoq2-pro', images: [dataUri(png(400, 100), 'image/png')] }, 'PageSizeOutOfRange', expect.stringMatching(/^page size out of range: images\[0\] \(.*4:1/)],
-    ['img2video', { model: 'videoq2-pro', images: [dataUri(jpeg(20, 100), 'image/jpeg')] }, 'PageSizeOutOfRange', expect.stringMatching(/^page size out of range: images\[0\]/)],
-    ['multiframe', { model: 'videoq2-pro', start_image: 'data:image/png;base64,!!!', image_settings: [{ key_image: IMG }, { key_image: IMG }] }, 'ImageFormatInvalid', expect.stringMatching(/^invalid image format: start_image/)],
-    ['start-end2video', { model: 'videoq2-pro', images: [dataUri(png(160, 90), 'image/png'), dataUri(png(90, 160), 'image/png')] }, 'FieldInvalid', expect.stringMatching(/^invalid field: images \(the start and end frames' width\/height ratios differ/)],
+    ['img2video', { model: 'videoq2-pro', images: ['data:image/gif;base64,R0lGODlhAQABAAAAACw='] }, 'ImageFormatInvalid', 'invalid image format: images[0]', expect.stringMatching(/^images\[0\]: /)],
+    ['img2video', { model: 'videoq2-pro', images: [dataUri(Buffer.from('not an image at all'), 'image/png')] }, 'ImageFormatInvalid', 'invalid image format: images[0]', expect.stringMatching(/^images\[0\]: /)],
+    ['img2video', { model: 'videoq2-pro', images: [dataUri(png(400, 100), 'image/png')] }, 'PageSizeOutOfRange', 'page size out of range: images[0]', expect.stringMatching(/^images\[0\]: .*4:1/)],
+    ['img2video', { model: 'videoq2-pro', images: [dataUri(jpeg(20, 100), 'image/jpeg')] }, 'PageSizeOutOfRange', 'page size out of range: images[0]', expect.stringMatching(/^images\[0\]: /)],
+    ['multiframe', { model: 'videoq2-pro', start_image: 'data:image/png;base64,!!!', image_settings: [{ key_image: IMG }, { key_image: IMG }] }, 'ImageFormatInvalid', 'invalid image format: start_image', expect.stringMatching(/^start_image: /)],
+    ['start-end2video', { model: 'videoq2-pro', images: [dataUri(png(160, 90), 'image/png'), dataUri(png(90, 160), 'image/png')] }, 'FieldInvalid', 'invalid field: images', expect.stringMatching(/^images the start and end frames' width\/height ratios differ/)],
     // seed, callback_url, off-peak
     ['img2video', { model: 'videoq2-pro', images: [IMG], seed: 'abc' }, ...invalid('seed', 'must be an integer >= 0 or a string of digits')],
     ['img2video', { model: 'videoq2-pro', images: [IMG], seed: -1 }, ...invalid('seed', 'must be an integer >= 0 or a string of digits')],
@@ -128,11 +129,12 @@ describe('creating tasks', () => {
     ['img2video', { model: 'videoq3-pro', images: [IMG], off_peak: true, audio: true }, ...invalid('off_peak', 'off-peak mode does not support audio output')],
     ['text2video', { model: 'videoq2', prompt: 'x', off_peak: 'yes' }, ...invalid('off_peak', 'must be true or false')],
     ['text2video', { model: 'videoq2', prompt: 'x', payload: 7 }, ...invalid('payload', 'must be a string')],
-  ])('%s %j is a 400 %s', async (operation, body, reason, message) => {
+  ])('%s %j is a 400 %s', async (operation, body, reason, message, detail) => {
     const emu = await testEmulator()
     const res = await create(emu, operation, body)
     expect(res.status).toBe(400)
-    expect(res.body).toEqual({ code: 400, reason, message, metadata: { trace_id: expect.stringMatching(/^[0-9a-f]{32}$/), field: expect.any(String) } })
+    expect(res.body).toEqual({ code: 400, reason, message, metadata: { trace_id: expect.stringMatching(/^[0-9a-f]{32}$/) } })
+    expect(res.headers['x-emulator-detail']).toEqual(detail)
   })
 
   it('accepts JPEG and WebP images, URLs, and a seed as a string of digits', async () => {
@@ -144,19 +146,26 @@ describe('creating tasks', () => {
     expect((await create(emu, 'img2video', { model: 'videoq2-pro', images: [png(64, 64).toString('base64')] })).status).toBe(200)
   })
 
-  it('401 in the vendor envelope without a key, with an unknown key or with a management key', async () => {
+  it('401 in the vendor\'s words without a key, with an unknown key or with a management key; the reason in X-Emulator-Detail', async () => {
     const emu = await testEmulator()
-    for (const key of [undefined, 'sk-gw-v1-nobody', emu.keys.management]) {
+    const cases: Array<[string | undefined, string]> = [
+      [undefined, 'No auth credentials found'],
+      ['sk-gw-v1-nobody', 'User not found.'],
+      [emu.keys.management, 'Management keys cannot be used for this operation: use a standard API key'],
+    ]
+    for (const [key, detail] of cases) {
       const res = await emu.request({ method: 'POST', url: `${ROUTER}/text2video`, headers: { ...(key && { authorization: `Bearer ${key}` }), 'content-type': 'application/json' }, payload: '{}' })
       expect(res.status).toBe(401)
-      expect(res.body).toMatchObject({ code: 401, reason: 'Unauthorized', message: expect.any(String), metadata: { trace_id: expect.any(String) } })
+      expect(res.body).toEqual({ code: 401, reason: 'Unauthorized', message: 'unauthorized', metadata: { trace_id: expect.stringMatching(/^[0-9a-f]{32}$/) } })
+      expect(res.headers['x-emulator-detail']).toBe(detail)
     }
   })
 
   it('a body that is not a JSON object is a 400 BadRequest', async () => {
     const emu = await testEmulator()
     const res = await create(emu, 'text2video', [1, 2])
-    expect(res.body).toMatchObject({ code: 400, reason: 'BadRequest', message: 'bad request: the body must be a JSON object' })
+    expect(res.body).toMatchObject({ code: 400, reason: 'BadRequest', message: 'bad request' })
+    expect(res.headers['x-emulator-detail']).toBe('the body must be a JSON object')
   })
 })
 
@@ -373,7 +382,8 @@ describe('credits', () => {
     const broke = (await emu.send('POST', '/_emulator/api/accounts', {})).body.data
     const res = await create(emu, 'text2video', { model: 'videoq2', prompt: 'x' }, { authorization: `Bearer ${broke.standard_key}` })
     expect(res.status).toBe(400)
-    expect(res.body).toMatchObject({ code: 400, reason: 'CreditInsufficient', message: expect.stringMatching(/^insufficient credits: /) })
+    expect(res.body).toEqual({ code: 400, reason: 'CreditInsufficient', message: 'insufficient credits', metadata: { trace_id: expect.any(String) } })
+    expect(res.headers['x-emulator-detail']).toMatch(/credits/i)
     expect((await emu.get(`${ROUTER}/tasks`, broke.standard_key)).body.tasks).toEqual([])
   })
 

@@ -9,11 +9,16 @@ export class ApiError extends Error {
   readonly headers: Record<string, string>
   /** For the video router's envelope: FieldInvalid, TaskNotFound, ... */
   readonly reason: string | undefined
+  /**
+   * The emulator's own explanation, where the API's message must stay the vendor's fixed words
+   * (`invalid field: model`): sent as the X-Emulator-Detail header, so the journal and the inspector show it.
+   */
+  readonly detail: string | undefined
 
   constructor(
     status: number,
     message: string,
-    options: { metadata?: ErrorMetadata; headers?: Record<string, string>; reason?: string } = {},
+    options: { metadata?: ErrorMetadata; headers?: Record<string, string>; reason?: string; detail?: string } = {},
   ) {
     super(message)
     this.name = 'ApiError'
@@ -21,7 +26,25 @@ export class ApiError extends Error {
     this.metadata = options.metadata
     this.headers = options.headers ?? {}
     this.reason = options.reason
+    this.detail = options.detail
   }
+}
+
+/** The video router's reason (its error table's err_code) for a status that carries none of its own. */
+export const ROUTER_REASON: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  402: 'CreditInsufficient',
+  403: 'Forbidden',
+  404: 'NotFound',
+  408: 'Canceled',
+  409: 'Conflict',
+  413: 'RequestTooLarge',
+  429: 'TooManyRequests',
+  500: 'InternalServiceFailure',
+  502: 'BadGateway',
+  503: 'ServiceUnavailable',
+  504: 'GatewayTimeout',
 }
 
 /** A 400 about one body field, shaped like the schema validator's: "Field `amount` must be > 0". */

@@ -3,7 +3,7 @@
 // and path, key, account and model; with a seeded probability, a remaining count and an expiry on the
 // clock. A fault answers before the handler runs, so a faulted request changes no state.
 import { Type, type Static } from 'typebox'
-import { ApiError } from '../core/errors.ts'
+import { ApiError, ROUTER_REASON } from '../core/errors.ts'
 import { deriveHex } from '../core/rng.ts'
 import { Nullable } from '../http/schemas.ts'
 import type { DB } from '../store/db.ts'
@@ -124,14 +124,15 @@ export function matches(match: FaultMatch, target: FaultTarget): boolean {
 export const faultDraw = (seed: number, ruleId: string, evaluation: number): number =>
   Number.parseInt(deriveHex(seed, `fault:${ruleId}:${evaluation}`, 12), 16) / 2 ** 48
 
-const STATUS_TEXT: Record<number, { message: string; reason: string }> = {
-  402: { message: 'Insufficient credits. Add more using a crypto charge or the admin API', reason: 'CreditInsufficient' },
-  408: { message: 'Operation timed out. Please try again later.', reason: 'Canceled' },
-  429: { message: 'Rate limit exceeded', reason: 'TooManyRequests' },
-  500: { message: 'Internal Server Error', reason: 'InternalServiceFailure' },
-  502: { message: 'Provider returned error', reason: 'BadGateway' },
-  503: { message: 'Service temporarily unavailable: the provider is not available right now', reason: 'ServiceUnavailable' },
-  504: { message: 'Gateway timeout', reason: 'GatewayTimeout' },
+/** The gateway's messages; on the video router a status the vendor's table knows answers in its words. */
+const STATUS_TEXT: Record<number, { message: string }> = {
+  402: { message: 'Insufficient credits. Add more using a crypto charge or the admin API' },
+  408: { message: 'Operation timed out. Please try again later.' },
+  429: { message: 'Rate limit exceeded' },
+  500: { message: 'Internal Server Error' },
+  502: { message: 'Provider returned error' },
+  503: { message: 'Service temporarily unavailable: the provider is not available right now' },
+  504: { message: 'Gateway timeout' },
 }
 
 /**
@@ -155,10 +156,12 @@ export function faultError(status: number, now: number, ruleId: string, action: 
   }
   if (status === 402) metadata.limit_source = 'openrouter_credits'
   if (status === 502) metadata.error_type = 'server'
+  // A rule's own message is answered as written, in either envelope (a `reason` keeps it on the router).
   return new ApiError(status, action.message ?? known?.message ?? `Error ${status}`, {
     headers: { ...headers, ...action.headers },
     metadata,
-    reason: known?.reason ?? 'BadRequest',
+    detail: `answered by fault rule ${ruleId}`,
+    ...(action.message !== undefined && { reason: ROUTER_REASON[status] ?? 'BadRequest' }),
   })
 }
 

@@ -1,25 +1,36 @@
 // Every failure leaves through here, in the envelope of the API that was called: the main API's
 // {"error":{"code","message","metadata"?}} or the video router's {"code","reason","message","metadata"}.
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
-import { ApiError, mainEnvelope } from '../core/errors.ts'
+import { ApiError, mainEnvelope, ROUTER_REASON } from '../core/errors.ts'
 import type { Rng } from '../core/rng.ts'
 import { validationToApiError } from './validation.ts'
 
 const ROUTER_PREFIX = '/router/'
 
-/** Reasons the router envelope uses for statuses that carry none of their own. */
-const ROUTER_REASON: Record<number, string> = {
-  400: 'BadRequest',
-  401: 'Unauthorized',
-  402: 'CreditInsufficient',
-  403: 'Forbidden',
-  404: 'NotFound',
-  413: 'RequestTooLarge',
-  429: 'TooManyRequests',
-  500: 'InternalServiceFailure',
-  502: 'BadGateway',
-  503: 'ServiceUnavailable',
+/**
+ * The vendor's fixed message for each reason of its error table (real-services.md A7). A router error
+ * without a reason of its own (authentication, rate limits, body parsing...) answers with these words,
+ * and the emulator's explanation moves to the X-Emulator-Detail header.
+ */
+const VENDOR_MESSAGE: Record<string, string> = {
+  BadRequest: 'bad request',
+  Unauthorized: 'unauthorized',
+  CreditInsufficient: 'insufficient credits',
+  Forbidden: 'forbidden',
+  NotFound: 'not found',
+  Canceled: 'request canceled by client',
+  Conflict: 'resource conflict',
+  TooManyRequests: 'too many requests',
+  InternalServiceFailure: 'internal service failure',
 }
+
+/** The header that carries the emulator's own explanation of an error whose body keeps the vendor's words. */
+export const DETAIL_HEADER = 'x-emulator-detail'
+const MAX_DETAIL = 2000
+
+/** A header value is Latin-1 without control characters: anything else is escaped, so no detail can break the reply. */
+const headerSafe = (text: string): string =>
+  text.slice(0, MAX_DETAIL).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 
 /** SQLite's codes for a write the disk refused (full, read-only, an I/O error): the client is not at fault. */
 const isStorageFailure = (code: unknown): boolean =>
@@ -68,18 +79,27 @@ export type Envelope = 'main' | 'router'
  */
 export const envelopeForUnrouted = (url: string): Envelope => (url.startsWith(ROUTER_PREFIX) ? 'router' : 'main')
 
-export function renderError(envelope: Envelope, error: ApiError, traceRng: Rng): unknown {
-  if (envelope === 'main') return mainEnvelope(error)
-  return {
-    code: error.status,
-    reason: error.reason ?? ROUTER_REASON[error.status] ?? 'BadRequest',
-    message: error.message,
-    metadata: { trace_id: traceRng.hex(32), ...error.metadata },
-  }
+interface RenderedError {
+  body: unknown
+  detail: string | undefined
+}
+
+function render(envelope: Envelope, error: ApiError, traceRng: Rng): RenderedError {
+  if (envelope === 'main') return { body: mainEnvelope(error), detail: error.detail }
+  // A thrower that names a reason speaks the vendor's words already; anything else gets the vendor's
+  // message for its status, and what the emulator had to say goes to the detail header.
+  const reason = error.reason ?? ROUTER_REASON[error.status] ?? 'BadRequest'
+  const vendorMessage = error.reason === undefined ? VENDOR_MESSAGE[reason] : undefined
+  const message = vendorMessage ?? error.message
+  const detail = error.detail ?? (vendorMessage !== undefined && vendorMessage !== error.message ? error.message : undefined)
+  return { body: { code: error.status, reason, message, metadata: { trace_id: traceRng.hex(32) } }, detail }
 }
 
 export function sendError(reply: FastifyReply, error: ApiError, traceRng: Rng, envelope: Envelope): FastifyReply {
-  return reply.code(error.status).headers(error.headers).type('application/json; charset=utf-8').send(renderError(envelope, error, traceRng))
+  const { body, detail } = render(envelope, error, traceRng)
+  reply.code(error.status).headers(error.headers).type('application/json; charset=utf-8')
+  if (detail !== undefined) reply.header(DETAIL_HEADER, headerSafe(detail))
+  return reply.send(body)
 }
 
 /**
@@ -101,6 +121,6 @@ export function installNotFound(app: FastifyInstance, traceRng: Rng): void {
   app.setNotFoundHandler((request, reply) => {
     const envelope = envelopeForUnrouted(request.url)
     const message = `Not Found: no route for ${request.method} ${request.url.split('?')[0]}`
-    return sendError(reply, new ApiError(404, message, envelope === 'router' ? { reason: 'NotFound' } : {}), traceRng, envelope)
+    return sendError(reply, new ApiError(404, message), traceRng, envelope)
   })
 }

@@ -55,12 +55,15 @@ export function createRouteCollector(): RouteCollector {
   }
 }
 
-const RouterErrorSchema = Type.Object({
-  code: Type.Integer({ description: 'The HTTP status' }),
-  reason: Type.String({ description: 'A stable reason, e.g. FieldInvalid or TaskNotFound' }),
-  message: Type.String(),
-  metadata: Type.Object({ trace_id: Type.String() }, { additionalProperties: true }),
-})
+const RouterErrorSchema = Type.Object(
+  {
+    code: Type.Integer({ description: 'The HTTP status' }),
+    reason: Type.String({ description: 'A stable reason, e.g. FieldInvalid or TaskNotFound' }),
+    message: Type.String({ description: "The vendor's fixed words for the reason, e.g. `invalid field: model`" }),
+    metadata: Type.Object({ trace_id: Type.String() }, { additionalProperties: true }),
+  },
+  { description: "The vendor's error envelope. The emulator's own explanation, when it has one, is in the X-Emulator-Detail response header." },
+)
 
 type Area = 'gateway' | 'router' | 'admin'
 

@@ -22,7 +22,7 @@ function outcomeOf(request: FastifyRequest): OutcomeOverride {
   const value = request.headers[OUTCOME_HEADER]
   if (value === undefined) return null
   if (value === 'success' || value === 'failed' || value === 'stuck') return value
-  throw routerError('BadRequest', `bad request: header X-Emulator-Video-Outcome must be success, failed or stuck`, OUTCOME_HEADER)
+  throw routerError('BadRequest', 'bad request', 'header X-Emulator-Video-Outcome must be success, failed or stuck')
 }
 
 const MEDIA: Record<string, { file: string; type: string }> = {
@@ -48,7 +48,7 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
   /** The caller's task, or TaskNotFound: another account's task is as unknown as a missing one. */
   const ownTask = (request: FastifyRequest, id: string): TaskRow => {
     const task = ctx.repos.video.get(id)
-    if (!task || task.account_id !== caller(request).account.id) throw routerError('TaskNotFound', 'task not found', 'id', 404)
+    if (!task || task.account_id !== caller(request).account.id) throw routerError('TaskNotFound', 'task not found', `no task ${id} for this account`, 404)
     return task
   }
 
@@ -91,16 +91,16 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
       const states = [q.states, q['states[]']].flat().filter((s): s is string => typeof s === 'string').flatMap((s) => s.split(','))
       const known = ['created', 'queueing', 'processing', 'success', 'failed']
       const unknown = states.find((s) => !known.includes(s))
-      if (unknown !== undefined) throw routerError('FieldInvalid', `invalid field: states (${unknown} is not one of ${known.join(', ')})`, 'states')
+      if (unknown !== undefined) throw routerError('FieldInvalid', 'invalid field: states', `states: ${unknown} is not one of ${known.join(', ')}`)
       const int = (name: string, fallback: number) => {
         const raw = q[name]
         if (raw === undefined) return fallback
-        if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw routerError('FieldInvalid', `invalid field: ${name} (must be an integer >= 0)`, name)
+        if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw routerError('FieldInvalid', `invalid field: ${name}`, `${name} must be an integer >= 0`)
         return Number(raw)
       }
       const page = int('pager.page', 0)
       const size = int('pager.pagesz', 10)
-      if (size < 1 || size > MAX_PAGE_SIZE) throw routerError('FieldInvalid', `invalid field: pager.pagesz (1 to ${MAX_PAGE_SIZE})`, 'pager.pagesz')
+      if (size < 1 || size > MAX_PAGE_SIZE) throw routerError('FieldInvalid', 'invalid field: pager.pagesz', `pager.pagesz must be from 1 to ${MAX_PAGE_SIZE}`)
       const filter = { account_id: caller(request).account.id, states: states.length > 0 ? states : null }
       const rows = ctx.repos.video.list({ ...filter, limit: size, offset: page * size })
       const total = ctx.repos.video.count(filter)
@@ -126,7 +126,7 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
     async (request, reply) => {
       const task = ctx.repos.video.get(request.params.id)
       const file = media.get(request.params.file)
-      if (!task || task.state !== 'success' || !file) throw routerError('CreationNotFound', 'creation not found', 'id', 404)
+      if (!task || task.state !== 'success' || !file) throw routerError('CreationNotFound', 'creation not found', `no ${request.params.file} for task ${request.params.id} (unknown, not finished, or not one of its files)`, 404)
       // The plain URL of a task asked with a watermark serves the watermarked video too.
       const chosen = request.params.file === 'video.mp4' && task.watermark ? media.get('watermarked.mp4')! : file
       return sendBytes(request, reply, chosen.bytes, chosen.type)

@@ -223,9 +223,9 @@ export class VideoService {
   private denial(error: unknown): unknown {
     if (!(error instanceof ApiError)) return error
     if (error.status === 402 || (error.status === 403 && error.metadata?.limit_source === 'openrouter_key_limit')) {
-      return new ApiError(this.ctx.config.videoCreditStatus, `insufficient credits: ${error.message}`, { reason: 'CreditInsufficient', ...(error.metadata && { metadata: error.metadata }) })
+      return routerError('CreditInsufficient', 'insufficient credits', error.message, this.ctx.config.videoCreditStatus)
     }
-    if (error.status === 404) return new ApiError(403, `forbidden: ${error.message}`, { reason: 'Forbidden', ...(error.metadata && { metadata: error.metadata }) })
+    if (error.status === 404) return routerError('Forbidden', 'forbidden', error.message, 403)
     return error
   }
 

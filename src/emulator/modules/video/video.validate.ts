@@ -58,12 +58,16 @@ const SEGMENT = { min: 2, max: 7, default: 5 }
 /** Start and end frames should have about the same shape: their width/height ratios within this. */
 const START_END_RATIO = { min: 0.8, max: 1.25 }
 
-export const routerError = (reason: string, message: string, field?: string, status = 400): ApiError =>
-  new ApiError(status, message, { reason, ...(field !== undefined && { metadata: { field } }) })
+/**
+ * An error in the vendor's exact words (its error table's message, fields filled in); `detail`, the
+ * emulator's explanation, travels in the X-Emulator-Detail header.
+ */
+export const routerError = (reason: string, message: string, detail?: string, status = 400): ApiError =>
+  new ApiError(status, message, { reason, ...(detail !== undefined && { detail }) })
 
-const lacking = (field: string) => routerError('FieldLacking', `field is missing or empty: ${field}`, field)
-const invalid = (field: string, detail: string) => routerError('FieldInvalid', `invalid field: ${field} (${detail})`, field)
-const countOutOfRange = (field: string, detail: string) => routerError('FieldItemCountOutOfRange', `field item count out of range: ${field} (${detail})`, field)
+const lacking = (field: string) => routerError('FieldLacking', `field is missing or empty: ${field}`, `${field} is required`)
+const invalid = (field: string, detail: string) => routerError('FieldInvalid', `invalid field: ${field}`, `${field} ${detail}`)
+const countOutOfRange = (field: string, detail: string) => routerError('FieldItemCountOutOfRange', `field item count out of range: ${field}`, `${field}: ${detail}`)
 
 type Body = Record<string, unknown>
 
@@ -139,7 +143,7 @@ function checkImage(value: unknown, field: string): InspectedImage {
   } catch (error) {
     if (error instanceof ImageProblem) {
       const message = error.reason === 'ImageFormatInvalid' ? `invalid image format: ${field}` : `page size out of range: ${field}`
-      throw routerError(error.reason, `${message} (${error.detail})`, field)
+      throw routerError(error.reason, message, `${field}: ${error.detail}`)
     }
     throw error
   }
@@ -202,7 +206,7 @@ function offPeakRules(request: VideoRequest): VideoRequest {
 
 /** `own`: the emulator's own addresses, which a callback URL must not name. */
 export function validateCreate(operation: Operation, raw: unknown, templates: ReadonlyMap<string, Template>, own?: OwnAddresses): VideoRequest {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw routerError('BadRequest', 'bad request: the body must be a JSON object')
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw routerError('BadRequest', 'bad request', 'the body must be a JSON object')
   const body = raw as Body
   const common = base(body, own)
 

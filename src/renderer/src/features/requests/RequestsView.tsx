@@ -382,6 +382,12 @@ function RequestDetail({ row }: { row: JournalRow }) {
           <Body text={entry.request.body} />
 
           <h4>Response</h4>
+          {entry.response.headers['x-emulator-detail'] && (
+            <p className="emulator-detail" aria-label="Emulator detail">
+              <strong>Why:</strong> {entry.response.headers['x-emulator-detail']}
+              <span className="muted"> (the body keeps the vendor's own words; this explanation travels in X-Emulator-Detail)</span>
+            </p>
+          )}
           <Headers headers={entry.response.headers} label="Response headers" open />
           <p className="body-label">Response body</p>
           <Body text={entry.response.body} />

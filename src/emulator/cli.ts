@@ -22,6 +22,10 @@ Options:
   --config <file>         JSON config file (keys as in the README's configuration reference)
   --log-level <level>     silent, error, warn, info or debug (default info)
   --key-limit-status <n>  402 or 403 for a request over a key's spending limit (default 402)
+  --wrong-key-kind-status <n>  401 or 403 for a standard key on a management operation (default 401)
+  --crypto-charges create|gone  create charges (default), or 410 Gone as the real endpoint today
+  --embeddings-numbers doubles|token-ids  what a list of numbers as input may hold (default doubles)
+  --multiframe-min-key-frames <n>  0 (default: image_settings optional) to 2 (the vendor's docs)
   --charge-cap <usd>      largest crypto charge (default 2000)
   --charge-expiry <dur>   how long a charge stays payable (default 1h)
   --charge-auto-confirm <dur>|off

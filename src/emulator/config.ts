@@ -29,6 +29,14 @@ export interface EmulatorConfig {
   ui: boolean
   /** Status for a request denied by an exhausted key limit (the real service was seen to send both). */
   keyLimitStatus: 402 | 403
+  /** Status for a standard key on a management-only operation: 401 (the spec) or 403 (the real service). */
+  wrongKeyKindStatus: 401 | 403
+  /** POST /credits/crypto: create a charge (the spec), or 410 Gone as the real, deprecated endpoint does. */
+  cryptoCharges: 'create' | 'gone'
+  /** A list of numbers as embeddings input: any doubles (the spec) or token ids only (the real service). */
+  embeddingsNumbers: 'doubles' | 'token-ids'
+  /** Key frames a multiframe task needs at least: 0, image_settings optional (the spec), to 2 (the vendor's docs). */
+  multiframeMinKeyFrames: number
   /** Largest crypto charge, in USD. */
   chargeCapUsd: number
   /** How long a crypto charge stays payable, in ms of the virtual clock. */
@@ -134,6 +142,10 @@ export function defaultConfig(): EmulatorConfig {
     reset: false,
     ui: true,
     keyLimitStatus: 402,
+    wrongKeyKindStatus: 401,
+    cryptoCharges: 'create',
+    embeddingsNumbers: 'doubles',
+    multiframeMinKeyFrames: 0,
     chargeCapUsd: 2000,
     chargeExpiryMs: 3_600_000,
     chargeAutoConfirmMs: null,
@@ -279,6 +291,10 @@ const SETTINGS: Setting[] = [
   { key: 'reset', flag: 'reset', parse: boolean },
   { key: 'ui', flag: 'ui', parse: boolean },
   { key: 'keyLimitStatus', flag: 'key-limit-status', parse: oneOf([402, 403] as const) },
+  { key: 'wrongKeyKindStatus', flag: 'wrong-key-kind-status', parse: oneOf([401, 403] as const) },
+  { key: 'cryptoCharges', flag: 'crypto-charges', parse: oneOf(['create', 'gone'] as const) },
+  { key: 'embeddingsNumbers', flag: 'embeddings-numbers', parse: oneOf(['doubles', 'token-ids'] as const) },
+  { key: 'multiframeMinKeyFrames', flag: 'multiframe-min-key-frames', parse: integer(0, 2) },
   { key: 'chargeCapUsd', flag: 'charge-cap', parse: positiveNumber },
   { key: 'chargeExpiryMs', flag: 'charge-expiry', parse: duration(false) },
   { key: 'chargeAutoConfirmMs', flag: 'charge-auto-confirm', parse: duration(true) },

@@ -91,12 +91,9 @@ describe('POST /api/v1/embeddings', () => {
     [{ input: ['a', ''] }, 'input[1]', 'must not be empty'],
     [{ input: ['a', 3] }, 'input[1]', 'must be a string, like the other inputs'],
     [{ input: 42 }, 'input', 'must be a string, an array of strings, an array of token ids, an array of arrays of token ids, or an array of content objects'],
-    [{ input: [1.5] }, 'input[0]', 'must be a token id (an integer >= 0)'],
-    [{ input: [-1] }, 'input[0]', 'must be a token id (an integer >= 0)'],
-    [{ input: [1, 'a'] }, 'input[1]', 'must be a token id (an integer >= 0)'],
+    [{ input: [1, 'a'] }, 'input[1]', 'must be a number'],
     [{ input: [[1], []] }, 'input[1]', 'must not be empty'],
     [{ input: [[1], 2] }, 'input[1]', 'must be an array of token ids, like the other inputs'],
-    [{ input: [[999999999]] }, 'input[0]', 'holds a token id that is not in the cl100k_base vocabulary'],
     [{ input: [{ content: [] }] }, 'input[0].content', 'must not be empty'],
     [{ input: [{ text: 'no content' }] }, 'input[0].content', 'must be an array of text and image_url parts'],
     [{ input: [{ content: [{ type: 'text', text: '' }] }] }, 'input[0].content[0].text', 'must not be empty'],
@@ -115,6 +112,31 @@ describe('POST /api/v1/embeddings', () => {
     [{ input: 'x', model: '' }, 'model', 'must not be empty'],
   ])('%j is a 400 naming the field', async (body, field, issue) => {
     const emu = await testEmulator()
+    const res = await embed(emu, body)
+    expect(res.status).toBe(400)
+    expect(res.body).toEqual({ error: { code: 400, message: `Field \`${field}\` ${issue}`, metadata: { field, location: 'body', issue } } })
+  })
+
+  it('takes a list of doubles, as the spec says, and embeds the numbers; token ids still spell their text', async () => {
+    const emu = await testEmulator()
+    const doubles = await embed(emu, { input: [0.25, -1.5, 3] })
+    expect(doubles.status).toBe(200)
+    expect(doubles.body.usage.prompt_tokens).toBe(3)
+    expect((await embed(emu, { input: [0.25, -1.5, 3] })).body.data[0].embedding).toEqual(doubles.body.data[0].embedding)
+    expect((await embed(emu, { input: [0.25, -1.5, 4] })).body.data[0].embedding).not.toEqual(doubles.body.data[0].embedding)
+    // Ids outside the vocabulary are numbers like any other.
+    expect((await embed(emu, { input: [[999999999]] })).status).toBe(200)
+    // Valid token ids are still the text they spell.
+    expect((await embed(emu, { input: [15339] })).body.data[0].embedding).toEqual((await embed(emu, { input: 'hello' })).body.data[0].embedding)
+  })
+
+  it.each([
+    [{ input: [1.5] }, 'input[0]', 'must be a token id (an integer >= 0)'],
+    [{ input: [-1] }, 'input[0]', 'must be a token id (an integer >= 0)'],
+    [{ input: [1, 'a'] }, 'input[1]', 'must be a token id (an integer >= 0)'],
+    [{ input: [[999999999]] }, 'input[0]', 'holds a token id that is not in the cl100k_base vocabulary'],
+  ])('with --embeddings-numbers token-ids (the real service), %j is a 400 naming the field', async (body, field, issue) => {
+    const emu = await testEmulator({ embeddingsNumbers: 'token-ids' })
     const res = await embed(emu, body)
     expect(res.status).toBe(400)
     expect(res.body).toEqual({ error: { code: 400, message: `Field \`${field}\` ${issue}`, metadata: { field, location: 'body', issue } } })

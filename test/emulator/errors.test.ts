@@ -80,4 +80,26 @@ describe('one error envelope for every failure', () => {
     expect(res.body).toEqual({ error: { code: 500, message: 'Internal Server Error' } })
     expect(JSON.stringify(res.body)).not.toMatch(/database|sqlite|stack|\.ts/i)
   })
+
+  it("--wrong-key-kind-status 403 answers a standard key on a management operation as the real service does; activity stays 403", async () => {
+    const spec = await testEmulator()
+    expect((await spec.get('/api/v1/guardrails', spec.keys.standard)).body).toEqual({ error: { code: 401, message: 'Only management keys can perform this operation' } })
+    const real = await testEmulator({ wrongKeyKindStatus: 403 })
+    expect((await real.get('/api/v1/guardrails', real.keys.standard)).body).toEqual({ error: { code: 403, message: 'Only management keys can perform this operation' } })
+    expect((await real.get('/api/v1/activity', real.keys.standard)).status).toBe(403)
+    // Inference with a management key is another matter: still 401.
+    expect((await real.send('POST', '/api/v1/embeddings', { model: 'openai/text-embedding-3-small', input: 'x' }, real.keys.management)).status).toBe(401)
+  })
+
+  it('--crypto-charges gone answers both charge paths with the real 410, key or not, and creates nothing', async () => {
+    const emu = await testEmulator({ cryptoCharges: 'gone' })
+    for (const path of ['/api/v1/credits/crypto', '/api/v1/credits/coinbase']) {
+      for (const key of [undefined, emu.keys.standard]) {
+        const res = await emu.send('POST', path, { amount: 10, sender: '0x9a85CB3bfd494Ea3a8C9E50aA6a3c1a7E8BACE11', chain_id: 8453 }, key)
+        expect(res.status).toBe(410)
+        expect(res.body.error).toEqual({ code: 410, message: expect.stringMatching(/^The Coinbase APIs used by this endpoint have been deprecated/) })
+      }
+    }
+    expect((await emu.get('/_emulator/api/charges')).body.data).toEqual([])
+  })
 })

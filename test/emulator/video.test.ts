@@ -69,7 +69,6 @@ describe('creating tasks', () => {
     ['reference2video', { model: 'videoq2', images: [IMG] }, ...fieldLacking('prompt')],
     ['start-end2video', { images: [IMG, IMG] }, ...fieldLacking('model')],
     ['multiframe', { model: 'videoq2-pro', image_settings: [{ key_image: IMG }, { key_image: IMG }] }, ...fieldLacking('start_image')],
-    ['multiframe', { model: 'videoq2-pro', start_image: IMG }, ...fieldLacking('image_settings')],
     ['multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: [{ prompt: 'x' }, { key_image: IMG }] }, ...fieldLacking('image_settings[0].key_image')],
     ['template2video', { images: [IMG], prompt: 'x', seed: 1 }, ...fieldLacking('template')],
     ['template2video', { template: 'hug', images: [IMG], seed: 1 }, ...fieldLacking('prompt')],
@@ -99,8 +98,7 @@ describe('creating tasks', () => {
     ['start-end2video', { model: 'videoq2-pro', images: [IMG, IMG], duration: 9 }, ...invalid('duration', 'videoq2-pro takes 1 to 8 seconds')],
     ['reference2video', { model: 'video2.0', images: [IMG], prompt: 'x', duration: 8 }, ...invalid('duration', 'video2.0 takes 4 seconds')],
     // keyframes
-    ['multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG }] }, ...count('image_settings', '2 to 9 key frames')],
-    ['multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: Array.from({ length: 10 }, () => ({ key_image: IMG })) }, ...count('image_settings', '2 to 9 key frames')],
+    ['multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: Array.from({ length: 10 }, () => ({ key_image: IMG })) }, ...count('image_settings', 'at most 9 key frames')],
     ['multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG, duration: 1 }, { key_image: IMG }] }, ...invalid('image_settings[0].duration', 'must be an integer from 2 to 7 seconds')],
     ['multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG }, { key_image: IMG, duration: 8 }] }, ...invalid('image_settings[1].duration', 'must be an integer from 2 to 7 seconds')],
     ['multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG }, { key_image: IMG }], resolution: '360p' }, ...invalid('resolution', 'must be one of 540p, 720p, 1080p')],
@@ -135,6 +133,18 @@ describe('creating tasks', () => {
     expect(res.status).toBe(400)
     expect(res.body).toEqual({ code: 400, reason, message, metadata: { trace_id: expect.stringMatching(/^[0-9a-f]{32}$/) } })
     expect(res.headers['x-emulator-detail']).toEqual(detail)
+  })
+
+  it('multiframe: image_settings is optional, as the spec says; --multiframe-min-key-frames 2 asks for the vendor\'s 2 to 9', async () => {
+    const spec = await testEmulator()
+    expect((await create(spec, 'multiframe', { model: 'videoq2-pro', start_image: IMG })).body).toMatchObject({ state: 'created', model: 'videoq2-pro' })
+    expect((await create(spec, 'multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG }] })).status).toBe(200)
+    const vendor = await testEmulator({ multiframeMinKeyFrames: 2 })
+    const none = await create(vendor, 'multiframe', { model: 'videoq2-pro', start_image: IMG })
+    expect(none.body).toMatchObject({ code: 400, reason: 'FieldLacking', message: 'field is missing or empty: image_settings' })
+    const one = await create(vendor, 'multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG }] })
+    expect(one.body).toMatchObject({ code: 400, reason: 'FieldItemCountOutOfRange', message: 'field item count out of range: image_settings' })
+    expect(one.headers['x-emulator-detail']).toBe('image_settings: 2 to 9 key frames')
   })
 
   it('accepts JPEG and WebP images, URLs, and a seed as a string of digits', async () => {

@@ -59,7 +59,9 @@ export function authenticate(ctx: EmulatorContext, request: FastifyRequest, requ
       (requirement.kind === 'management'
         ? 'Only management keys can perform this operation'
         : 'Management keys cannot be used for this operation: use a standard API key')
-    throw new ApiError(requirement.wrongKindStatus ?? 401, message)
+    // A route may fix its own status (activity: 403); management-only routes follow the setting.
+    const status = requirement.wrongKindStatus ?? (requirement.kind === 'management' ? ctx.config.wrongKeyKindStatus : 401)
+    throw new ApiError(status, message)
   }
   const account = ctx.repos.accounts.get(key.account_id)!
   return { key, account }

@@ -1,7 +1,7 @@
 // Credits: buy them with a crypto charge (POST /credits/crypto, alias /credits/coinbase) and read the
 // balance (GET /credits). A charge credits the account only once confirmed (admin or auto-confirm).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { fieldError } from '../../core/errors.ts'
+import { ApiError, fieldError } from '../../core/errors.ts'
 import { nanosToUsd, usdToNanos } from '../../core/money.ts'
 import type { EmulatorContext } from '../../context.ts'
 import { caller } from '../../http/auth.ts'
@@ -10,12 +10,23 @@ import { chargeView, createCharge, NANOS_PER_USDC_UNIT } from './credits.service
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
+/** The real endpoint's answer since its processor retired the API (`--crypto-charges gone`). */
+export const CHARGES_GONE_MESSAGE =
+  'The Coinbase APIs used by this endpoint have been deprecated, so the Coinbase Commerce credits API has been removed. Use the web credits purchase flow instead.'
+
 export const creditsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
   // The same handler under both paths; only the operation id differs.
   for (const [path, operation] of [
     ['/credits/crypto', 'credits.crypto'],
     ['/credits/coinbase', 'credits.coinbase'],
   ] as const) {
+    if (ctx.config.cryptoCharges === 'gone') {
+      // As the real endpoint: no key needed, nothing read, 410 for everyone.
+      app.post(path, { config: { operation }, schema: { summary: 'Gone: crypto charges were retired (--crypto-charges gone)', tags: ['credits'] } }, async () => {
+        throw new ApiError(410, CHARGES_GONE_MESSAGE)
+      })
+      continue
+    }
     app.post(
       path,
       {

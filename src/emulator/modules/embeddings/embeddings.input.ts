@@ -25,6 +25,8 @@ const SHAPES = 'a string, an array of strings, an array of token ids, an array o
 export interface InputLimits {
   model: string
   contextTokens: number
+  /** A list of numbers: any doubles (the spec), or token ids only (the real service, `--embeddings-numbers token-ids`). */
+  numbers: 'doubles' | 'token-ids'
 }
 
 /** Tokens of all inputs of one request together, at most (the real embeddings APIs' own bound). */
@@ -61,17 +63,31 @@ function textItem(text: string, field: string, limits: InputLimits): EmbeddingIt
 function tokenIdsItem(ids: unknown[], field: string, limits: InputLimits): EmbeddingItem {
   if (ids.length === 0) throw fieldError(field, 'must not be empty')
   if (ids.length > limits.contextTokens) throw overContext(field, ids.length, limits)
+  const doubles = limits.numbers === 'doubles'
+  let tokenIds = true
   ids.forEach((id, i) => {
-    if (typeof id !== 'number' || !Number.isInteger(id) || id < 0) throw fieldError(`${field}[${i}]`, 'must be a token id (an integer >= 0)')
+    if (typeof id !== 'number' || !Number.isFinite(id)) throw fieldError(`${field}[${i}]`, doubles ? 'must be a number' : 'must be a token id (an integer >= 0)')
+    if (!Number.isInteger(id) || id < 0) {
+      if (!doubles) throw fieldError(`${field}[${i}]`, 'must be a token id (an integer >= 0)')
+      tokenIds = false
+    }
   })
-  let text: string
-  try {
-    text = tokenizerNow().decode(ids as number[])
-  } catch {
-    throw fieldError(field, 'holds a token id that is not in the cl100k_base vocabulary')
+  let text: string | undefined
+  if (tokenIds) {
+    try {
+      text = tokenizerNow().decode(ids as number[])
+    } catch {
+      if (!doubles) throw fieldError(field, 'holds a token id that is not in the cl100k_base vocabulary')
+    }
   }
+  if (text === undefined) {
+    // Doubles (the spec's "list of doubles") embed as the numbers themselves, one token each.
+    const numbers = (ids as number[]).join(' ')
+    return { field, identity: `numbers:${numbers}`, prepare: () => ({ features: textFeatures(numbers), tokens: ids.length }) }
+  }
+  const spelt = text
   // Token ids embed as the text they spell, so ids and text agree.
-  return { field, identity: `text:${text}`, prepare: () => ({ features: textFeatures(text), tokens: ids.length }) }
+  return { field, identity: `text:${spelt}`, prepare: () => ({ features: textFeatures(spelt), tokens: ids.length }) }
 }
 
 function contentItem(value: unknown, field: string, limits: InputLimits): EmbeddingItem {

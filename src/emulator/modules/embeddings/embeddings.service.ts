@@ -128,7 +128,7 @@ export async function createEmbeddings(ctx: EmulatorContext, caller: AuthContext
   const dimensions = body.dimensions || native
   if (dimensions > native) throw fieldError('dimensions', `must be <= ${native}, the native size of ${model.id}`)
   await loadTokenizer()
-  const limits = { model: model.id, contextTokens: model.context_length ?? DEFAULT_CONTEXT_TOKENS }
+  const limits = { model: model.id, contextTokens: model.context_length ?? DEFAULT_CONTEXT_TOKENS, numbers: ctx.config.embeddingsNumbers }
   const items = parseInput(body.input, limits)
   const computed = items.map((item) => vectorOf(model.id, dimensions, item))
   checkRequestTokens(items.map((item, i) => ({ field: item.field, tokens: computed[i]!.tokens })), limits)

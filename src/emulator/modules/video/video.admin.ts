@@ -34,6 +34,8 @@ export const videoAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext;
   }
   const adminView = (task: TaskRow) => ({
     ...video.view(task, ctx.clock.now()),
+    ...(task.template !== null && { template: task.template }),
+    created_at: toIso(task.created_at),
     account_id: task.account_id,
     key_hash: task.key_hash,
     operation: task.operation,

@@ -61,7 +61,7 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
         schema: { summary: `Create a ${operation} task`, tags: ['video'] },
       },
       async (request) => {
-        const checked = validateCreate(operation as Operation, request.body, video.fixtures.templates, ctx.ownAddresses)
+        const checked = validateCreate(operation as Operation, request.body, video.fixtures.templates, { own: ctx.ownAddresses, minKeyFrames: ctx.config.multiframeMinKeyFrames })
         const task = video.create({ caller: caller(request), request: checked, origin: originOf(request), outcome: outcomeOf(request) })
         return video.createdView(task)
       },
@@ -108,7 +108,8 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
       return {
         tasks: rows.map((task) => {
           const r = JSON.parse(task.request) as Record<string, unknown>
-          return { ...video.view(task, now), prompt: r.prompt, images: r.images, duration: r.duration, resolution: r.resolution, aspect_ratio: r.aspect_ratio }
+          // The list's documented fields beside the query's.
+          return { ...video.view(task, now), ...(task.template !== null && { template: task.template }), prompt: r.prompt, images: r.images, duration: r.duration, resolution: r.resolution, aspect_ratio: r.aspect_ratio }
         }),
         next_page_token: (page + 1) * size < total ? String(page + 1) : '',
       }

@@ -3,7 +3,6 @@
 // router returns (and POSTs to callback URLs). Each transition is one transaction with its callback.
 import { readFileSync } from 'node:fs'
 import type { DueSource } from '../../core/clock.ts'
-import { toIso } from '../../core/clock.ts'
 import { ApiError } from '../../core/errors.ts'
 import { deriveHex } from '../../core/rng.ts'
 import { resolveFixture } from '../../config.ts'
@@ -328,7 +327,10 @@ export class VideoService {
     }
   }
 
-  /** The task as the query (Fetch V2) returns it, and as callbacks carry it. */
+  /**
+   * The task as the query (Fetch V2) returns it, and as callbacks carry it: the documented fields, and
+   * `type`, `model` and `progress` as observed; nothing a vendor client would not find there.
+   */
   view(task: TaskRow, now: number) {
     const request = JSON.parse(task.request) as VideoRequest & { seed: number }
     const processing = task.state === 'processing'
@@ -340,7 +342,6 @@ export class VideoService {
       id: task.id,
       ...(TASK_TYPE[task.operation as Operation] && { type: TASK_TYPE[task.operation as Operation] }),
       ...(task.model !== null && { model: task.model }),
-      ...(task.template !== null && { template: task.template }),
       state: task.state,
       err_code: task.err_code,
       credits: task.refunded ? 0 : task.credits,
@@ -348,7 +349,6 @@ export class VideoService {
       bgm: request.bgm,
       off_peak: task.off_peak === 1,
       progress,
-      created_at: toIso(task.created_at),
       creations:
         task.state === 'success'
           ? [

@@ -53,7 +53,6 @@ export interface VideoRequest {
 export const MAX_PROMPT = 2000
 export const MAX_PAYLOAD = 1_048_576
 const MAX_KEYFRAMES = 9
-const MIN_KEYFRAMES = 2
 const SEGMENT = { min: 2, max: 7, default: 5 }
 /** Start and end frames should have about the same shape: their width/height ratios within this. */
 const START_END_RATIO = { min: 0.8, max: 1.25 }
@@ -205,7 +204,15 @@ function offPeakRules(request: VideoRequest): VideoRequest {
 }
 
 /** `own`: the emulator's own addresses, which a callback URL must not name. */
-export function validateCreate(operation: Operation, raw: unknown, templates: ReadonlyMap<string, Template>, own?: OwnAddresses): VideoRequest {
+/** What varies between installations: the emulator's own addresses, and settings where the spec and the vendor differ. */
+export interface CreateRules {
+  own?: OwnAddresses
+  /** Key frames a multiframe task needs at least: 0 makes image_settings optional (the spec), 2 is the vendor's docs. */
+  minKeyFrames: number
+}
+
+export function validateCreate(operation: Operation, raw: unknown, templates: ReadonlyMap<string, Template>, rules: CreateRules): VideoRequest {
+  const { own, minKeyFrames } = rules
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw routerError('BadRequest', 'bad request', 'the body must be a JSON object')
   const body = raw as Body
   const common = base(body, own)
@@ -238,11 +245,12 @@ export function validateCreate(operation: Operation, raw: unknown, templates: Re
 
   if (operation === 'multiframe') {
     checkImage(body.start_image, 'start_image')
-    const settings = body.image_settings
-    if (settings === undefined || settings === null) throw lacking('image_settings')
+    const given = body.image_settings
+    if ((given === undefined || given === null) && minKeyFrames > 0) throw lacking('image_settings')
+    const settings = given ?? []
     if (!Array.isArray(settings)) throw invalid('image_settings', 'must be a list of key frames')
-    if (settings.length < MIN_KEYFRAMES || settings.length > MAX_KEYFRAMES) {
-      throw countOutOfRange('image_settings', `${MIN_KEYFRAMES} to ${MAX_KEYFRAMES} key frames`)
+    if (settings.length < minKeyFrames || settings.length > MAX_KEYFRAMES) {
+      throw countOutOfRange('image_settings', minKeyFrames > 0 ? `${minKeyFrames} to ${MAX_KEYFRAMES} key frames` : `at most ${MAX_KEYFRAMES} key frames`)
     }
     const segments = settings.map((setting: unknown, i) => {
       const at = `image_settings[${i}]`
@@ -264,7 +272,8 @@ export function validateCreate(operation: Operation, raw: unknown, templates: Re
       template: null,
       prompt: null,
       images: [body.start_image as string, ...segments.map((s) => s.image)],
-      duration: segments.reduce((sum, s) => sum + s.duration, 0),
+      // Without key frames, one segment from the start image.
+      duration: segments.length === 0 ? SEGMENT.default : segments.reduce((sum, s) => sum + s.duration, 0),
       resolution,
       aspect_ratio: null,
       style: null,

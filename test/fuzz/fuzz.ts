@@ -127,6 +127,7 @@ function nestedText(body: unknown, depth: number, pick: number, brace: boolean):
 interface Answer {
   statusCode: number
   body: string
+  headers: Record<string, string | string[] | number | undefined>
   json(): unknown
 }
 
@@ -140,7 +141,7 @@ function overSocket(emu: RunningEmulator, method: string, path: string, headers:
       res.on('data', (chunk: Buffer) => chunks.push(chunk))
       res.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8')
-        resolve({ statusCode: res.statusCode ?? 0, body, json: () => JSON.parse(body) })
+        resolve({ statusCode: res.statusCode ?? 0, body, headers: res.headers, json: () => JSON.parse(body) })
       })
     })
     req.on('error', reject)
@@ -193,7 +194,8 @@ export async function fuzz(runs: number, seed: number): Promise<FuzzResult> {
       result.byStatus[res.statusCode] = (result.byStatus[res.statusCode] ?? 0) + 1
       const where = `${op.method} ${path} ${payload?.slice(0, 200) ?? ''} -> ${res.statusCode} ${res.body.slice(0, 200)}`
       // A 5xx that a fault rule asked for (the fuzzer creates some) is the emulator doing its job.
-      const injected = res.body.includes('"emulator_fault"')
+      // (The gateway's body names the rule; the router's keeps the vendor's words, so the header does.)
+      const injected = res.body.includes('"emulator_fault"') || String(res.headers['x-emulator-detail'] ?? '').startsWith('answered by fault rule')
       if (res.statusCode >= 500 && !injected) {
         result.failures.push(where)
         return false

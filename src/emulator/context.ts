@@ -4,21 +4,22 @@ import type { EmulatorConfig } from './config.ts'
 import type { Clock } from './core/clock.ts'
 import { EmulatorEventBus } from './core/events.ts'
 import { createIds, type Ids } from './core/ids.ts'
-import { createAccountsRepo } from './modules/accounts/accounts.repo.ts'
-import { createKeysRepo } from './modules/keys/keys.repo.ts'
-import { createUsageRepo } from './modules/usage/usage.repo.ts'
+import { StateRegistry } from './core/lifecycle.ts'
+import { accountsState, createAccountsRepo } from './modules/accounts/accounts.repo.ts'
+import { createKeysRepo, keysState } from './modules/keys/keys.repo.ts'
+import { createUsageRepo, usageState } from './modules/usage/usage.repo.ts'
 import { createCatalogRepo } from './modules/catalog/catalog.repo.ts'
-import { createCreditsRepo } from './modules/credits/credits.repo.ts'
-import { createRateLimiter, type RateLimiter } from './modules/ratelimit/ratelimit.ts'
+import { createCreditsRepo, creditsState } from './modules/credits/credits.repo.ts'
+import { createRateLimiter, rateLimitState, type RateLimiter, type RateLimits } from './modules/ratelimit/ratelimit.ts'
 import { createVideoRepo } from './modules/video/video.repo.ts'
-import { createFaultsRepo } from './faults/faults.ts'
-import { createCallbacksRepo } from './modules/callbacks/callbacks.repo.ts'
-import { createGuardrailsRepo } from './modules/guardrails/guardrails.repo.ts'
+import { createFaultsRepo, faultsState } from './faults/faults.ts'
+import { callbacksState, createCallbacksRepo } from './modules/callbacks/callbacks.repo.ts'
+import { createGuardrailsRepo, guardrailsState } from './modules/guardrails/guardrails.repo.ts'
 import { guardrailPolicy, guardrailsOf } from './modules/guardrails/guardrails.service.ts'
 import type { CatalogDocument } from './modules/catalog/catalog.schemas.ts'
-import { createCatalogHolder, createPolicyRegistry, type CatalogHolder, type PolicyRegistry } from './modules/catalog/catalog.service.ts'
+import { catalogState, createCatalogHolder, createPolicyRegistry, type CatalogHolder, type PolicyRegistry } from './modules/catalog/catalog.service.ts'
 import type { DB } from './store/db.ts'
-import { createSequences } from './store/sequences.ts'
+import { createSequences, storeState } from './store/sequences.ts'
 import { OwnAddresses } from './http/listeners.ts'
 
 export interface EmulatorContext {
@@ -34,6 +35,8 @@ export interface EmulatorContext {
   readonly policies: PolicyRegistry
   /** Optional request limits on inference routes. */
   readonly rateLimiter: RateLimiter
+  /** Who owns which table and run-time setting: reset, export, import and account reset walk it. */
+  readonly state: StateRegistry
   /** The emulator's own listeners: a callback URL must not point back at one. */
   readonly ownAddresses: OwnAddresses
   /** Warnings for the operator's log (stderr unless silent). */
@@ -74,6 +77,29 @@ export function createContext({ config, version, db, clock, catalogFixture }: Co
     callbacks: createCallbacksRepo(db),
     faults: createFaultsRepo(db),
   }
+  const configuredLimits: RateLimits = {
+    keyPerMinute: config.rateLimitKeyPerMinute,
+    keyPerDay: config.rateLimitKeyPerDay,
+    accountPerMinute: config.rateLimitAccountPerMinute,
+    accountPerDay: config.rateLimitAccountPerDay,
+  }
+  const rateLimiter = createRateLimiter(configuredLimits)
+  const catalog = createCatalogHolder(repos.catalog, catalogFixture, warn)
+  const state = new StateRegistry()
+  for (const owner of [
+    storeState,
+    accountsState(db),
+    keysState,
+    usageState(db),
+    catalogState(catalog),
+    guardrailsState(db),
+    creditsState(db),
+    callbacksState(db),
+    faultsState,
+    rateLimitState(rateLimiter, configuredLimits),
+  ]) {
+    state.add(owner)
+  }
   const policies = createPolicyRegistry()
   // A key answers to its own guardrail and to its member's.
   policies.add((caller) => guardrailsOf(repos.guardrails, caller).map(guardrailPolicy))
@@ -85,14 +111,10 @@ export function createContext({ config, version, db, clock, catalogFixture }: Co
     ids: createIds(config.seed, createSequences(db)),
     ownAddresses: new OwnAddresses(config),
     events: new EmulatorEventBus(),
-    catalog: createCatalogHolder(repos.catalog, catalogFixture, warn),
+    catalog,
     policies,
-    rateLimiter: createRateLimiter({
-      keyPerMinute: config.rateLimitKeyPerMinute,
-      keyPerDay: config.rateLimitKeyPerDay,
-      accountPerMinute: config.rateLimitAccountPerMinute,
-      accountPerDay: config.rateLimitAccountPerDay,
-    }),
+    rateLimiter,
+    state,
     warn,
     repos,
   }

@@ -24,6 +24,7 @@ import { loadCatalogDocument } from './modules/catalog/catalog.ts'
 import { defaultAccountId, loadSeed, resetState, SeedMismatchError, seededKeys, storedSeed, type SeededKeys, type SeedPreset } from './store/seed.ts'
 import { loadFaker } from './core/faker.ts'
 import { backfillDemoUsage } from './modules/activity/demo.ts'
+import { checkStateOwners } from './modules/fixtures/state.ts'
 
 
 export type EmulatorOptions = Partial<EmulatorConfig> & { config?: string }
@@ -102,6 +103,9 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
     const video = new VideoService(ctx, loadVideoFixtures(config.fixtures))
     const journal = new Journal(ctx)
     ctx.clock.addSource(video.dueSource())
+    ctx.state.add(video.state())
+    ctx.state.add({ name: 'journal', tables: [], afterStateChange: (change) => change === 'reset' && journal.clear() })
+    checkStateOwners(ctx)
 
     // Replaces the whole state with a preset's, in one transaction (the demo history included).
     const applyPreset = async (preset: SeedPreset): Promise<void> => {
@@ -109,9 +113,9 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
       resetState(ctx, preset === 'empty' ? seeds.empty : seeds.default, () => {
         if (faker) backfillDemoUsage(ctx, faker, defaultAccountId(ctx)!)
       })
-      ctx.catalog.restore()
-      ctx.rateLimiter.clear()
-      journal.clear()
+      // Run-time settings back to the configured ones; then every module rebuilds from its tables.
+      for (const [, settings] of ctx.state.settings()) settings.restore(settings.defaults())
+      ctx.state.changed('reset')
     }
     // A new database gets the configured preset; an existing one keeps its state, which was made
     // with a seed: another seed would print keys that do not work, so it is refused unless --reset.

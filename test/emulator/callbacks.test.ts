@@ -1,7 +1,5 @@
 import { createHmac } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer, type IncomingHttpHeaders } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
@@ -9,52 +7,9 @@ import { sha256Hex } from '../../src/emulator/core/rng.ts'
 import { createEmulator, type Emulator } from '../../src/emulator/index.ts'
 import { callbackSigningString, enqueueDelivery, signCallback } from '../../src/emulator/modules/callbacks/callbacks.service.ts'
 import { listeningEmulator, testEmulator, TEST_START, type TestEmulator } from '../helpers/emulator.ts'
+import { startSink, type Received, type Reply } from '../helpers/sink.ts'
 
 const at = (offsetMs: number) => new Date(Date.parse(TEST_START) + offsetMs).toISOString()
-
-interface Received {
-  method: string
-  path: string
-  /** The query exactly as it arrived, without `?`. */
-  query: string
-  headers: IncomingHttpHeaders
-  body: string
-}
-
-type Reply = number | 'hang'
-
-/** A real receiver on 127.0.0.1; `reply(n)` answers the n-th request (1-based) with a status, or never. */
-async function startSink(reply: (n: number) => Reply = () => 200) {
-  const received: Received[] = []
-  let inFlight = 0
-  let maxInFlight = 0
-  const server = createServer((req, res) => {
-    let body = ''
-    req.setEncoding('utf8')
-    req.on('data', (chunk: string) => (body += chunk))
-    req.on('end', () => {
-      const raw = req.url!
-      const q = raw.indexOf('?')
-      received.push({ method: req.method!, path: q < 0 ? raw : raw.slice(0, q), query: q < 0 ? '' : raw.slice(q + 1), headers: req.headers, body })
-      const answer = reply(received.length)
-      if (answer === 'hang') return
-      maxInFlight = Math.max(maxInFlight, ++inFlight)
-      // A short pause so parallel attempts overlap at the receiver.
-      setTimeout(() => {
-        inFlight--
-        res.writeHead(answer, { 'content-type': 'application/json' }).end('{"ok":true}')
-      }, 20)
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    })
-  onTestFinished(close)
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received, close, maxInFlight: () => maxInFlight }
-}
 
 /** A URL nobody listens on: a port just released. */
 async function refusingUrl(): Promise<string> {
@@ -153,7 +108,7 @@ describe('callback delivery', () => {
     const r = sink.received[0]!
     expect(r).toMatchObject({ method: 'POST', path: '/vidu/callback', query: 'name=james&age=36' })
     expect(r.headers['content-type']).toBe('application/json')
-    expect(JSON.parse(r.body)).toEqual({ id: 'task-1', state: 'success', creations: [{ url: 'https://cdn.example/v.mp4' }] })
+    expect(r.body).toEqual({ id: 'task-1', state: 'success', creations: [{ url: 'https://cdn.example/v.mp4' }] })
     expect(r.headers).toMatchObject({ 'x-hmac-signed-headers': 'Date;x-request-nonce', 'x-hmac-algorithm': 'hmac-sha256', 'x-hmac-access-key': 'video' })
     expect(r.headers['x-request-nonce']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
     // The Date is real time, so receivers' skew checks pass even though the virtual clock is elsewhere.
@@ -163,7 +118,7 @@ describe('callback delivery', () => {
     expect(verifySignature(r, emu.keys.management)).toBe(false)
 
     const v = await view(emu, id)
-    expect(v).toMatchObject({ id, task_id: 'task-1', status: 'delivered', attempt_count: 1, max_attempts: 4, next_attempt_at: null, delivered_at: at(0), body: r.body })
+    expect(v).toMatchObject({ id, task_id: 'task-1', status: 'delivered', attempt_count: 1, max_attempts: 4, next_attempt_at: null, delivered_at: at(0), body: r.text })
     expect(v.attempts).toEqual([{ attempt: 1, at: at(0), wall_at: expect.any(String), status: 200, duration_ms: expect.any(Number), error: null }])
     expect(events).toEqual([{ delivery_id: id, task_id: 'task-1', status: 200, outcome: 'delivered' }])
   })
@@ -256,7 +211,7 @@ describe('callback delivery', () => {
 
   it('attempts due deliveries in parallel, at most --callback-concurrency at once per receiver', async () => {
     const emu = await testEmulator({ callbackConcurrency: 3 })
-    const sink = await startSink()
+    const sink = await startSink(undefined, { holdMs: 20 })
     const ids = Array.from({ length: 40 }, (_, i) => enqueue(emu, `${sink.url}/hook`, { task: `task-${i}` }))
     await emu.clock.runDue()
     await settle(emu)

@@ -2,14 +2,13 @@
 // is a 400 naming the bad value and changes nothing, the atomic file export, older documents, and
 // per-account reset for workspaces used in parallel.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { sha256Hex } from '../../src/emulator/core/rng.ts'
 import { describeSchema } from '../../src/emulator/modules/fixtures/state.ts'
 import { testEmulator, type TestEmulator } from '../helpers/emulator.ts'
+import { startSink } from '../helpers/sink.ts'
 
 const ADMIN = '/_emulator/api'
 const VIDEO = '/router/v1/video/ent/v2'
@@ -29,17 +28,6 @@ const withoutTime = ({ exported_at: _, ...rest }: Doc) => rest
 const FILLED = ['meta', 'sequences', 'accounts', 'members', 'api_keys', 'usage', 'catalog_override', 'guardrails', 'guardrail_key_assignments', 'guardrail_member_assignments', 'charges', 'video_tasks', 'video_task_states', 'callback_deliveries', 'callback_attempts']
 const clone = <T>(value: T): T => structuredClone(value)
 
-/** A receiver for video callbacks that answers 200. */
-async function receiver(): Promise<string> {
-  const server = createServer((req, res) => {
-    req.resume()
-    req.on('end', () => res.writeHead(200).end('ok'))
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())))
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`
-}
-
 /** Something in every table: guardrails and assignments, a confirmed charge, usage, a finished video task with callbacks, a second account, a catalog change. */
 async function richState(emu: TestEmulator) {
   const mk = emu.keys.management
@@ -57,7 +45,7 @@ async function richState(emu: TestEmulator) {
     expect((await emu.send('POST', '/api/v1/embeddings', { model: MODEL, input }, emu.keys.standard)).status).toBe(200)
   }
 
-  const hook = await receiver()
+  const hook = `${(await startSink()).url}/hook`
   const created = await emu.request({
     method: 'POST',
     url: `${VIDEO}/text2video`,

@@ -2,34 +2,9 @@
 // test recomputes the signature from the documented algorithm), retries reach a receiver that was
 // down, and a thousand tasks finish in one clock advance with every callback delivered.
 import { createHmac } from 'node:crypto'
-import { createServer, type IncomingMessage, type Server } from 'node:http'
-import { describe, expect, it, onTestFinished } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { testEmulator, type TestEmulator } from '../helpers/emulator.ts'
-
-interface Received {
-  method: string
-  path: string
-  query: string
-  headers: IncomingMessage['headers']
-  body: Record<string, unknown>
-}
-
-/** A local receiver; `answer` picks the status for each request (by its 1-based number). */
-async function sink(answer: (n: number) => number = () => 200): Promise<{ url: string; received: Received[] }> {
-  const received: Received[] = []
-  const server: Server = createServer((req, res) => {
-    let text = ''
-    req.on('data', (chunk: Buffer) => (text += chunk.toString()))
-    req.on('end', () => {
-      const [path = '/', query = ''] = (req.url ?? '/').split('?')
-      received.push({ method: req.method ?? '', path, query, headers: req.headers, body: JSON.parse(text) as Record<string, unknown> })
-      res.writeHead(answer(received.length)).end()
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())))
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, received }
-}
+import { startSink, type Received } from '../helpers/sink.ts'
 
 /** The vendor's algorithm, written from its documentation, independently of the emulator's code. */
 function expectedSignature(r: Received, secret: string): string {
@@ -55,7 +30,7 @@ async function settle(emu: { drainCallbacks(timeoutMs?: number): Promise<boolean
 describe('video callbacks', () => {
   it('POSTs processing then success, signed with the key that created the task, the body being the task query', async () => {
     const emu = await testEmulator()
-    const receiver = await sink()
+    const receiver = await startSink()
     const id = (await createTask(emu, { callback_url: `${receiver.url}/hooks/video?team=a&x=1` })).body.task_id
     await emu.clock.advance('1m')
     await settle(emu)
@@ -83,7 +58,7 @@ describe('video callbacks', () => {
 
   it('sends failed, and carries the multi-frame payload back', async () => {
     const emu = await testEmulator()
-    const receiver = await sink()
+    const receiver = await startSink()
     const frame = 'https://example.com/frame.png'
     const res = await emu.request({
       method: 'POST',
@@ -103,7 +78,7 @@ describe('video callbacks', () => {
   it('retries a receiver that is down for the first two attempts: the third gets through', async () => {
     const emu = await testEmulator({ videoCreatedMs: 0, videoQueueingMs: 0, videoProcessingMs: 0 })
     // The first request is the processing callback (one attempt only); then success fails twice.
-    const receiver = await sink((n) => (n === 2 || n === 3 ? 503 : 200))
+    const receiver = await startSink((n) => (n === 2 || n === 3 ? 503 : 200))
     const id = (await createTask(emu, { callback_url: receiver.url })).body.task_id
     await emu.clock.advance(0)
     await settle(emu)
@@ -121,7 +96,7 @@ describe('video callbacks', () => {
 
   it('a thousand tasks reach success in one clock advance, every callback delivered', async () => {
     const emu = await testEmulator()
-    const receiver = await sink()
+    const receiver = await startSink()
     const account = (await emu.get('/_emulator/api/accounts')).body.data[0]
     await emu.send('PUT', `/_emulator/api/accounts/${account.id}/credits`, { credits_usd: 100_000 })
     for (let i = 0; i < 1000; i++) expect((await createTask(emu, { callback_url: receiver.url })).status).toBe(200)

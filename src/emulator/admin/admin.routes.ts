@@ -13,6 +13,7 @@ import type { AccountRow } from '../modules/accounts/accounts.repo.ts'
 import { insertKey, toKeyView } from '../modules/keys/keys.service.ts'
 import { resetAccount } from '../modules/fixtures/state.ts'
 import { SEED_PRESETS, type SeedPreset } from '../store/seed.ts'
+import { RateLimitsBody } from '../modules/ratelimit/ratelimit.ts'
 
 export interface AdminHooks {
   reset(): Promise<void>
@@ -49,13 +50,6 @@ const ClockAdvanceBody = Type.Object({
   by: Type.Optional(Type.String({ minLength: 1 })),
   to: Type.Optional(Type.String({ format: 'date-time' })),
 })
-
-const RateLimit = Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1e9 })))
-// A misspelt limit would otherwise be accepted and never applied.
-const RateLimitsBody = Type.Object(
-  { keyPerMinute: RateLimit, keyPerDay: RateLimit, accountPerMinute: RateLimit, accountPerDay: RateLimit },
-  { additionalProperties: false },
-)
 
 const ClockSetBody = Type.Object({ to: Type.String({ format: 'date-time' }) })
 

@@ -7,6 +7,7 @@ import { ApiError, ROUTER_REASON } from '../core/errors.ts'
 import { deriveHex } from '../core/rng.ts'
 import { Nullable } from '../http/schemas.ts'
 import type { DB } from '../store/db.ts'
+import type { StateOwner } from '../core/lifecycle.ts'
 
 export const FaultMatch = Type.Object(
   {
@@ -199,3 +200,6 @@ export const PRESETS: Record<string, { name: string; action: FaultAction }> = {
   slow: { name: 'slow: 2 s of latency', action: { latency_ms: 2000 } },
   'drop-connection': { name: 'dropped connection', action: { drop: true } },
 }
+
+/** Fault rules belong to the whole emulator: an account reset keeps them. */
+export const faultsState: StateOwner = { name: 'faults', tables: ['fault_rules'] }

@@ -3,7 +3,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { FastifySchemaCompiler } from 'fastify'
-import { ApiError } from '../core/errors.ts'
+import { ApiError, fieldError } from '../core/errors.ts'
+import type { SettingsLifecycle } from '../core/lifecycle.ts'
 import { OPTIONAL_BODY } from './schemas.ts'
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
@@ -103,4 +104,24 @@ export function validationToApiError(errors: ErrorObject[], context: string | un
   const location = LOCATION[context ?? 'body'] ?? 'Field'
   const message = field ? `${location} \`${field}\` ${issue}` : `Request ${context === 'querystring' ? 'query' : 'body'} ${issue}`
   return new ApiError(400, message, { metadata: { field: field || null, location: context ?? 'body', issue } })
+}
+
+/**
+ * A run-time setting checked by `schema` on import (see core/lifecycle.ts): a value that does not fit
+ * is a 400 naming `settings.<name>.<field>`, and changes nothing. A partial value is laid over the defaults.
+ */
+export function checkedSettings<T extends object>(name: string, schema: object, hold: { current(): T; defaults(): T; apply(value: T): void }): SettingsLifecycle<T> {
+  let check: ReturnType<typeof compileCheck> | undefined
+  const verify = (value: unknown): T => {
+    check ??= compileCheck(schema)
+    const problem = check(value)
+    if (problem) throw fieldError(`settings.${name}${problem.field ? `.${problem.field}` : ''}`, problem.issue)
+    return { ...hold.defaults(), ...(value as Partial<T>) }
+  }
+  return {
+    current: hold.current,
+    defaults: hold.defaults,
+    check: (value) => void verify(value),
+    restore: (value) => hold.apply(verify(value)),
+  }
 }

@@ -4,7 +4,6 @@ import { readFileSync } from 'node:fs'
 import { Type, type Static } from 'typebox'
 import { Value } from 'typebox/value'
 import { resolveFixture } from '../config.ts'
-import { RUNTIME_TABLES } from './clock-position.ts'
 import type { EmulatorContext } from '../context.ts'
 import { createAccount } from '../modules/accounts/accounts.service.ts'
 import { Nullable, ResetIntervalSchema, StringEnum } from '../http/schemas.ts'
@@ -109,13 +108,12 @@ export function defaultAccountId(ctx: EmulatorContext): string | null {
   return ctx.db.prepare<[], { value: string }>("SELECT value FROM meta WHERE name = 'default_account'").get()?.value ?? null
 }
 
-/** Empties every table of the state (the clock's position stays), then applies the seed again, all in one transaction. */
+/**
+ * Empties every table of the state (as the lifecycle registry lists them; the clock's position stays),
+ * then applies the seed again, all in one transaction.
+ */
 export function resetState(ctx: EmulatorContext, seed: SeedDocument, after?: () => void): void {
-  const tables = ctx.db
-    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-    .all()
-    .map((t) => t.name)
-    .filter((name) => !RUNTIME_TABLES.has(name))
+  const tables = ctx.state.tables()
   ctx.db.transaction(() => {
     // Checked at commit, when every table is empty, so the deletion order does not matter.
     ctx.db.pragma('defer_foreign_keys = ON')

@@ -1,4 +1,5 @@
 import type { DB } from '../../store/db.ts'
+import type { StateOwner } from '../../core/lifecycle.ts'
 
 export interface AccountRow {
   id: string
@@ -77,3 +78,9 @@ export function createAccountsRepo(db: DB) {
 }
 
 export type AccountsRepo = ReturnType<typeof createAccountsRepo>
+
+/** Accounts and their members; an account reset keeps both and sets the spend back to 0. */
+export function accountsState(db: DB): StateOwner {
+  const resetSpend = db.prepare<[string]>('UPDATE accounts SET spent_nanos = 0 WHERE id = ?')
+  return { name: 'accounts', tables: ['accounts', 'members'], resetAccount: (id) => void resetSpend.run(id) }
+}

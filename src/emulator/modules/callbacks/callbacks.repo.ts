@@ -1,4 +1,5 @@
 import type { DB } from '../../store/db.ts'
+import type { StateOwner } from '../../core/lifecycle.ts'
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed'
 
@@ -97,3 +98,12 @@ export function createCallbacksRepo(db: DB) {
 }
 
 export type CallbacksRepo = ReturnType<typeof createCallbacksRepo>
+
+/** The callback outbox and its attempts; an account reset deletes the account's deliveries. */
+export function callbacksState(db: DB): StateOwner {
+  const forget = [
+    'DELETE FROM callback_attempts WHERE delivery_id IN (SELECT id FROM callback_deliveries WHERE account_id = ?)',
+    'DELETE FROM callback_deliveries WHERE account_id = ?',
+  ].map((sql) => db.prepare<[string]>(sql))
+  return { name: 'callbacks', tables: ['callback_deliveries', 'callback_attempts'], resetAccount: (id) => forget.forEach((stmt) => stmt.run(id)) }
+}

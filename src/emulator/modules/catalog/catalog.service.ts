@@ -5,6 +5,7 @@ import { buildCatalog, validateCatalog, type Catalog } from './catalog.ts'
 import type { CatalogRepo } from './catalog.repo.ts'
 import type { CatalogDocument, Region } from './catalog.schemas.ts'
 import type { EndpointPolicy } from './policy.ts'
+import type { StateOwner } from '../../core/lifecycle.ts'
 
 export interface CatalogHolder {
   get(): Catalog
@@ -75,3 +76,9 @@ function accountPolicy({ account }: AuthContext): EndpointPolicy[] {
   if (ignored.length === 0 && account.zdr_only === 0) return []
   return [{ source: 'account', ...(ignored.length > 0 && { ignoredProviders: ignored }), ...(account.zdr_only === 1 && { zdrOnly: true }) }]
 }
+
+/** The catalog a client replaced (or extended) over the admin API; the running catalog follows the table after any change of state. */
+export function catalogState(holder: CatalogHolder): StateOwner {
+  return { name: 'catalog', tables: ['catalog_override'], afterStateChange: () => void holder.reload() }
+}
+

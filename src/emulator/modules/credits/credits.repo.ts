@@ -1,4 +1,5 @@
 import type { DB } from '../../store/db.ts'
+import type { StateOwner } from '../../core/lifecycle.ts'
 
 export type ChargeStatus = 'pending' | 'confirmed' | 'expired'
 
@@ -55,3 +56,9 @@ export function createCreditsRepo(db: DB) {
 }
 
 export type CreditsRepo = ReturnType<typeof createCreditsRepo>
+
+/** Crypto charges; an account reset deletes the account's. */
+export function creditsState(db: DB): StateOwner {
+  const forget = db.prepare<[string]>('DELETE FROM charges WHERE account_id = ?')
+  return { name: 'credits', tables: ['charges'], resetAccount: (id) => void forget.run(id) }
+}

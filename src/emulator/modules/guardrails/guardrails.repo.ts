@@ -2,6 +2,7 @@
 // UNIQUE columns make "assign" an upsert that moves it.
 import type { ResetInterval } from '../../core/windows.ts'
 import type { DB } from '../../store/db.ts'
+import type { StateOwner } from '../../core/lifecycle.ts'
 
 export interface GuardrailRow {
   id: string
@@ -137,3 +138,17 @@ export function createGuardrailsRepo(db: DB) {
 }
 
 export type GuardrailsRepo = ReturnType<typeof createGuardrailsRepo>
+
+/** Guardrails and their assignments; an account reset deletes the account's guardrails. */
+export function guardrailsState(db: DB): StateOwner {
+  const forget = [
+    'DELETE FROM guardrail_key_assignments WHERE guardrail_id IN (SELECT id FROM guardrails WHERE account_id = ?)',
+    'DELETE FROM guardrail_member_assignments WHERE guardrail_id IN (SELECT id FROM guardrails WHERE account_id = ?)',
+    'DELETE FROM guardrails WHERE account_id = ?',
+  ].map((sql) => db.prepare<[string]>(sql))
+  return {
+    name: 'guardrails',
+    tables: ['guardrails', 'guardrail_key_assignments', 'guardrail_member_assignments'],
+    resetAccount: (id) => forget.forEach((stmt) => stmt.run(id)),
+  }
+}

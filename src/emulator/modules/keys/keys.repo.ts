@@ -1,5 +1,6 @@
 import type { ResetInterval, WindowStarts } from '../../core/windows.ts'
 import type { DB } from '../../store/db.ts'
+import type { StateOwner } from '../../core/lifecycle.ts'
 
 export type KeyKind = 'management' | 'standard'
 
@@ -125,3 +126,6 @@ export function createKeysRepo(db: DB) {
 }
 
 export type KeysRepo = ReturnType<typeof createKeysRepo>
+
+/** API keys; an account reset keeps them. */
+export const keysState: StateOwner = { name: 'keys', tables: ['api_keys'] }

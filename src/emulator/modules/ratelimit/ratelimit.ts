@@ -1,8 +1,19 @@
 // Optional request limits per key and per account, per minute and per UTC day, on the virtual clock
 // (off unless configured). Fixed windows, so X-RateLimit-Reset is a real boundary: the next minute
 // or the next midnight UTC. Counts live in memory: a restart or a reset starts them afresh.
+import { Type } from 'typebox'
 import { startOfUtcDay } from '../../core/clock.ts'
 import { ApiError } from '../../core/errors.ts'
+import type { StateOwner } from '../../core/lifecycle.ts'
+import { checkedSettings } from '../../http/validation.ts'
+import { Nullable } from '../../http/schemas.ts'
+
+const RateLimit = Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1e9 })))
+/** The limits as the admin API and an imported document give them; a misspelt limit would otherwise be accepted and never applied. */
+export const RateLimitsBody = Type.Object(
+  { keyPerMinute: RateLimit, keyPerDay: RateLimit, accountPerMinute: RateLimit, accountPerDay: RateLimit },
+  { additionalProperties: false },
+)
 
 export interface RateLimits {
   keyPerMinute: number | null
@@ -79,3 +90,18 @@ export function createRateLimiter(initial: RateLimits): RateLimiter {
     clear: () => counts.clear(),
   }
 }
+
+/** The limits are a run-time setting of the state (reset returns them to the configured ones); counts start afresh after any change of state. */
+export function rateLimitState(limiter: RateLimiter, configured: RateLimits): StateOwner {
+  return {
+    name: 'rate_limits',
+    tables: [],
+    settings: checkedSettings<RateLimits>('rate_limits', RateLimitsBody, {
+      current: () => limiter.limits(),
+      defaults: () => ({ ...configured }),
+      apply: (limits) => void limiter.configure(limits),
+    }),
+    afterStateChange: () => limiter.clear(),
+  }
+}
+

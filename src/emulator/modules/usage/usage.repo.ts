@@ -1,6 +1,7 @@
 // The usage table is the ledger's memory: one row per billable action. Key usage, limit windows,
 // credits spent and activity are all derived from these rows.
 import type { DB } from '../../store/db.ts'
+import type { StateOwner } from '../../core/lifecycle.ts'
 
 export interface UsageRow {
   account_id: string
@@ -37,3 +38,9 @@ export function createUsageRepo(db: DB) {
 }
 
 export type UsageRepo = ReturnType<typeof createUsageRepo>
+
+/** The usage ledger; an account reset deletes the account's rows. */
+export function usageState(db: DB): StateOwner {
+  const forget = db.prepare<[string]>('DELETE FROM usage WHERE account_id = ?')
+  return { name: 'usage', tables: ['usage'], resetAccount: (id) => void forget.run(id) }
+}

@@ -7,24 +7,9 @@ import { ApiError } from '../../core/errors.ts'
 import type { EmulatorContext } from '../../context.ts'
 import { Nullable, OptionalBody, StringEnum } from '../../http/schemas.ts'
 import type { TaskRow } from './video.repo.ts'
-import type { VideoService } from './video.service.ts'
+import { VideoSettingsBody, type VideoService } from './video.service.ts'
 
 const TaskParams = Type.Object({ id: Type.String() })
-const Duration = Type.Integer({ minimum: 0, maximum: 31_536_000_000 })
-const Rate = Type.Number({ minimum: 0, maximum: 1 })
-
-const SettingsBody = Type.Object(
-  {
-    created_ms: Type.Optional(Duration),
-    queueing_ms: Type.Optional(Duration),
-    processing_ms: Type.Optional(Duration),
-    off_peak_queueing_ms: Type.Optional(Duration),
-    failure_rate: Type.Optional(Rate),
-    model_failure_rates: Type.Optional(Type.Record(Type.String(), Rate)),
-    fail_code: Type.Optional(Type.String({ minLength: 1 })),
-  },
-  { additionalProperties: false },
-)
 
 export const videoAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; video: VideoService }> = async (app, { ctx, video }) => {
   const requireTask = (id: string): TaskRow => {
@@ -114,7 +99,7 @@ export const videoAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext;
 
   app.get('/video/settings', { config: { operation: 'admin.video.settings.get' } }, async () => ({ data: video.settings }))
 
-  app.put('/video/settings', { config: { operation: 'admin.video.settings.set' }, schema: { body: SettingsBody } }, async (request) => {
+  app.put('/video/settings', { config: { operation: 'admin.video.settings.set' }, schema: { body: VideoSettingsBody } }, async (request) => {
     video.settings = { ...video.settings, ...request.body }
     return { data: video.settings }
   })

@@ -1,5 +1,6 @@
 // Prepared SQL for video tasks and their state timeline.
 import type { DB } from '../../store/db.ts'
+import type { StateOwner } from '../../core/lifecycle.ts'
 
 export type TaskState = 'created' | 'queueing' | 'processing' | 'success' | 'failed'
 export type TaskOutcome = 'success' | 'failed' | 'stuck'
@@ -76,3 +77,12 @@ export function createVideoRepo(db: DB) {
 }
 
 export type VideoRepo = ReturnType<typeof createVideoRepo>
+
+/** Video tasks and their timelines (the engine's settings are the service's: see VideoService.state). */
+export function videoTables(db: DB): Pick<StateOwner, 'tables' | 'resetAccount'> {
+  const forget = [
+    'DELETE FROM video_task_states WHERE task_id IN (SELECT id FROM video_tasks WHERE account_id = ?)',
+    'DELETE FROM video_tasks WHERE account_id = ?',
+  ].map((sql) => db.prepare<[string]>(sql))
+  return { tables: ['video_tasks', 'video_task_states'], resetAccount: (id) => forget.forEach((stmt) => stmt.run(id)) }
+}

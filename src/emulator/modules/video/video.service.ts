@@ -13,8 +13,11 @@ import { enqueueDelivery } from '../callbacks/callbacks.service.ts'
 import { bill, refund } from '../ledger/ledger.service.ts'
 import { recordEffect, withStagedEffects } from '../../journal/journal.ts'
 import { frameSize, TASK_TYPE, type Operation } from './video.models.ts'
-import type { TaskOutcome, TaskRow, TaskState } from './video.repo.ts'
+import { videoTables, type TaskOutcome, type TaskRow, type TaskState } from './video.repo.ts'
 import { routerError, type Template, type VideoRequest } from './video.validate.ts'
+import { Type } from 'typebox'
+import type { StateOwner } from '../../core/lifecycle.ts'
+import { checkedSettings } from '../../http/validation.ts'
 
 /** Facts of the bundled sample video (fixtures/media), reported for every creation. */
 export const SAMPLE_VIDEO = { fps: 24 }
@@ -62,6 +65,22 @@ export interface VideoSettings {
 }
 
 export const OFF_PEAK_DEADLINE_MS = 48 * 3_600_000
+
+const Duration = Type.Integer({ minimum: 0, maximum: 31_536_000_000 })
+const Rate = Type.Number({ minimum: 0, maximum: 1 })
+/** The settings as the admin API changes them and an imported document restores them: any subset. */
+export const VideoSettingsBody = Type.Object(
+  {
+    created_ms: Type.Optional(Duration),
+    queueing_ms: Type.Optional(Duration),
+    processing_ms: Type.Optional(Duration),
+    off_peak_queueing_ms: Type.Optional(Duration),
+    failure_rate: Type.Optional(Rate),
+    model_failure_rates: Type.Optional(Type.Record(Type.String(), Rate)),
+    fail_code: Type.Optional(Type.String({ minLength: 1 })),
+  },
+  { additionalProperties: false },
+)
 
 export function initialVideoSettings(ctx: EmulatorContext): VideoSettings {
   return {
@@ -153,6 +172,21 @@ export class VideoService {
 
   private get repo() {
     return this.ctx.repos.video
+  }
+
+  /** The tasks and the engine's settings, for the state lifecycle (core/lifecycle.ts). */
+  state(): StateOwner {
+    return {
+      name: 'video',
+      ...videoTables(this.ctx.db),
+      settings: checkedSettings<VideoSettings>('video', VideoSettingsBody, {
+        current: () => this.settings,
+        defaults: () => initialVideoSettings(this.ctx),
+        apply: (settings) => {
+          this.settings = settings
+        },
+      }),
+    }
   }
 
   create({ caller, request, origin, outcome }: CreateTask): TaskRow {

@@ -1,0 +1,68 @@
+// One lifecycle for the state. Each module declares, in one place, the tables it owns, the run-time
+// settings it keeps in memory (with their defaults), what it rebuilds after the tables change under it,
+// and how one account's part of it is deleted. Reset, export, import and account reset walk this
+// registry instead of keeping lists of their own, so a new table or setting cannot be forgotten by one
+// of them (a test walks the registry and checks every one round-trips).
+
+/** A run-time setting (held in memory, changed over the admin API), as the state lifecycle sees it. */
+export interface SettingsLifecycle<T = unknown> {
+  /** Its value now. */
+  current(): T
+  /** Its value on a fresh start (from the configuration), which reset returns to. */
+  defaults(): T
+  /**
+   * Takes `value` (from an imported document) after checking it: throws the client's error (a 400
+   * naming the field) without changing anything when it does not fit. `check` runs it without applying.
+   */
+  restore(value: unknown): void
+  check(value: unknown): void
+}
+
+export type StateChange = 'reset' | 'import'
+
+export interface StateOwner {
+  /** The module's name: the key of its settings in an exported document. */
+  readonly name: string
+  /** The tables it owns (created by its migrations): reset empties them, export and import carry them. */
+  readonly tables: readonly string[]
+  readonly settings?: SettingsLifecycle
+  /** After reset or import rewrote the tables: rebuild what lives in memory (caches, counts) from them. */
+  afterStateChange?(change: StateChange): void
+  /**
+   * Deletes this module's rows of one account (an account reset), inside the caller's transaction
+   * (foreign keys are checked at its end, so owners may run in any order).
+   */
+  resetAccount?(accountId: string): void
+}
+
+export class StateRegistry {
+  readonly #owners: StateOwner[] = []
+
+  add(owner: StateOwner): void {
+    const taken = new Map(this.#owners.flatMap((o) => o.tables.map((t) => [t, o.name] as const)))
+    for (const table of owner.tables) {
+      const other = taken.get(table)
+      if (other !== undefined) throw new Error(`table ${table} is owned by both ${other} and ${owner.name}`)
+    }
+    if (this.#owners.some((o) => o.name === owner.name)) throw new Error(`two state owners are named ${owner.name}`)
+    this.#owners.push(owner)
+  }
+
+  get owners(): readonly StateOwner[] {
+    return this.#owners
+  }
+
+  /** Every owned table, in registration order. */
+  tables(): string[] {
+    return this.#owners.flatMap((o) => o.tables)
+  }
+
+  /** The owners that keep run-time settings, by name. */
+  settings(): Array<[name: string, settings: SettingsLifecycle]> {
+    return this.#owners.flatMap((o) => (o.settings ? [[o.name, o.settings] as [string, SettingsLifecycle]] : []))
+  }
+
+  changed(change: StateChange): void {
+    for (const owner of this.#owners) owner.afterStateChange?.(change)
+  }
+}

@@ -4,6 +4,7 @@
 // come in the first IPC message (bodies are too large for the command line); the URL goes back.
 import Fastify from 'fastify'
 
+// oxlint-disable-next-line typescript/no-misused-promises -- the child does nothing else: a failure ends it
 process.once('message', async (routes) => {
   // The same body limit as the emulator's embeddings route, so bodies are read the same way.
   const app = Fastify({ logger: false, bodyLimit: 32 * 1024 * 1024 })

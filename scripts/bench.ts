@@ -165,7 +165,12 @@ for (const encoding of ['float', 'base64'] as const) {
     vary: (n) => ({ ...body, input: sentences.map((text) => `${text} (request ${n})`) }),
   })
 }
-CASES.push({ name: 'POST /router/v1/video/ent/v2/text2video', path: '/router/v1/video/ent/v2/text2video', key: 'standard', body: { model: 'videoq2', prompt: 'A lighthouse at dusk' } })
+CASES.push({
+  name: 'POST /router/v1/video/ent/v2/text2video',
+  path: '/router/v1/video/ent/v2/text2video',
+  key: 'standard',
+  body: { model: 'videoq2', prompt: 'A lighthouse at dusk' },
+})
 
 interface Row {
   case: string
@@ -210,7 +215,11 @@ async function throughputRows(): Promise<void> {
       const connections = c.connections ?? CONNECTIONS
       const request = requests[i]!
       const bareHeaders: Record<string, string> = request.payload === undefined ? {} : { 'content-type': 'application/json' }
-      const ceiling = await load(bare.url, { path: `/bare/${i}`, headers: bareHeaders, ...(request.payload !== undefined && { payload: request.payload }) }, connections)
+      const ceiling = await load(
+        bare.url,
+        { path: `/bare/${i}`, headers: bareHeaders, ...(request.payload !== undefined && { payload: request.payload }) },
+        connections,
+      )
       const route = await load(emulator.url, request, connections)
       const ratio = route.rps / ceiling.rps
       const met = c.target && (c.target.ratio !== undefined ? ratio >= c.target.ratio : route.p99 < c.target.p99Ms!)
@@ -399,15 +408,23 @@ async function videoRows(): Promise<void> {
   const emulator = await emulatorServer(['--clock', 'manual'])
   await fund(emulator.url)
   const headers = { authorization: `Bearer ${emulator.keys.standard}`, 'content-type': 'application/json' }
-  const sample = await fetch(`${emulator.url}/router/v1/video/ent/v2/text2video`, { method: 'POST', headers, body: JSON.stringify({ model: 'videoq2', prompt: 'warm-up' }) })
-  const bare = await bareServer([{ method: 'POST', url: '/bare', type: 'application/json', base64: Buffer.from(await sample.arrayBuffer()).toString('base64') }])
+  const sample = await fetch(`${emulator.url}/router/v1/video/ent/v2/text2video`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ model: 'videoq2', prompt: 'warm-up' }),
+  })
+  const bare = await bareServer([
+    { method: 'POST', url: '/bare', type: 'application/json', base64: Buffer.from(await sample.arrayBuffer()).toString('base64') },
+  ])
   try {
     const sequential = async (url: string, body: (i: number) => string): Promise<number> => {
       const started = performance.now()
       for (let i = 0; i < 1000; i++) await (await fetch(url, { method: 'POST', headers, body: body(i) })).arrayBuffer()
       return performance.now() - started
     }
-    const created = await sequential(`${emulator.url}/router/v1/video/ent/v2/text2video`, (i) => JSON.stringify({ model: 'videoq2', prompt: `task ${i}`, callback_url: callbackUrl }))
+    const created = await sequential(`${emulator.url}/router/v1/video/ent/v2/text2video`, (i) =>
+      JSON.stringify({ model: 'videoq2', prompt: `task ${i}`, callback_url: callbackUrl }),
+    )
     const bareCreated = await sequential(`${bare.url}/bare`, (i) => JSON.stringify({ model: 'videoq2', prompt: `task ${i}`, callback_url: callbackUrl }))
     rows.push({
       case: '1000 video tasks created, one client in sequence (total ms)',

@@ -36,9 +36,14 @@ export const UI_BUILD = join(root, 'out', 'renderer', 'index.html')
 
 /** Builds the inspector UI (with the desktop shell, which shares its build) when it is missing or stale. */
 export function ensureUiBuild() {
-  const stale = !existsSync(UI_BUILD) || statSync(UI_BUILD).mtimeMs < Math.max(newestSource(join(root, 'src', 'renderer')), statSync(join(root, 'package.json')).mtimeMs)
+  const stale =
+    !existsSync(UI_BUILD) || statSync(UI_BUILD).mtimeMs < Math.max(newestSource(join(root, 'src', 'renderer')), statSync(join(root, 'package.json')).mtimeMs)
   if (stale) {
-    execFileSync(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build', '--ignoreConfigWarning', '--logLevel', 'error'], { cwd: root, stdio: 'inherit' })
+    execFileSync(
+      process.execPath,
+      [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build', '--ignoreConfigWarning', '--logLevel', 'error'],
+      { cwd: root, stdio: 'inherit' },
+    )
   }
   return UI_BUILD
 }

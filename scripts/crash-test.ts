@@ -44,12 +44,31 @@ type Cli = CliProcess
 
 function cliArgs(db: string, seed: number): string[] {
   return [
-    ...['--port', '0', '--eu-port', 'off', '--db', db, '--seed', String(seed), '--log-level', 'warn', '--no-ui'],
-    // Short dwell times, so tasks created before the kill end (and call back) soon after the restart.
-    ...['--video-created', '50ms', '--video-queueing', '100ms', '--video-processing', '200ms'],
-    // Some tasks fail, so refunds go through the ledger too.
-    ...['--video-failure-rate', '0.2', '--video-credit-usd', '0.005'],
-    ...['--callback-retry-delays', '100ms,200ms,500ms', '--callback-timeout', '2s'],
+    '--port',
+    '0',
+    '--eu-port',
+    'off',
+    '--db',
+    db,
+    '--seed',
+    String(seed),
+    '--log-level',
+    'warn',
+    '--no-ui',
+    '--video-created',
+    '50ms',
+    '--video-queueing',
+    '100ms',
+    '--video-processing',
+    '200ms',
+    '--video-failure-rate',
+    '0.2',
+    '--video-credit-usd',
+    '0.005',
+    '--callback-retry-delays',
+    '100ms,200ms,500ms',
+    '--callback-timeout',
+    '2s',
   ]
 }
 
@@ -229,7 +248,8 @@ const confirmCharge: Op = async (c) => {
   const id = c.pendingCharges.splice(c.rng.int(0, c.pendingCharges.length - 1), 1)[0]!
   const reply = await call<{ data: { status: string; credited: boolean } }>(c.cli.base, 'POST', `/_emulator/api/charges/${id}/confirm`, null)
   if (!expectStatus(c, 'charge confirm', reply, 200)) return
-  if (reply.body.data.status !== 'confirmed' || !reply.body.data.credited) c.acked.problems.push(`charge ${id}: confirm answered ${JSON.stringify(reply.body.data)}`)
+  if (reply.body.data.status !== 'confirmed' || !reply.body.data.credited)
+    c.acked.problems.push(`charge ${id}: confirm answered ${JSON.stringify(reply.body.data)}`)
   c.acked.charges.get(id)!.confirmed = true
 }
 
@@ -242,9 +262,21 @@ const createTask: Op = async (c) => {
 
 /** Operations, repeated by weight. */
 const OPS: Op[] = [
-  ...[createKey, createKey, patchKey, createGuardrail, assignKeys],
-  ...[embed, embed, embed, createCharge, createCharge, confirmCharge, confirmCharge],
-  ...[createTask, createTask, createTask],
+  createKey,
+  createKey,
+  patchKey,
+  createGuardrail,
+  assignKeys,
+  embed,
+  embed,
+  embed,
+  createCharge,
+  createCharge,
+  confirmCharge,
+  confirmCharge,
+  createTask,
+  createTask,
+  createTask,
 ]
 
 async function runClient(c: Client): Promise<void> {
@@ -273,7 +305,9 @@ async function settle(cli: Cli, acked: Acked, received: () => Map<string, Set<st
     const unheard = [...acked.tasks].filter((id) => ![...(received().get(id) ?? [])].some((s) => TERMINAL.has(s)))
     if (pending === 0 && unfinished === 0 && unheard.length === 0) return []
     if (Date.now() > deadline) {
-      return [`after ${SETTLE_TIMEOUT_MS / 1000} s: ${pending} callbacks pending, ${unfinished} tasks unfinished, ${unheard.length} acknowledged tasks without a terminal callback (${unheard.slice(0, 3).join(', ')})`]
+      return [
+        `after ${SETTLE_TIMEOUT_MS / 1000} s: ${pending} callbacks pending, ${unfinished} tasks unfinished, ${unheard.length} acknowledged tasks without a terminal callback (${unheard.slice(0, 3).join(', ')})`,
+      ]
     }
     await sleep(100)
   }
@@ -307,7 +341,8 @@ async function checkApi(cli: Cli, account: string, acked: Acked, received: Map<s
   for (const [id, charge] of acked.charges) {
     const found = chargeById.get(id)
     if (!found) problems.push(`charge ${id} lost`)
-    else if (Math.round(found.amount_usd * 1e9) !== charge.amountNanos) problems.push(`charge ${id} is for $${found.amount_usd}, acknowledged ${charge.amountNanos} nanos`)
+    else if (Math.round(found.amount_usd * 1e9) !== charge.amountNanos)
+      problems.push(`charge ${id} is for $${found.amount_usd}, acknowledged ${charge.amountNanos} nanos`)
     else if (charge.confirmed && found.status !== 'confirmed') problems.push(`confirmation of charge ${id} lost (now ${found.status})`)
   }
 
@@ -370,7 +405,9 @@ function checkDatabase(path: string, seed: number, startCredits: Map<string, num
     for (const t of misbilled) problems.push(`video task ${t.id} ${t.state} for ${t.credits} credits costs ${t.cost_nanos} nanos`)
     const refunds = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM video_tasks WHERE state = 'failed' AND refunded = 1").get()!.n
 
-    const undelivered = db.prepare<[], { status: string; n: number }>("SELECT status, COUNT(*) AS n FROM callback_deliveries WHERE status <> 'delivered' GROUP BY status").all()
+    const undelivered = db
+      .prepare<[], { status: string; n: number }>("SELECT status, COUNT(*) AS n FROM callback_deliveries WHERE status <> 'delivered' GROUP BY status")
+      .all()
     for (const u of undelivered) problems.push(`${u.n} callback deliveries left ${u.status}`)
 
     // An embeddings response id ends with a value derived from its usage row's id
@@ -407,7 +444,16 @@ async function runRound(round: number, receiver: Receiver): Promise<RoundResult>
   tempDirs.add(dir)
   const db = join(dir, 'gw.sqlite')
   const started = performance.now()
-  const acked: Acked = { keys: new Map(), patches: 0, guardrails: new Map(), assignments: new Map(), embeddings: [], charges: new Map(), tasks: new Set(), problems: [] }
+  const acked: Acked = {
+    keys: new Map(),
+    patches: 0,
+    guardrails: new Map(),
+    assignments: new Map(),
+    embeddings: [],
+    charges: new Map(),
+    tasks: new Set(),
+    problems: [],
+  }
   let refunds = 0
   const problems: string[] = []
   try {
@@ -465,7 +511,8 @@ async function runRound(round: number, receiver: Receiver): Promise<RoundResult>
     `${acked.keys.size} keys (${acked.patches} renamed), ${acked.guardrails.size} guardrails, ${acked.assignments.size} assigned, ` +
     `${acked.embeddings.length} embeddings, ${acked.charges.size} charges (${confirmed} confirmed), ${acked.tasks.size} tasks`
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
-  const verdict = problems.length === 0 ? 'ok' : `FAIL\n    ${problems.slice(0, 20).join('\n    ')}${problems.length > 20 ? `\n    ... ${problems.length - 20} more` : ''}`
+  const verdict =
+    problems.length === 0 ? 'ok' : `FAIL\n    ${problems.slice(0, 20).join('\n    ')}${problems.length > 20 ? `\n    ... ${problems.length - 20} more` : ''}`
   const line =
     `round ${String(round).padStart(2)}  seed ${seed}  kill at ${killAfter} ms  acked: ${counts}  ` +
     `callbacks ${callbacks.total} (${callbacks.afterRestart} after restart), ${refunds} refunds  ${seconds} s  ${verdict}`

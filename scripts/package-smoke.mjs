@@ -38,7 +38,9 @@ try {
   step('npm install the tarball into a fresh project')
   const typescript = pkg.devDependencies.typescript
   const nodeTypes = pkg.devDependencies['@types/node']
-  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, `typescript@${typescript}`, `@types/node@${nodeTypes}`], project, { stdio: ['ignore', 'pipe', 'inherit'] })
+  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, `typescript@${typescript}`, `@types/node@${nodeTypes}`], project, {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
 
   step('plain node: both entry points, an emulator on a free port, the API and the testing helper')
   writeFileSync(
@@ -80,7 +82,14 @@ console.log('ok ' + VERSION)
   ts.forEach((text, i) => writeFileSync(join(project, `snippet-${i}.ts`), text))
   writeFileSync(
     join(project, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2023', noEmit: true, types: ['node'] }, include: ['snippet-*.ts'] }, null, 2),
+    JSON.stringify(
+      {
+        compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2023', noEmit: true, types: ['node'] },
+        include: ['snippet-*.ts'],
+      },
+      null,
+      2,
+    ),
   )
   try {
     run('npx', ['--no-install', 'tsc', '-p', 'tsconfig.json'], project)
@@ -91,7 +100,9 @@ console.log('ok ' + VERSION)
   step("the README's CLI-in-CI snippet")
   for (const text of sh) {
     try {
-      const out = run('bash', ['-euo', 'pipefail', '-c', `${text}\ncurl -sf "$GATEWAY_URL/models" > /dev/null\necho "url $GATEWAY_URL"\nkill %1`], project, { timeout: 60_000 })
+      const out = run('bash', ['-euo', 'pipefail', '-c', `${text}\ncurl -sf "$GATEWAY_URL/models" > /dev/null\necho "url $GATEWAY_URL"\nkill %1`], project, {
+        timeout: 60_000,
+      })
       if (!/^url http:\/\/127\.0\.0\.1:\d+\/api\/v1$/m.test(out)) failures.push(`the CLI snippet printed ${JSON.stringify(out)}`)
     } catch (error) {
       failures.push(`the CLI snippet failed: ${error.stdout ?? ''}${error.stderr ?? error.message}`)

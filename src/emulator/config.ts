@@ -229,8 +229,7 @@ const duration =
     }
   }
 
-const limitOrOff = (value: RawValue, where: string): number | null =>
-  value === null || value === 'off' ? null : integer(1, 1_000_000_000)(value, where)
+const limitOrOff = (value: RawValue, where: string): number | null => (value === null || value === 'off' ? null : integer(1, 1_000_000_000)(value, where))
 
 const fraction = (value: RawValue, where: string): number => {
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN

@@ -26,7 +26,6 @@ import { loadFaker } from './core/faker.ts'
 import { backfillDemoUsage } from './modules/activity/demo.ts'
 import { checkStateOwners } from './modules/fixtures/state.ts'
 
-
 export type EmulatorOptions = Partial<EmulatorConfig> & { config?: string }
 
 export interface Emulator {
@@ -71,7 +70,9 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
   // secret that is not derived from the seed: a seed is shared (seed 1 is everyone's default), a token
   // must not be guessable.
   const config: Readonly<EmulatorConfig> =
-    loaded.adminToken === null && !isLoopbackHost(loaded.host) ? Object.freeze({ ...loaded, adminToken: `gwe-admin-${randomBytes(24).toString('base64url')}` }) : loaded
+    loaded.adminToken === null && !isLoopbackHost(loaded.host)
+      ? Object.freeze({ ...loaded, adminToken: `gwe-admin-${randomBytes(24).toString('base64url')}` })
+      : loaded
   const seeds = { default: loadSeed(config.fixtures, 'default'), empty: loadSeed(config.fixtures, 'empty') }
   const configuredPreset: SeedPreset = config.demo ? 'demo' : 'default'
   const catalogFixture = loadCatalogDocument(config.fixtures)
@@ -178,7 +179,8 @@ export class ListenError extends Error {
 }
 
 function listenError(error: NodeJS.ErrnoException, host: string, port: number, what: string): ListenError {
-  if (error.code === 'EADDRINUSE') return new ListenError(`${what} port ${port} on ${host} is already in use (choose another with --port, or --port 0 for any free port)`)
+  if (error.code === 'EADDRINUSE')
+    return new ListenError(`${what} port ${port} on ${host} is already in use (choose another with --port, or --port 0 for any free port)`)
   if (error.code === 'EACCES') return new ListenError(`${what} port ${port} on ${host} needs privileges this process does not have`)
   if (error.code === 'EADDRNOTAVAIL') return new ListenError(`cannot bind ${host}: no such address on this machine`)
   return new ListenError(`cannot listen on ${host}:${port}: ${error.message}`)

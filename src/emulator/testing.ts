@@ -5,7 +5,14 @@ import { startEmulator, type EmulatorOptions, type RunningEmulator } from './emu
 
 export interface FaultRule {
   match?: { operation?: string; method?: string; path?: string; key_hash?: string; account_id?: string; model?: string }
-  action: { status?: number; message?: string; headers?: Record<string, string>; latency_ms?: number; latency_range_ms?: { min: number; max: number }; drop?: boolean }
+  action: {
+    status?: number
+    message?: string
+    headers?: Record<string, string>
+    latency_ms?: number
+    latency_range_ms?: { min: number; max: number }
+    drop?: boolean
+  }
   probability?: number
   remaining?: number | null
   expires_at?: string | null
@@ -50,7 +57,9 @@ export class EmulatorAdmin {
    * advance returns before its callbacks arrive). Throws if they have not within `timeoutMs`.
    */
   async drainCallbacks(timeoutMs = 10_000): Promise<void> {
-    const { data } = await this.call<{ data: { drained: boolean; in_flight: number; queued: number; due: number } }>('POST', '/callbacks/drain', { timeout_ms: timeoutMs })
+    const { data } = await this.call<{ data: { drained: boolean; in_flight: number; queued: number; due: number } }>('POST', '/callbacks/drain', {
+      timeout_ms: timeoutMs,
+    })
     if (!data.drained) throw new Error(`callbacks still under way after ${timeoutMs} ms: ${data.in_flight} in flight, ${data.queued} queued, ${data.due} due`)
   }
 

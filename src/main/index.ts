@@ -7,7 +7,20 @@
 // must not be handed to pages (no preload exposing it, no injection into other origins); the window
 // only ever shows the emulator's own origin, and a token would belong to that origin's requests alone.
 import { join } from 'node:path'
-import { app, BrowserWindow, clipboard, dialog, Menu, nativeImage, session, shell, Tray, type Event, type MenuItemConstructorOptions, type WebContents } from 'electron'
+import {
+  app,
+  BrowserWindow,
+  clipboard,
+  dialog,
+  Menu,
+  nativeImage,
+  session,
+  shell,
+  Tray,
+  type Event,
+  type MenuItemConstructorOptions,
+  type WebContents,
+} from 'electron'
 import { startEmulator, type RunningEmulator } from '../emulator/index.ts'
 import { PREFERRED_PORT, startOnFreePort, type PortChoice } from './ports.ts'
 import { createShutdown } from './shutdown.ts'
@@ -102,16 +115,14 @@ function hardenSession(): void {
 const trayActions: Record<TrayAction, () => void> = {
   'open-window': () => openWindow(),
   'copy-api-url': () => {
-    if (emulator) clipboard.writeText(apiUrl(emulator.url))
+    if (emulator) void clipboard.writeText(apiUrl(emulator.url))
   },
   reset: () => void resetEmulator(),
   quit: () => void shutdown(),
 }
 
 const toMenuItem = (item: TrayItem): MenuItemConstructorOptions =>
-  item.type === 'separator'
-    ? { type: 'separator' }
-    : { label: item.label, enabled: item.enabled, ...(item.action && { click: trayActions[item.action] }) }
+  item.type === 'separator' ? { type: 'separator' } : { label: item.label, enabled: item.enabled, ...(item.action && { click: trayActions[item.action] }) }
 
 function setTrayState(state: TrayState): void {
   trayState = state

@@ -30,7 +30,9 @@ async function runStep(step: () => void | Promise<void>, ms: number): Promise<St
     timer = setTimeout(() => resolve('timeout'), ms)
   })
   try {
-    const work = Promise.resolve().then(step).then(() => 'done' as const)
+    const work = Promise.resolve()
+      .then(step)
+      .then(() => 'done' as const)
     return await Promise.race([work, deadline])
   } catch (error) {
     return { error }
@@ -48,8 +50,7 @@ export function createShutdown(steps: ShutdownSteps): () => Promise<ShutdownResu
     const result: ShutdownResult = { timedOut: false, errors: [] }
     const check = (what: string, outcome: StepOutcome) => {
       if (outcome === 'done') return
-      const message =
-        outcome === 'timeout' ? `${what} did not finish within ${timeoutMs} ms; quitting anyway` : `${what} failed: ${messageOf(outcome.error)}`
+      const message = outcome === 'timeout' ? `${what} did not finish within ${timeoutMs} ms; quitting anyway` : `${what} failed: ${messageOf(outcome.error)}`
       if (outcome === 'timeout') result.timedOut = true
       result.errors.push(message)
       steps.onProblem?.(message)

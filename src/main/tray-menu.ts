@@ -3,9 +3,7 @@
 
 export type TrayAction = 'open-window' | 'copy-api-url' | 'reset' | 'quit'
 
-export type TrayItem =
-  | { type: 'separator' }
-  | { type: 'normal'; label: string; enabled: boolean; action?: TrayAction }
+export type TrayItem = { type: 'separator' } | { type: 'normal'; label: string; enabled: boolean; action?: TrayAction }
 
 export type TrayState =
   | { status: 'starting' }

@@ -73,9 +73,22 @@ describe('gateway-emulator CLI', () => {
     run.child.kill('SIGTERM')
     expect(await run.exited).toBe(0)
     // At the default level (info), one JSON line per request (a terminal gets them pretty-printed).
-    const lines = run.stderr().trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
+    const lines = run
+      .stderr()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
     expect(lines).toHaveLength(2)
-    for (const line of lines) expect(line).toMatchObject({ level: 30, msg: 'request', method: 'GET', path: '/api/v1/keys', status: 200, ms: expect.any(Number), account: expect.stringMatching(/^acct_/) })
+    for (const line of lines)
+      expect(line).toMatchObject({
+        level: 30,
+        msg: 'request',
+        method: 'GET',
+        path: '/api/v1/keys',
+        status: 200,
+        ms: expect.any(Number),
+        account: expect.stringMatching(/^acct_/),
+      })
   })
 
   it('--quiet drops the summary but not the logs; --log-level silent drops the logs but not the summary', async () => {
@@ -93,7 +106,24 @@ describe('gateway-emulator CLI', () => {
   })
 
   it('logs no key, even at debug level, through failures, refusals and callbacks', async () => {
-    const run = runCli(['--port', '0', '--eu-port', 'off', '--db', ':memory:', '--log-level', 'debug', '--video-created', '10ms', '--video-queueing', '10ms', '--video-processing', '10ms', '--callback-retry-delays', '10ms'])
+    const run = runCli([
+      '--port',
+      '0',
+      '--eu-port',
+      'off',
+      '--db',
+      ':memory:',
+      '--log-level',
+      'debug',
+      '--video-created',
+      '10ms',
+      '--video-queueing',
+      '10ms',
+      '--video-processing',
+      '10ms',
+      '--callback-retry-delays',
+      '10ms',
+    ])
     const out = await waitFor(() => (run.stdout().includes('Press Ctrl+C') ? run.stdout() : undefined), 'the start-up summary')
     const api = /API\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out)![1]!
     const standard = /Standard key\s+(\S+)/.exec(out)![1]!
@@ -102,9 +132,19 @@ describe('gateway-emulator CLI', () => {
       fetch(`${api}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
     // A key in a body, a malformed body, a refused key, and a callback to a port nothing listens on.
     expect((await post('/api/v1/embeddings', standard, { model: 'openai/text-embedding-3-small', input: `my key is ${standard}` })).status).toBe(200)
-    expect((await fetch(`${api}/api/v1/guardrails`, { method: 'POST', headers: { authorization: `Bearer ${management}`, 'content-type': 'application/json' }, body: `{"name":"${management}"` })).status).toBe(400)
+    expect(
+      (
+        await fetch(`${api}/api/v1/guardrails`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${management}`, 'content-type': 'application/json' },
+          body: `{"name":"${management}"`,
+        })
+      ).status,
+    ).toBe(400)
     expect((await post('/api/v1/embeddings', `${standard.slice(0, -4)}0000`, { model: 'openai/text-embedding-3-small', input: 'x' })).status).toBe(401)
-    expect((await post('/router/v1/video/ent/v2/text2video', standard, { model: 'videoq2', prompt: 'p', callback_url: 'http://127.0.0.1:9/hook' })).status).toBe(200)
+    expect(
+      (await post('/router/v1/video/ent/v2/text2video', standard, { model: 'videoq2', prompt: 'p', callback_url: 'http://127.0.0.1:9/hook' })).status,
+    ).toBe(200)
     await new Promise((resolve) => setTimeout(resolve, 500))
     run.child.kill('SIGTERM')
     expect(await run.exited).toBe(0)
@@ -150,9 +190,7 @@ describe('gateway-emulator CLI', () => {
     const port = (blocker.address() as { port: number }).port
     const run = runCli(['--port', String(port), '--eu-port', 'off', '--db', ':memory:'])
     expect(await run.exited).toBe(1)
-    expect(run.stderr()).toBe(
-      `gateway-emulator: API port ${port} on 127.0.0.1 is already in use (choose another with --port, or --port 0 for any free port)\n`,
-    )
+    expect(run.stderr()).toBe(`gateway-emulator: API port ${port} on 127.0.0.1 is already in use (choose another with --port, or --port 0 for any free port)\n`)
   })
 
   it('refuses a malformed catalog in --fixtures with one line naming the file and the field', async () => {
@@ -173,14 +211,20 @@ describe('gateway-emulator CLI', () => {
   })
 
   it('npm start runs the bundled CLI, building it when the sources are newer', async () => {
-    const child = spawn(process.execPath, [join(import.meta.dirname, '../../scripts/start.mjs'), '--port', '0', '--db', ':memory:', '--eu-port', 'off'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [join(import.meta.dirname, '../../scripts/start.mjs'), '--port', '0', '--db', ':memory:', '--eu-port', 'off'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     onTestFinished(() => {
       if (child.exitCode === null) child.kill('SIGKILL')
     })
     let out = ''
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-    const api = await waitFor(() => (out.includes('Press Ctrl+C') ? /API\s+(http:\/\/127\.0\.0\.1:\d+\/api\/v1)/.exec(out)?.[1] : undefined), 'the start-up summary', 60_000)
+    const api = await waitFor(
+      () => (out.includes('Press Ctrl+C') ? /API\s+(http:\/\/127\.0\.0\.1:\d+\/api\/v1)/.exec(out)?.[1] : undefined),
+      'the start-up summary',
+      60_000,
+    )
     expect((await fetch(`${api}/models/count`)).status).toBe(200)
     child.kill('SIGTERM')
     expect(await exited).toBe(0)

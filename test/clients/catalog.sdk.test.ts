@@ -42,7 +42,9 @@ describe('@openrouter/sdk 1.x', () => {
     const emu = await listeningEmulator()
     const res = await clientFor(emu.url).models.listForUser({ bearer: emu.keys.standard })
     expect(res.result.data.map((m) => m.id)).toEqual(textIds)
-    const err = await clientFor(emu.url).models.listForUser({ bearer: 'sk-gw-v1-nobody' }).catch((e: unknown) => e)
+    const err = await clientFor(emu.url)
+      .models.listForUser({ bearer: 'sk-gw-v1-nobody' })
+      .catch((e: unknown) => e)
     expect(err).toBeInstanceOf(errors.UnauthorizedResponseError)
   })
 
@@ -67,7 +69,9 @@ describe('@openrouter/sdk 1.x', () => {
 
   it('surfaces a bad filter as the typed 400', async () => {
     const emu = await listeningEmulator()
-    const err = await clientFor(emu.url).models.list({ outputModalities: 'smell' }).catch((e: unknown) => e)
+    const err = await clientFor(emu.url)
+      .models.list({ outputModalities: 'smell' })
+      .catch((e: unknown) => e)
     expect(err).toBeInstanceOf(errors.BadRequestResponseError)
     expect((err as errors.BadRequestResponseError).error.message).toContain('output_modalities')
   })
@@ -92,7 +96,9 @@ describe('@openrouter/sdk 0.11 (previous generation)', () => {
     expect(res.data.endpoints.map((e) => e.providerName)).toEqual(model.endpoints.map((e) => e.provider_name))
     const zdr = await clientFor(emu.url).endpoints.listZdrEndpoints()
     expect(zdr.data.length).toBeGreaterThan(0)
-    const missing = await clientFor(emu.url).endpoints.list({ author: 'nobody', slug: 'nothing' }).catch((e: unknown) => e)
+    const missing = await clientFor(emu.url)
+      .endpoints.list({ author: 'nobody', slug: 'nothing' })
+      .catch((e: unknown) => e)
     expect(missing).toBeInstanceOf(legacyErrors.NotFoundResponseError)
   })
 })

@@ -46,9 +46,7 @@ describe('@openrouter/sdk 1.x', () => {
     expect(notFound).toBeInstanceOf(errors.NotFoundResponseError)
     expect((notFound as errors.NotFoundResponseError).statusCode).toBe(404)
 
-    const bad = await client.apiKeys
-      .update({ hash: sha256Hex(emu.keys.standard), requestBody: { limit: -3 } })
-      .catch((e: unknown) => e)
+    const bad = await client.apiKeys.update({ hash: sha256Hex(emu.keys.standard), requestBody: { limit: -3 } }).catch((e: unknown) => e)
     expect(bad).toBeInstanceOf(errors.BadRequestResponseError)
     expect((bad as errors.BadRequestResponseError).error.message).toBe('Field `limit` must be >= 0')
   })

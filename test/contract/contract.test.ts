@@ -100,7 +100,8 @@ async function brokeAccountKey(emu: TestEmulator): Promise<string> {
   return (await send(emu, 'POST', '/_emulator/api/accounts', {})).body.data.standard_key
 }
 
-const createVideo = (emu: TestEmulator, operation: string, body: unknown, key: string | undefined = emu.keys.standard) => send(emu, 'POST', `${ROUTER}/${operation}`, body, key)
+const createVideo = (emu: TestEmulator, operation: string, body: unknown, key: string | undefined = emu.keys.standard) =>
+  send(emu, 'POST', `${ROUTER}/${operation}`, body, key)
 
 async function finishedTask(emu: TestEmulator): Promise<string> {
   const id = (await createVideo(emu, 'text2video', { model: 'videoq2', prompt: 'a fox' })).body.task_id
@@ -109,7 +110,12 @@ async function finishedTask(emu: TestEmulator): Promise<string> {
 }
 
 /** The common failures of an authenticated gateway operation. */
-function authCases(operation: string, call: (emu: TestEmulator, key?: string) => Promise<Answer>, kind: 'management' | 'standard' | 'any', wrongKindStatus = 401): Case[] {
+function authCases(
+  operation: string,
+  call: (emu: TestEmulator, key?: string) => Promise<Answer>,
+  kind: 'management' | 'standard' | 'any',
+  wrongKindStatus = 401,
+): Case[] {
   const cases: Case[] = [
     { operation, name: 'no key', status: 401, run: (emu) => call(emu) },
     { operation, name: 'an unknown key', status: 401, run: (emu) => call(emu, 'sk-gw-v1-nobody') },
@@ -124,16 +130,48 @@ const CASES: Case[] = [
   { operation: 'keys.list', name: 'the list', status: 200, run: (emu) => get(emu, '/api/v1/keys?include_disabled=true&offset=1', emu.keys.management) },
   { operation: 'keys.list', name: 'a bad offset', status: 400, run: (emu) => get(emu, '/api/v1/keys?offset=-1', emu.keys.management) },
   ...authCases('keys.list', (emu, key) => get(emu, '/api/v1/keys', key), 'management'),
-  { operation: 'keys.list', name: 'a standard key as the real service answers it (--wrong-key-kind-status 403)', status: 403, options: { wrongKeyKindStatus: 403 }, run: (emu) => get(emu, '/api/v1/keys', emu.keys.standard) },
-  { operation: 'keys.update', name: 'a new limit', status: 200, run: async (emu) => send(emu, 'PATCH', `/api/v1/keys/${(await firstKey(emu)).hash}`, { limit: 5, limit_reset: 'weekly', name: 'renamed' }, emu.keys.management) },
-  { operation: 'keys.update', name: 'a bad limit_reset', status: 400, run: async (emu) => send(emu, 'PATCH', `/api/v1/keys/${(await firstKey(emu)).hash}`, { limit_reset: 'hourly' }, emu.keys.management) },
-  { operation: 'keys.update', name: 'a malformed body', status: 400, run: async (emu) => malformed(emu, 'PATCH', `/api/v1/keys/${(await firstKey(emu)).hash}`, emu.keys.management) },
-  { operation: 'keys.update', name: 'an unknown hash', status: 404, run: (emu) => send(emu, 'PATCH', `/api/v1/keys/${'0'.repeat(64)}`, { name: 'x' }, emu.keys.management) },
+  {
+    operation: 'keys.list',
+    name: 'a standard key as the real service answers it (--wrong-key-kind-status 403)',
+    status: 403,
+    options: { wrongKeyKindStatus: 403 },
+    run: (emu) => get(emu, '/api/v1/keys', emu.keys.standard),
+  },
+  {
+    operation: 'keys.update',
+    name: 'a new limit',
+    status: 200,
+    run: async (emu) =>
+      send(emu, 'PATCH', `/api/v1/keys/${(await firstKey(emu)).hash}`, { limit: 5, limit_reset: 'weekly', name: 'renamed' }, emu.keys.management),
+  },
+  {
+    operation: 'keys.update',
+    name: 'a bad limit_reset',
+    status: 400,
+    run: async (emu) => send(emu, 'PATCH', `/api/v1/keys/${(await firstKey(emu)).hash}`, { limit_reset: 'hourly' }, emu.keys.management),
+  },
+  {
+    operation: 'keys.update',
+    name: 'a malformed body',
+    status: 400,
+    run: async (emu) => malformed(emu, 'PATCH', `/api/v1/keys/${(await firstKey(emu)).hash}`, emu.keys.management),
+  },
+  {
+    operation: 'keys.update',
+    name: 'an unknown hash',
+    status: 404,
+    run: (emu) => send(emu, 'PATCH', `/api/v1/keys/${'0'.repeat(64)}`, { name: 'x' }, emu.keys.management),
+  },
   ...authCases('keys.update', (emu, key) => send(emu, 'PATCH', `/api/v1/keys/${'0'.repeat(64)}`, { name: 'x' }, key), 'management'),
 
   // Catalog
   { operation: 'models.list', name: 'text models', status: 200, run: (emu) => get(emu, '/api/v1/models') },
-  { operation: 'models.list', name: 'every modality, by parameter', status: 200, run: (emu) => get(emu, '/api/v1/models?output_modalities=all&supported_parameters=tools') },
+  {
+    operation: 'models.list',
+    name: 'every modality, by parameter',
+    status: 200,
+    run: (emu) => get(emu, '/api/v1/models?output_modalities=all&supported_parameters=tools'),
+  },
   { operation: 'models.list', name: 'embeddings models', status: 200, run: (emu) => get(emu, '/api/v1/models?output_modalities=embeddings') },
   { operation: 'models.list', name: 'the RSS feed', status: 200, run: (emu) => get(emu, '/api/v1/models?use_rss=true') },
   { operation: 'models.list', name: 'a bad category', status: 400, run: (emu) => get(emu, '/api/v1/models?category=nonsense') },
@@ -150,11 +188,19 @@ const CASES: Case[] = [
     operation: 'endpoints.zdr',
     name: 'a 500 fault',
     status: 500,
-    run: async (emu) => (await send(emu, 'POST', '/_emulator/api/faults', { match: { operation: 'endpoints.zdr' }, action: { status: 500 } }), get(emu, '/api/v1/endpoints/zdr')),
+    run: async (emu) => (
+      await send(emu, 'POST', '/_emulator/api/faults', { match: { operation: 'endpoints.zdr' }, action: { status: 500 } }),
+      get(emu, '/api/v1/endpoints/zdr')
+    ),
   },
 
   // Guardrails
-  { operation: 'guardrails.list', name: 'the list', status: 200, run: async (emu) => (await guardrail(emu), get(emu, '/api/v1/guardrails?offset=0&limit=10', emu.keys.management)) },
+  {
+    operation: 'guardrails.list',
+    name: 'the list',
+    status: 200,
+    run: async (emu) => (await guardrail(emu), get(emu, '/api/v1/guardrails?offset=0&limit=10', emu.keys.management)),
+  },
   { operation: 'guardrails.list', name: 'a limit over 100', status: 400, run: (emu) => get(emu, '/api/v1/guardrails?limit=101', emu.keys.management) },
   ...authCases('guardrails.list', (emu, key) => get(emu, '/api/v1/guardrails', key), 'management'),
   {
@@ -162,23 +208,87 @@ const CASES: Case[] = [
     name: 'every field',
     status: 201,
     run: (emu) =>
-      send(emu, 'POST', '/api/v1/guardrails', { name: 'Prod', description: 'd', limit_usd: 5, reset_interval: 'monthly', allowed_providers: ['openai'], ignored_providers: ['azure'], allowed_models: [MODEL], enforce_zdr: true }, emu.keys.management),
+      send(
+        emu,
+        'POST',
+        '/api/v1/guardrails',
+        {
+          name: 'Prod',
+          description: 'd',
+          limit_usd: 5,
+          reset_interval: 'monthly',
+          allowed_providers: ['openai'],
+          ignored_providers: ['azure'],
+          allowed_models: [MODEL],
+          enforce_zdr: true,
+        },
+        emu.keys.management,
+      ),
   },
-  { operation: 'guardrails.create', name: 'no name', status: 400, run: (emu) => send(emu, 'POST', '/api/v1/guardrails', { description: 'x' }, emu.keys.management) },
-  { operation: 'guardrails.create', name: 'a bad reset_interval', status: 400, run: (emu) => send(emu, 'POST', '/api/v1/guardrails', { name: 'x', reset_interval: 'yearly' }, emu.keys.management) },
-  { operation: 'guardrails.create', name: 'an empty allowed_models', status: 400, run: (emu) => send(emu, 'POST', '/api/v1/guardrails', { name: 'x', allowed_models: [] }, emu.keys.management) },
+  {
+    operation: 'guardrails.create',
+    name: 'no name',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/guardrails', { description: 'x' }, emu.keys.management),
+  },
+  {
+    operation: 'guardrails.create',
+    name: 'a bad reset_interval',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/guardrails', { name: 'x', reset_interval: 'yearly' }, emu.keys.management),
+  },
+  {
+    operation: 'guardrails.create',
+    name: 'an empty allowed_models',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/guardrails', { name: 'x', allowed_models: [] }, emu.keys.management),
+  },
   { operation: 'guardrails.create', name: 'a malformed body', status: 400, run: (emu) => malformed(emu, 'POST', '/api/v1/guardrails', emu.keys.management) },
   ...authCases('guardrails.create', (emu, key) => send(emu, 'POST', '/api/v1/guardrails', { name: 'x' }, key), 'management'),
   { operation: 'guardrails.get', name: 'one', status: 200, run: async (emu) => get(emu, `/api/v1/guardrails/${await guardrail(emu)}`, emu.keys.management) },
-  { operation: 'guardrails.get', name: 'an unknown id', status: 404, run: (emu) => get(emu, '/api/v1/guardrails/00000000-0000-4000-8000-000000000000', emu.keys.management) },
+  {
+    operation: 'guardrails.get',
+    name: 'an unknown id',
+    status: 404,
+    run: (emu) => get(emu, '/api/v1/guardrails/00000000-0000-4000-8000-000000000000', emu.keys.management),
+  },
   { operation: 'guardrails.get', name: 'an id that is not a uuid', status: 404, run: (emu) => get(emu, '/api/v1/guardrails/not-a-uuid', emu.keys.management) },
   ...authCases('guardrails.get', (emu, key) => get(emu, '/api/v1/guardrails/00000000-0000-4000-8000-000000000000', key), 'management'),
-  { operation: 'guardrails.update', name: 'a new limit', status: 200, run: async (emu) => send(emu, 'PATCH', `/api/v1/guardrails/${await guardrail(emu)}`, { limit_usd: 7, allowed_providers: null }, emu.keys.management) },
-  { operation: 'guardrails.update', name: 'a negative limit', status: 400, run: async (emu) => send(emu, 'PATCH', `/api/v1/guardrails/${await guardrail(emu)}`, { limit_usd: -1 }, emu.keys.management) },
-  { operation: 'guardrails.update', name: 'an unknown id', status: 404, run: (emu) => send(emu, 'PATCH', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000', { name: 'x' }, emu.keys.management) },
-  ...authCases('guardrails.update', (emu, key) => send(emu, 'PATCH', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000', { name: 'x' }, key), 'management'),
-  { operation: 'guardrails.delete', name: 'one', status: 200, run: async (emu) => send(emu, 'DELETE', `/api/v1/guardrails/${await guardrail(emu)}`, undefined, emu.keys.management) },
-  { operation: 'guardrails.delete', name: 'an unknown id', status: 404, run: (emu) => send(emu, 'DELETE', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000', undefined, emu.keys.management) },
+  {
+    operation: 'guardrails.update',
+    name: 'a new limit',
+    status: 200,
+    run: async (emu) => send(emu, 'PATCH', `/api/v1/guardrails/${await guardrail(emu)}`, { limit_usd: 7, allowed_providers: null }, emu.keys.management),
+  },
+  {
+    operation: 'guardrails.update',
+    name: 'a negative limit',
+    status: 400,
+    run: async (emu) => send(emu, 'PATCH', `/api/v1/guardrails/${await guardrail(emu)}`, { limit_usd: -1 }, emu.keys.management),
+  },
+  {
+    operation: 'guardrails.update',
+    name: 'an unknown id',
+    status: 404,
+    run: (emu) => send(emu, 'PATCH', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000', { name: 'x' }, emu.keys.management),
+  },
+  ...authCases(
+    'guardrails.update',
+    (emu, key) => send(emu, 'PATCH', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000', { name: 'x' }, key),
+    'management',
+  ),
+  {
+    operation: 'guardrails.delete',
+    name: 'one',
+    status: 200,
+    run: async (emu) => send(emu, 'DELETE', `/api/v1/guardrails/${await guardrail(emu)}`, undefined, emu.keys.management),
+  },
+  {
+    operation: 'guardrails.delete',
+    name: 'an unknown id',
+    status: 404,
+    run: (emu) => send(emu, 'DELETE', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000', undefined, emu.keys.management),
+  },
   ...authCases('guardrails.delete', (emu, key) => send(emu, 'DELETE', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000', undefined, key), 'management'),
   {
     operation: 'guardrails.assignments.keys.listAll',
@@ -195,45 +305,221 @@ const CASES: Case[] = [
     name: 'all member assignments',
     status: 200,
     run: async (emu) => {
-      await send(emu, 'POST', `/api/v1/guardrails/${await guardrail(emu)}/assignments/members`, { member_user_ids: [(await firstKey(emu)).creator_user_id] }, emu.keys.management)
+      await send(
+        emu,
+        'POST',
+        `/api/v1/guardrails/${await guardrail(emu)}/assignments/members`,
+        { member_user_ids: [(await firstKey(emu)).creator_user_id] },
+        emu.keys.management,
+      )
       return get(emu, '/api/v1/guardrails/assignments/members', emu.keys.management)
     },
   },
   ...authCases('guardrails.assignments.members.listAll', (emu, key) => get(emu, '/api/v1/guardrails/assignments/members', key), 'management'),
-  { operation: 'guardrails.assignments.keys.list', name: "one guardrail's", status: 200, run: async (emu) => get(emu, `/api/v1/guardrails/${await guardrail(emu)}/assignments/keys`, emu.keys.management) },
-  { operation: 'guardrails.assignments.keys.list', name: 'an unknown guardrail', status: 404, run: (emu) => get(emu, '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/keys', emu.keys.management) },
-  ...authCases('guardrails.assignments.keys.list', (emu, key) => get(emu, '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/keys', key), 'management'),
-  { operation: 'guardrails.assignments.keys.assign', name: 'a key', status: 200, run: async (emu) => send(emu, 'POST', `/api/v1/guardrails/${await guardrail(emu)}/assignments/keys`, { key_hashes: [(await firstKey(emu)).hash] }, emu.keys.management) },
-  { operation: 'guardrails.assignments.keys.assign', name: 'no key_hashes', status: 400, run: async (emu) => send(emu, 'POST', `/api/v1/guardrails/${await guardrail(emu)}/assignments/keys`, {}, emu.keys.management) },
-  { operation: 'guardrails.assignments.keys.assign', name: 'an unknown guardrail', status: 404, run: (emu) => send(emu, 'POST', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/keys', { key_hashes: ['x'] }, emu.keys.management) },
-  ...authCases('guardrails.assignments.keys.assign', (emu, key) => send(emu, 'POST', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/keys', { key_hashes: ['x'] }, key), 'management'),
-  { operation: 'guardrails.assignments.keys.unassign', name: 'a key', status: 200, run: async (emu) => send(emu, 'POST', `/api/v1/guardrails/${await guardrail(emu)}/assignments/keys/remove`, { key_hashes: [(await firstKey(emu)).hash] }, emu.keys.management) },
-  { operation: 'guardrails.assignments.keys.unassign', name: 'an empty list', status: 400, run: async (emu) => send(emu, 'POST', `/api/v1/guardrails/${await guardrail(emu)}/assignments/keys/remove`, { key_hashes: [] }, emu.keys.management) },
-  { operation: 'guardrails.assignments.keys.unassign', name: 'an unknown guardrail', status: 404, run: (emu) => send(emu, 'POST', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/keys/remove', { key_hashes: ['x'] }, emu.keys.management) },
-  ...authCases('guardrails.assignments.keys.unassign', (emu, key) => send(emu, 'POST', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/keys/remove', { key_hashes: ['x'] }, key), 'management'),
-  { operation: 'guardrails.assignments.members.list', name: "one guardrail's", status: 200, run: async (emu) => get(emu, `/api/v1/guardrails/${await guardrail(emu)}/assignments/members`, emu.keys.management) },
-  { operation: 'guardrails.assignments.members.list', name: 'an unknown guardrail', status: 404, run: (emu) => get(emu, '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/members', emu.keys.management) },
-  ...authCases('guardrails.assignments.members.list', (emu, key) => get(emu, '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/members', key), 'management'),
-  { operation: 'guardrails.assignments.members.assign', name: 'a member', status: 200, run: async (emu) => send(emu, 'POST', `/api/v1/guardrails/${await guardrail(emu)}/assignments/members`, { member_user_ids: [(await firstKey(emu)).creator_user_id] }, emu.keys.management) },
-  { operation: 'guardrails.assignments.members.assign', name: 'a member id that is not a string', status: 400, run: async (emu) => send(emu, 'POST', `/api/v1/guardrails/${await guardrail(emu)}/assignments/members`, { member_user_ids: [1] }, emu.keys.management) },
-  { operation: 'guardrails.assignments.members.assign', name: 'an unknown guardrail', status: 404, run: (emu) => send(emu, 'POST', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/members', { member_user_ids: ['x'] }, emu.keys.management) },
-  ...authCases('guardrails.assignments.members.assign', (emu, key) => send(emu, 'POST', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/members', { member_user_ids: ['x'] }, key), 'management'),
-  { operation: 'guardrails.assignments.members.unassign', name: 'a member', status: 200, run: async (emu) => send(emu, 'POST', `/api/v1/guardrails/${await guardrail(emu)}/assignments/members/remove`, { member_user_ids: [(await firstKey(emu)).creator_user_id] }, emu.keys.management) },
-  { operation: 'guardrails.assignments.members.unassign', name: 'no list', status: 400, run: async (emu) => send(emu, 'POST', `/api/v1/guardrails/${await guardrail(emu)}/assignments/members/remove`, {}, emu.keys.management) },
-  { operation: 'guardrails.assignments.members.unassign', name: 'an unknown guardrail', status: 404, run: (emu) => send(emu, 'POST', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/members/remove', { member_user_ids: ['x'] }, emu.keys.management) },
-  ...authCases('guardrails.assignments.members.unassign', (emu, key) => send(emu, 'POST', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/members/remove', { member_user_ids: ['x'] }, key), 'management'),
+  {
+    operation: 'guardrails.assignments.keys.list',
+    name: "one guardrail's",
+    status: 200,
+    run: async (emu) => get(emu, `/api/v1/guardrails/${await guardrail(emu)}/assignments/keys`, emu.keys.management),
+  },
+  {
+    operation: 'guardrails.assignments.keys.list',
+    name: 'an unknown guardrail',
+    status: 404,
+    run: (emu) => get(emu, '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/keys', emu.keys.management),
+  },
+  ...authCases(
+    'guardrails.assignments.keys.list',
+    (emu, key) => get(emu, '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/keys', key),
+    'management',
+  ),
+  {
+    operation: 'guardrails.assignments.keys.assign',
+    name: 'a key',
+    status: 200,
+    run: async (emu) =>
+      send(emu, 'POST', `/api/v1/guardrails/${await guardrail(emu)}/assignments/keys`, { key_hashes: [(await firstKey(emu)).hash] }, emu.keys.management),
+  },
+  {
+    operation: 'guardrails.assignments.keys.assign',
+    name: 'no key_hashes',
+    status: 400,
+    run: async (emu) => send(emu, 'POST', `/api/v1/guardrails/${await guardrail(emu)}/assignments/keys`, {}, emu.keys.management),
+  },
+  {
+    operation: 'guardrails.assignments.keys.assign',
+    name: 'an unknown guardrail',
+    status: 404,
+    run: (emu) => send(emu, 'POST', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/keys', { key_hashes: ['x'] }, emu.keys.management),
+  },
+  ...authCases(
+    'guardrails.assignments.keys.assign',
+    (emu, key) => send(emu, 'POST', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/keys', { key_hashes: ['x'] }, key),
+    'management',
+  ),
+  {
+    operation: 'guardrails.assignments.keys.unassign',
+    name: 'a key',
+    status: 200,
+    run: async (emu) =>
+      send(
+        emu,
+        'POST',
+        `/api/v1/guardrails/${await guardrail(emu)}/assignments/keys/remove`,
+        { key_hashes: [(await firstKey(emu)).hash] },
+        emu.keys.management,
+      ),
+  },
+  {
+    operation: 'guardrails.assignments.keys.unassign',
+    name: 'an empty list',
+    status: 400,
+    run: async (emu) => send(emu, 'POST', `/api/v1/guardrails/${await guardrail(emu)}/assignments/keys/remove`, { key_hashes: [] }, emu.keys.management),
+  },
+  {
+    operation: 'guardrails.assignments.keys.unassign',
+    name: 'an unknown guardrail',
+    status: 404,
+    run: (emu) =>
+      send(emu, 'POST', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/keys/remove', { key_hashes: ['x'] }, emu.keys.management),
+  },
+  ...authCases(
+    'guardrails.assignments.keys.unassign',
+    (emu, key) => send(emu, 'POST', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/keys/remove', { key_hashes: ['x'] }, key),
+    'management',
+  ),
+  {
+    operation: 'guardrails.assignments.members.list',
+    name: "one guardrail's",
+    status: 200,
+    run: async (emu) => get(emu, `/api/v1/guardrails/${await guardrail(emu)}/assignments/members`, emu.keys.management),
+  },
+  {
+    operation: 'guardrails.assignments.members.list',
+    name: 'an unknown guardrail',
+    status: 404,
+    run: (emu) => get(emu, '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/members', emu.keys.management),
+  },
+  ...authCases(
+    'guardrails.assignments.members.list',
+    (emu, key) => get(emu, '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/members', key),
+    'management',
+  ),
+  {
+    operation: 'guardrails.assignments.members.assign',
+    name: 'a member',
+    status: 200,
+    run: async (emu) =>
+      send(
+        emu,
+        'POST',
+        `/api/v1/guardrails/${await guardrail(emu)}/assignments/members`,
+        { member_user_ids: [(await firstKey(emu)).creator_user_id] },
+        emu.keys.management,
+      ),
+  },
+  {
+    operation: 'guardrails.assignments.members.assign',
+    name: 'a member id that is not a string',
+    status: 400,
+    run: async (emu) => send(emu, 'POST', `/api/v1/guardrails/${await guardrail(emu)}/assignments/members`, { member_user_ids: [1] }, emu.keys.management),
+  },
+  {
+    operation: 'guardrails.assignments.members.assign',
+    name: 'an unknown guardrail',
+    status: 404,
+    run: (emu) =>
+      send(emu, 'POST', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/members', { member_user_ids: ['x'] }, emu.keys.management),
+  },
+  ...authCases(
+    'guardrails.assignments.members.assign',
+    (emu, key) => send(emu, 'POST', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/members', { member_user_ids: ['x'] }, key),
+    'management',
+  ),
+  {
+    operation: 'guardrails.assignments.members.unassign',
+    name: 'a member',
+    status: 200,
+    run: async (emu) =>
+      send(
+        emu,
+        'POST',
+        `/api/v1/guardrails/${await guardrail(emu)}/assignments/members/remove`,
+        { member_user_ids: [(await firstKey(emu)).creator_user_id] },
+        emu.keys.management,
+      ),
+  },
+  {
+    operation: 'guardrails.assignments.members.unassign',
+    name: 'no list',
+    status: 400,
+    run: async (emu) => send(emu, 'POST', `/api/v1/guardrails/${await guardrail(emu)}/assignments/members/remove`, {}, emu.keys.management),
+  },
+  {
+    operation: 'guardrails.assignments.members.unassign',
+    name: 'an unknown guardrail',
+    status: 404,
+    run: (emu) =>
+      send(emu, 'POST', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/members/remove', { member_user_ids: ['x'] }, emu.keys.management),
+  },
+  ...authCases(
+    'guardrails.assignments.members.unassign',
+    (emu, key) => send(emu, 'POST', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/members/remove', { member_user_ids: ['x'] }, key),
+    'management',
+  ),
 
   // Embeddings
-  { operation: 'embeddings.create', name: 'a string', status: 200, run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'hello' }, emu.keys.standard) },
-  { operation: 'embeddings.create', name: 'strings as base64, fewer dimensions', status: 200, run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: ['a', 'b'], encoding_format: 'base64', dimensions: 8 }, emu.keys.standard) },
-  { operation: 'embeddings.create', name: 'token ids', status: 200, run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: [[15339, 1917]] }, emu.keys.standard) },
+  {
+    operation: 'embeddings.create',
+    name: 'a string',
+    status: 200,
+    run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'hello' }, emu.keys.standard),
+  },
+  {
+    operation: 'embeddings.create',
+    name: 'strings as base64, fewer dimensions',
+    status: 200,
+    run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: ['a', 'b'], encoding_format: 'base64', dimensions: 8 }, emu.keys.standard),
+  },
+  {
+    operation: 'embeddings.create',
+    name: 'token ids',
+    status: 200,
+    run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: [[15339, 1917]] }, emu.keys.standard),
+  },
   { operation: 'embeddings.create', name: 'no input', status: 400, run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL }, emu.keys.standard) },
-  { operation: 'embeddings.create', name: 'a bad encoding_format', status: 400, run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'x', encoding_format: 'hex' }, emu.keys.standard) },
-  { operation: 'embeddings.create', name: 'an unknown model', status: 400, run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: 'nobody/nothing', input: 'x' }, emu.keys.standard) },
+  {
+    operation: 'embeddings.create',
+    name: 'a bad encoding_format',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'x', encoding_format: 'hex' }, emu.keys.standard),
+  },
+  {
+    operation: 'embeddings.create',
+    name: 'an unknown model',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: 'nobody/nothing', input: 'x' }, emu.keys.standard),
+  },
   { operation: 'embeddings.create', name: 'a malformed body', status: 400, run: (emu) => malformed(emu, 'POST', '/api/v1/embeddings', emu.keys.standard) },
-  { operation: 'embeddings.create', name: 'a body that is not JSON', status: 400, run: (emu) => emu.request({ method: 'POST', url: '/api/v1/embeddings', headers: { ...auth(emu.keys.standard), 'content-type': 'text/plain' }, payload: 'hello' }) },
-  { operation: 'embeddings.create', name: 'no provider left', status: 404, run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'x', provider: { only: ['nobody'] } }, emu.keys.standard) },
-  { operation: 'embeddings.create', name: 'no credits', status: 402, run: async (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'x' }, await brokeAccountKey(emu)) },
+  {
+    operation: 'embeddings.create',
+    name: 'a body that is not JSON',
+    status: 400,
+    run: (emu) =>
+      emu.request({ method: 'POST', url: '/api/v1/embeddings', headers: { ...auth(emu.keys.standard), 'content-type': 'text/plain' }, payload: 'hello' }),
+  },
+  {
+    operation: 'embeddings.create',
+    name: 'no provider left',
+    status: 404,
+    run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'x', provider: { only: ['nobody'] } }, emu.keys.standard),
+  },
+  {
+    operation: 'embeddings.create',
+    name: 'no credits',
+    status: 402,
+    run: async (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'x' }, await brokeAccountKey(emu)),
+  },
   {
     operation: 'embeddings.create',
     name: 'a key over its limit (the observed 403)',
@@ -249,26 +535,44 @@ const CASES: Case[] = [
     name: 'rate limited',
     status: 429,
     options: { rateLimitKeyPerMinute: 1 },
-    run: async (emu) => (await send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'x' }, emu.keys.standard), send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'x' }, emu.keys.standard)),
+    run: async (emu) => (
+      await send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'x' }, emu.keys.standard),
+      send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'x' }, emu.keys.standard)
+    ),
   },
-  { operation: 'embeddings.create', name: 'a list of doubles (the spec)', status: 200, run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: [0.25, -1.5, 3] }, emu.keys.standard) },
-  { operation: 'embeddings.create', name: 'a list of doubles with --embeddings-numbers token-ids', status: 400, options: { embeddingsNumbers: 'token-ids' }, run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: [0.25, -1.5, 3] }, emu.keys.standard) },
+  {
+    operation: 'embeddings.create',
+    name: 'a list of doubles (the spec)',
+    status: 200,
+    run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: [0.25, -1.5, 3] }, emu.keys.standard),
+  },
+  {
+    operation: 'embeddings.create',
+    name: 'a list of doubles with --embeddings-numbers token-ids',
+    status: 400,
+    options: { embeddingsNumbers: 'token-ids' },
+    run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: [0.25, -1.5, 3] }, emu.keys.standard),
+  },
   ...authCases('embeddings.create', (emu, key) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'x' }, key), 'standard'),
-  ...[500, 502, 503].map(
-    (status): Case => ({
-      operation: 'embeddings.create',
-      name: `a ${status} fault`,
-      status,
-      run: async (emu) => {
-        await send(emu, 'POST', '/_emulator/api/faults', { match: { operation: 'embeddings.create' }, action: { status } })
-        return send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'x' }, emu.keys.standard)
-      },
-    }),
-  ),
+  ...[500, 502, 503].map((status): Case => ({
+    operation: 'embeddings.create',
+    name: `a ${status} fault`,
+    status,
+    run: async (emu) => {
+      await send(emu, 'POST', '/_emulator/api/faults', { match: { operation: 'embeddings.create' }, action: { status } })
+      return send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'x' }, emu.keys.standard)
+    },
+  })),
 
   // Activity
   { operation: 'activity.list', name: '30 days', status: 200, options: { demo: true }, run: (emu) => get(emu, '/api/v1/activity', emu.keys.management) },
-  { operation: 'activity.list', name: 'one day', status: 200, options: { demo: true }, run: (emu) => get(emu, '/api/v1/activity?date=2026-03-01', emu.keys.management) },
+  {
+    operation: 'activity.list',
+    name: 'one day',
+    status: 200,
+    options: { demo: true },
+    run: (emu) => get(emu, '/api/v1/activity?date=2026-03-01', emu.keys.management),
+  },
   { operation: 'activity.list', name: 'a bad date', status: 400, run: (emu) => get(emu, '/api/v1/activity?date=03/01/2026', emu.keys.management) },
   ...authCases('activity.list', (emu, key) => get(emu, '/api/v1/activity', key), 'management', 403),
 
@@ -276,56 +580,204 @@ const CASES: Case[] = [
   { operation: 'credits.get', name: 'the balance', status: 200, run: (emu) => get(emu, '/api/v1/credits', emu.keys.standard) },
   ...authCases('credits.get', (emu, key) => get(emu, '/api/v1/credits', key), 'any'),
   { operation: 'credits.crypto', name: 'a charge', status: 200, run: (emu) => send(emu, 'POST', '/api/v1/credits/crypto', CHARGE, emu.keys.standard) },
-  { operation: 'credits.crypto', name: 'a bad chain_id', status: 400, run: (emu) => send(emu, 'POST', '/api/v1/credits/crypto', { ...CHARGE, chain_id: 5 }, emu.keys.standard) },
+  {
+    operation: 'credits.crypto',
+    name: 'a bad chain_id',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/credits/crypto', { ...CHARGE, chain_id: 5 }, emu.keys.standard),
+  },
   ...authCases('credits.crypto', (emu, key) => send(emu, 'POST', '/api/v1/credits/crypto', CHARGE, key), 'any'),
   { operation: 'credits.coinbase', name: 'a charge', status: 200, run: (emu) => send(emu, 'POST', '/api/v1/credits/coinbase', CHARGE, emu.keys.standard) },
-  { operation: 'credits.crypto', name: 'as the real service today (--crypto-charges gone)', status: 410, options: { cryptoCharges: 'gone' }, run: (emu) => send(emu, 'POST', '/api/v1/credits/crypto', CHARGE, emu.keys.standard) },
-  { operation: 'credits.coinbase', name: 'as the real service today (--crypto-charges gone)', status: 410, options: { cryptoCharges: 'gone' }, run: (emu) => send(emu, 'POST', '/api/v1/credits/coinbase', CHARGE) },
+  {
+    operation: 'credits.crypto',
+    name: 'as the real service today (--crypto-charges gone)',
+    status: 410,
+    options: { cryptoCharges: 'gone' },
+    run: (emu) => send(emu, 'POST', '/api/v1/credits/crypto', CHARGE, emu.keys.standard),
+  },
+  {
+    operation: 'credits.coinbase',
+    name: 'as the real service today (--crypto-charges gone)',
+    status: 410,
+    options: { cryptoCharges: 'gone' },
+    run: (emu) => send(emu, 'POST', '/api/v1/credits/coinbase', CHARGE),
+  },
 
   // The video router
-  { operation: 'video.text2video', name: 'a task', status: 200, run: (emu) => createVideo(emu, 'text2video', { model: 'videoq2', prompt: 'a fox', seed: 0, payload: 'p' }) },
+  {
+    operation: 'video.text2video',
+    name: 'a task',
+    status: 200,
+    run: (emu) => createVideo(emu, 'text2video', { model: 'videoq2', prompt: 'a fox', seed: 0, payload: 'p' }),
+  },
   { operation: 'video.text2video', name: 'no prompt', status: 400, run: (emu) => createVideo(emu, 'text2video', { model: 'videoq2' }) },
-  { operation: 'video.text2video', name: 'a bad style', status: 400, run: (emu) => createVideo(emu, 'text2video', { model: 'videoq2', prompt: 'x', style: 'noir' }) },
+  {
+    operation: 'video.text2video',
+    name: 'a bad style',
+    status: 400,
+    run: (emu) => createVideo(emu, 'text2video', { model: 'videoq2', prompt: 'x', style: 'noir' }),
+  },
   { operation: 'video.text2video', name: 'a malformed body', status: 400, run: (emu) => malformed(emu, 'POST', `${ROUTER}/text2video`, emu.keys.standard) },
-  { operation: 'video.text2video', name: 'a body that is not JSON', status: 400, run: (emu) => emu.request({ method: 'POST', url: `${ROUTER}/text2video`, headers: { ...auth(emu.keys.standard), 'content-type': 'text/plain' }, payload: 'x' }) },
-  { operation: 'video.text2video', name: 'too few credits', status: 400, run: async (emu) => createVideo(emu, 'text2video', { model: 'videoq2', prompt: 'x' }, await brokeAccountKey(emu)) },
+  {
+    operation: 'video.text2video',
+    name: 'a body that is not JSON',
+    status: 400,
+    run: (emu) =>
+      emu.request({ method: 'POST', url: `${ROUTER}/text2video`, headers: { ...auth(emu.keys.standard), 'content-type': 'text/plain' }, payload: 'x' }),
+  },
+  {
+    operation: 'video.text2video',
+    name: 'too few credits',
+    status: 400,
+    run: async (emu) => createVideo(emu, 'text2video', { model: 'videoq2', prompt: 'x' }, await brokeAccountKey(emu)),
+  },
   {
     operation: 'video.text2video',
     name: 'rate limited',
     status: 429,
     options: { rateLimitKeyPerMinute: 1 },
-    run: async (emu) => (await createVideo(emu, 'text2video', { model: 'videoq2', prompt: 'x' }), createVideo(emu, 'text2video', { model: 'videoq2', prompt: 'x' })),
+    run: async (emu) => (
+      await createVideo(emu, 'text2video', { model: 'videoq2', prompt: 'x' }),
+      createVideo(emu, 'text2video', { model: 'videoq2', prompt: 'x' })
+    ),
   },
   ...authCases('video.text2video', (emu, key) => send(emu, 'POST', `${ROUTER}/text2video`, { model: 'videoq2', prompt: 'x' }, key), 'standard'),
 
   { operation: 'video.img2video', name: 'a task', status: 200, run: (emu) => createVideo(emu, 'img2video', { model: 'videoq2-pro', images: [IMG] }) },
   { operation: 'video.img2video', name: 'two images', status: 400, run: (emu) => createVideo(emu, 'img2video', { model: 'videoq2-pro', images: [IMG, IMG] }) },
-  { operation: 'video.img2video', name: 'not an image', status: 400, run: (emu) => createVideo(emu, 'img2video', { model: 'videoq2-pro', images: ['data:image/gif;base64,R0lGODlhAQABAAAAACw='] }) },
-  { operation: 'video.img2video', name: 'a 5:1 image', status: 400, run: (emu) => createVideo(emu, 'img2video', { model: 'videoq2-pro', images: [dataUri(png(500, 100), 'image/png')] }) },
-  { operation: 'video.reference2video', name: 'a task', status: 200, run: (emu) => createVideo(emu, 'reference2video', { model: 'videoq2', images: [IMG], prompt: 'x' }) },
-  { operation: 'video.reference2video', name: 'an unknown model', status: 400, run: (emu) => createVideo(emu, 'reference2video', { model: 'nothing', images: [IMG], prompt: 'x' }) },
-  { operation: 'video.startend2video', name: 'a task', status: 200, run: (emu) => createVideo(emu, 'start-end2video', { model: 'videoq2-pro', images: [IMG, IMG] }) },
-  { operation: 'video.startend2video', name: 'one image', status: 400, run: (emu) => createVideo(emu, 'start-end2video', { model: 'videoq2-pro', images: [IMG] }) },
-  { operation: 'video.startend2video', name: 'too few credits as 402 (--video-credit-status 402)', status: 402, options: { videoCreditStatus: 402 }, run: async (emu) => createVideo(emu, 'start-end2video', { model: 'videoq2-pro', images: [IMG, IMG] }, await brokeAccountKey(emu)) },
-  { operation: 'video.multiframe', name: 'a task', status: 200, run: (emu) => createVideo(emu, 'multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG }, { key_image: IMG, duration: 3 }] }) },
-  { operation: 'video.multiframe', name: 'no key frames (the spec: image_settings is optional)', status: 200, run: (emu) => createVideo(emu, 'multiframe', { model: 'videoq2-pro', start_image: IMG }) },
-  { operation: 'video.multiframe', name: 'one key frame with --multiframe-min-key-frames 2', status: 400, options: { multiframeMinKeyFrames: 2 }, run: (emu) => createVideo(emu, 'multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG }] }) },
-  { operation: 'video.multiframe', name: 'ten key frames', status: 400, run: (emu) => createVideo(emu, 'multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: Array.from({ length: 10 }, () => ({ key_image: IMG })) }) },
-  { operation: 'video.template2video', name: 'a task', status: 200, run: (emu) => createVideo(emu, 'template2video', { template: 'hug', images: [IMG], prompt: 'x', seed: 1 }) },
-  { operation: 'video.template2video', name: 'an unknown template', status: 400, run: (emu) => createVideo(emu, 'template2video', { template: 'nothing', images: [IMG], prompt: 'x', seed: 1 }) },
-  { operation: 'video.tasks.get', name: 'a new task', status: 200, run: async (emu) => get(emu, `${ROUTER}/tasks/${(await createVideo(emu, 'text2video', { model: 'videoq2', prompt: 'x' })).body.task_id}/creations`, emu.keys.standard) },
-  { operation: 'video.tasks.get', name: 'a finished task', status: 200, run: async (emu) => get(emu, `${ROUTER}/tasks/${await finishedTask(emu)}/creations`, emu.keys.standard) },
-  { operation: 'video.tasks.get', name: 'an unknown task', status: 404, run: (emu) => get(emu, `${ROUTER}/tasks/123456789012345678/creations`, emu.keys.standard) },
+  {
+    operation: 'video.img2video',
+    name: 'not an image',
+    status: 400,
+    run: (emu) => createVideo(emu, 'img2video', { model: 'videoq2-pro', images: ['data:image/gif;base64,R0lGODlhAQABAAAAACw='] }),
+  },
+  {
+    operation: 'video.img2video',
+    name: 'a 5:1 image',
+    status: 400,
+    run: (emu) => createVideo(emu, 'img2video', { model: 'videoq2-pro', images: [dataUri(png(500, 100), 'image/png')] }),
+  },
+  {
+    operation: 'video.reference2video',
+    name: 'a task',
+    status: 200,
+    run: (emu) => createVideo(emu, 'reference2video', { model: 'videoq2', images: [IMG], prompt: 'x' }),
+  },
+  {
+    operation: 'video.reference2video',
+    name: 'an unknown model',
+    status: 400,
+    run: (emu) => createVideo(emu, 'reference2video', { model: 'nothing', images: [IMG], prompt: 'x' }),
+  },
+  {
+    operation: 'video.startend2video',
+    name: 'a task',
+    status: 200,
+    run: (emu) => createVideo(emu, 'start-end2video', { model: 'videoq2-pro', images: [IMG, IMG] }),
+  },
+  {
+    operation: 'video.startend2video',
+    name: 'one image',
+    status: 400,
+    run: (emu) => createVideo(emu, 'start-end2video', { model: 'videoq2-pro', images: [IMG] }),
+  },
+  {
+    operation: 'video.startend2video',
+    name: 'too few credits as 402 (--video-credit-status 402)',
+    status: 402,
+    options: { videoCreditStatus: 402 },
+    run: async (emu) => createVideo(emu, 'start-end2video', { model: 'videoq2-pro', images: [IMG, IMG] }, await brokeAccountKey(emu)),
+  },
+  {
+    operation: 'video.multiframe',
+    name: 'a task',
+    status: 200,
+    run: (emu) =>
+      createVideo(emu, 'multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG }, { key_image: IMG, duration: 3 }] }),
+  },
+  {
+    operation: 'video.multiframe',
+    name: 'no key frames (the spec: image_settings is optional)',
+    status: 200,
+    run: (emu) => createVideo(emu, 'multiframe', { model: 'videoq2-pro', start_image: IMG }),
+  },
+  {
+    operation: 'video.multiframe',
+    name: 'one key frame with --multiframe-min-key-frames 2',
+    status: 400,
+    options: { multiframeMinKeyFrames: 2 },
+    run: (emu) => createVideo(emu, 'multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG }] }),
+  },
+  {
+    operation: 'video.multiframe',
+    name: 'ten key frames',
+    status: 400,
+    run: (emu) =>
+      createVideo(emu, 'multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: Array.from({ length: 10 }, () => ({ key_image: IMG })) }),
+  },
+  {
+    operation: 'video.template2video',
+    name: 'a task',
+    status: 200,
+    run: (emu) => createVideo(emu, 'template2video', { template: 'hug', images: [IMG], prompt: 'x', seed: 1 }),
+  },
+  {
+    operation: 'video.template2video',
+    name: 'an unknown template',
+    status: 400,
+    run: (emu) => createVideo(emu, 'template2video', { template: 'nothing', images: [IMG], prompt: 'x', seed: 1 }),
+  },
+  {
+    operation: 'video.tasks.get',
+    name: 'a new task',
+    status: 200,
+    run: async (emu) =>
+      get(emu, `${ROUTER}/tasks/${(await createVideo(emu, 'text2video', { model: 'videoq2', prompt: 'x' })).body.task_id}/creations`, emu.keys.standard),
+  },
+  {
+    operation: 'video.tasks.get',
+    name: 'a finished task',
+    status: 200,
+    run: async (emu) => get(emu, `${ROUTER}/tasks/${await finishedTask(emu)}/creations`, emu.keys.standard),
+  },
+  {
+    operation: 'video.tasks.get',
+    name: 'an unknown task',
+    status: 404,
+    run: (emu) => get(emu, `${ROUTER}/tasks/123456789012345678/creations`, emu.keys.standard),
+  },
   ...authCases('video.tasks.get', (emu, key) => get(emu, `${ROUTER}/tasks/123456789012345678/creations`, key), 'standard'),
   {
     operation: 'video.tasks.cancel',
     name: 'an off-peak task',
     status: 200,
-    run: async (emu) => send(emu, 'POST', `${ROUTER}/tasks/${(await createVideo(emu, 'text2video', { model: 'videoq2', prompt: 'x', off_peak: true })).body.task_id}/cancel`, {}, emu.keys.standard),
+    run: async (emu) =>
+      send(
+        emu,
+        'POST',
+        `${ROUTER}/tasks/${(await createVideo(emu, 'text2video', { model: 'videoq2', prompt: 'x', off_peak: true })).body.task_id}/cancel`,
+        {},
+        emu.keys.standard,
+      ),
   },
-  { operation: 'video.tasks.cancel', name: 'a finished task', status: 400, run: async (emu) => send(emu, 'POST', `${ROUTER}/tasks/${await finishedTask(emu)}/cancel`, {}, emu.keys.standard) },
-  { operation: 'video.tasks.cancel', name: 'an unknown task', status: 404, run: (emu) => send(emu, 'POST', `${ROUTER}/tasks/123456789012345678/cancel`, {}, emu.keys.standard) },
-  { operation: 'video.tasks.list', name: 'the list', status: 200, run: async (emu) => (await finishedTask(emu), get(emu, `${ROUTER}/tasks?pager.pagesz=5`, emu.keys.standard)) },
+  {
+    operation: 'video.tasks.cancel',
+    name: 'a finished task',
+    status: 400,
+    run: async (emu) => send(emu, 'POST', `${ROUTER}/tasks/${await finishedTask(emu)}/cancel`, {}, emu.keys.standard),
+  },
+  {
+    operation: 'video.tasks.cancel',
+    name: 'an unknown task',
+    status: 404,
+    run: (emu) => send(emu, 'POST', `${ROUTER}/tasks/123456789012345678/cancel`, {}, emu.keys.standard),
+  },
+  {
+    operation: 'video.tasks.list',
+    name: 'the list',
+    status: 200,
+    run: async (emu) => (await finishedTask(emu), get(emu, `${ROUTER}/tasks?pager.pagesz=5`, emu.keys.standard)),
+  },
   { operation: 'video.tasks.list', name: 'a page size over 100', status: 400, run: (emu) => get(emu, `${ROUTER}/tasks?pager.pagesz=101`, emu.keys.standard) },
   { operation: 'video.tasks.list', name: 'an unknown state', status: 400, run: (emu) => get(emu, `${ROUTER}/tasks?states=done`, emu.keys.standard) },
   ...authCases('video.tasks.list', (emu, key) => get(emu, `${ROUTER}/tasks`, key), 'standard'),
@@ -334,9 +786,17 @@ const CASES: Case[] = [
     operation: 'video.templates',
     name: 'a 500 fault',
     status: 500,
-    run: async (emu) => (await send(emu, 'POST', '/_emulator/api/faults', { match: { operation: 'video.templates' }, action: { status: 500 } }), get(emu, '/router/v1/video/templates')),
+    run: async (emu) => (
+      await send(emu, 'POST', '/_emulator/api/faults', { match: { operation: 'video.templates' }, action: { status: 500 } }),
+      get(emu, '/router/v1/video/templates')
+    ),
   },
-  { operation: 'video.media', name: 'a video', status: 200, run: async (emu) => emu.request({ method: 'GET', url: `/router/v1/video/media/${await finishedTask(emu)}/video.mp4` }) },
+  {
+    operation: 'video.media',
+    name: 'a video',
+    status: 200,
+    run: async (emu) => emu.request({ method: 'GET', url: `/router/v1/video/media/${await finishedTask(emu)}/video.mp4` }),
+  },
   { operation: 'video.media', name: 'an unknown task', status: 404, run: (emu) => emu.request({ method: 'GET', url: '/router/v1/video/media/123/video.mp4' }) },
 ]
 
@@ -368,15 +828,24 @@ describe.skipIf(!hasRealDocument)('the real contract (needs ../shared/docs/refer
     for (const operation of served) {
       expect(REAL[operation], operation).toBeDefined()
       const statuses = CASES.filter((c) => c.operation === operation).map((c) => c.status)
-      expect(statuses.some((s) => s >= 200 && s < 300), `${operation} has a success case`).toBe(true)
-      expect(statuses.some((s) => s >= 400), `${operation} has a failure case`).toBe(true)
+      expect(
+        statuses.some((s) => s >= 200 && s < 300),
+        `${operation} has a success case`,
+      ).toBe(true)
+      expect(
+        statuses.some((s) => s >= 400),
+        `${operation} has a failure case`,
+      ).toBe(true)
     }
   })
 
   it('lists a reason for each deliberate difference, and only differences that occur', () => {
     for (const key of Object.keys(DELIBERATE)) {
       const [operation, status] = key.split(' ')
-      expect(CASES.some((c) => c.operation === operation && String(c.status) === status), key).toBe(true)
+      expect(
+        CASES.some((c) => c.operation === operation && String(c.status) === status),
+        key,
+      ).toBe(true)
     }
   })
 

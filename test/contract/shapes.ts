@@ -38,7 +38,10 @@ function real() {
 
 const pointer = (...segments: string[]): string => segments.map((s) => s.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')
 
-const mediaType = (headers: Record<string, unknown>): string => String(headers['content-type'] ?? '').split(';')[0]!.trim()
+const mediaType = (headers: Record<string, unknown>): string =>
+  String(headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
 
 /** The statuses the real document declares for an operation (`4XX` and `default` as written). */
 export function declaredStatuses(method: string, path: string): string[] {
@@ -106,14 +109,35 @@ export const VENDOR_ERRORS: Record<string, { status: number; message: RegExp }> 
 
 const STATES = ['created', 'queueing', 'processing', 'success', 'failed']
 const CREATE_FIELDS = [
-  'task_id', 'state', 'type', 'model', 'template', 'style', 'prompt', 'images', 'duration', 'seed', 'aspect_ratio', 'resolution',
-  'bgm', 'audio', 'movement_amplitude', 'payload', 'off_peak', 'credits', 'watermark', 'created_at',
+  'task_id',
+  'state',
+  'type',
+  'model',
+  'template',
+  'style',
+  'prompt',
+  'images',
+  'duration',
+  'seed',
+  'aspect_ratio',
+  'resolution',
+  'bgm',
+  'audio',
+  'movement_amplitude',
+  'payload',
+  'off_peak',
+  'credits',
+  'watermark',
+  'created_at',
 ]
 
 /** The query's documented fields (A4), and `type`, `model`, `progress`, `err_msg` as observed. */
 const QUERY_FIELDS = ['id', 'state', 'err_code', 'credits', 'payload', 'bgm', 'off_peak', 'progress', 'creations', 'type', 'model', 'err_msg']
 
-const videoMeta = { type: 'object', properties: { duration: { type: 'number' }, fps: { type: 'number' }, resolution: { type: 'object', required: ['width', 'height'] } } }
+const videoMeta = {
+  type: 'object',
+  properties: { duration: { type: 'number' }, fps: { type: 'number' }, resolution: { type: 'object', required: ['width', 'height'] } },
+}
 
 /** The documented successful bodies, by operation kind. Extra fields a vendor client would not expect fail. */
 const VENDOR_SCHEMAS: Record<'create' | 'query' | 'cancel' | 'list', Json> = {
@@ -190,12 +214,16 @@ export function vendorProblems(kind: keyof typeof VENDOR_SCHEMAS, answer: Answer
     if (!known) problems.push(`reason ${JSON.stringify(body?.reason)} is not in the vendor's table`)
     else {
       if (known.status !== answer.status) problems.push(`reason ${body.reason} comes with ${known.status}, not ${answer.status}`)
-      if (typeof body.message !== 'string' || !known.message.test(body.message)) problems.push(`message ${JSON.stringify(body?.message)} is not the vendor's for ${body.reason}`)
+      if (typeof body.message !== 'string' || !known.message.test(body.message))
+        problems.push(`message ${JSON.stringify(body?.message)} is not the vendor's for ${body.reason}`)
     }
     if (body?.code !== answer.status) problems.push(`code ${JSON.stringify(body?.code)} is not the status ${answer.status}`)
-    const keys = Object.keys(body ?? {}).sort().join(',')
+    const keys = Object.keys(body ?? {})
+      .sort()
+      .join(',')
     if (keys !== 'code,message,metadata,reason') problems.push(`envelope keys are ${keys}`)
-    if (Object.keys(body?.metadata ?? {}).join(',') !== 'trace_id' || !/^[0-9a-f]{32}$/.test(body.metadata.trace_id)) problems.push(`metadata is ${JSON.stringify(body?.metadata)}, not just a 32-hex trace_id`)
+    if (Object.keys(body?.metadata ?? {}).join(',') !== 'trace_id' || !/^[0-9a-f]{32}$/.test(body.metadata.trace_id))
+      problems.push(`metadata is ${JSON.stringify(body?.metadata)}, not just a 32-hex trace_id`)
     return problems
   }
   vendorAjv ??= new Ajv2020({ strict: false, allErrors: true })

@@ -85,7 +85,10 @@ describe.skipIf(!hasChromium)('faults and requests in the inspector', () => {
     // The command runs as it is (the rule is used up now, so it answers 200). Asynchronously: the
     // emulator answering it lives in this process.
     if (existsSync('/usr/bin/curl')) {
-      const { stdout } = await promisify(execFile)('bash', ['-c', `${curl} --silent --show-error --max-time 10`], { env: { ...process.env, KEY: emu.keys.standard }, timeout: 15_000 })
+      const { stdout } = await promisify(execFile)('bash', ['-c', `${curl} --silent --show-error --max-time 10`], {
+        env: { ...process.env, KEY: emu.keys.standard },
+        timeout: 15_000,
+      })
       expect((JSON.parse(stdout) as { object: string }).object).toBe('list')
     }
 

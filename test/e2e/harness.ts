@@ -44,7 +44,15 @@ export interface UiSession {
 /** A fresh emulator (manual clock, in memory) and a page on its UI at the given view. */
 export async function openUi(view: string, options: EmulatorOptions = {}): Promise<UiSession> {
   ensureRendererBuilt()
-  const emu = await startEmulator({ port: 0, euPort: -1, db: ':memory:', clock: 'manual', clockStart: '2026-03-04T10:00:00.000Z', logLevel: 'silent', ...options })
+  const emu = await startEmulator({
+    port: 0,
+    euPort: -1,
+    db: ':memory:',
+    clock: 'manual',
+    clockStart: '2026-03-04T10:00:00.000Z',
+    logLevel: 'silent',
+    ...options,
+  })
   const context = await (await launch()).newContext({ viewport: { width: 1360, height: 860 } })
   const page = await context.newPage()
   onTestFinished(async () => {

@@ -66,12 +66,14 @@ describe.skipIf(!hasChromium)('video, clock, data and activity in the inspector'
       const detail = page.getByRole('region', { name: new RegExp(`^Task ${taskId}`) })
       await detail.waitFor()
       const timeline = detail.getByRole('list', { name: 'State timeline' }).getByRole('listitem')
-      await expect.poll(() => timeline.allInnerTexts()).toEqual([
-        expect.stringContaining('created'),
-        expect.stringContaining('queueing'),
-        expect.stringContaining('processing'),
-        expect.stringContaining('success'),
-      ])
+      await expect
+        .poll(() => timeline.allInnerTexts())
+        .toEqual([
+          expect.stringContaining('created'),
+          expect.stringContaining('queueing'),
+          expect.stringContaining('processing'),
+          expect.stringContaining('success'),
+        ])
 
       const deliveries = detail.getByRole('list', { name: 'Callback deliveries' }).getByRole('listitem')
       await expect.poll(() => deliveries.count()).toBe(2)

@@ -199,7 +199,12 @@ describe('demo data', () => {
       expect(typeof item.model_permaslug).toBe('string')
     }
     // Newest first.
-    expect(data.map((i) => i.date)).toEqual([...data.map((i) => i.date)].sort().reverse())
+    expect(data.map((i) => i.date)).toEqual(
+      data
+        .map((i) => i.date)
+        .sort()
+        .reverse(),
+    )
 
     const keys = (await emu.get('/api/v1/keys', emu.keys.management)).body.data as Array<{ usage: number }>
     expect(keys.some((k) => k.usage > 0)).toBe(true)

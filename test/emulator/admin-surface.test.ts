@@ -47,20 +47,23 @@ interface RawAnswer {
 function raw(emu: RunningEmulator, method: string, path: string, headers: Record<string, string>): Promise<RawAnswer> {
   const { port } = new URL(emu.url)
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: { ...headers, ...(method === 'GET' ? {} : { 'content-type': 'application/json' }) } }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8')
-        let body: unknown = text
-        try {
-          body = JSON.parse(text)
-        } catch {
-          // not JSON: the assertion shows the text
-        }
-        resolve({ status: res.statusCode ?? 0, body, headers: res.headers })
-      })
-    })
+    const req = httpRequest(
+      { host: '127.0.0.1', port, method, path, headers: { ...headers, ...(method === 'GET' ? {} : { 'content-type': 'application/json' }) } },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8')
+          let body: unknown = text
+          try {
+            body = JSON.parse(text)
+          } catch {
+            // not JSON: the assertion shows the text
+          }
+          resolve({ status: res.statusCode ?? 0, body, headers: res.headers })
+        })
+      },
+    )
     req.on('error', reject)
     req.end(method === 'GET' ? undefined : '{}')
   })
@@ -91,10 +94,20 @@ describe('other spellings of admin paths', () => {
     const gateway = await raw(emu, 'GET', '//api/v1/keys', { authorization: `Bearer ${emu.keys.management}` })
     expect(gateway).toMatchObject({
       status: 400,
-      body: { error: { code: 400, message: 'Request path is not canonical (repeated slashes): spell it without it, as the API documents it', metadata: { field: 'path', location: 'path' } } },
+      body: {
+        error: {
+          code: 400,
+          message: 'Request path is not canonical (repeated slashes): spell it without it, as the API documents it',
+          metadata: { field: 'path', location: 'path' },
+        },
+      },
     })
     const encoded = await raw(emu, 'GET', '/%5Femulator/api/health', {})
-    expect(encoded.body.error).toMatchObject({ code: 400, message: expect.stringContaining('an encoded unreserved character (%5F for "_")'), metadata: { field: 'path' } })
+    expect(encoded.body.error).toMatchObject({
+      code: 400,
+      message: expect.stringContaining('an encoded unreserved character (%5F for "_")'),
+      metadata: { field: 'path' },
+    })
     // The video router answers in its vendor's envelope.
     const router = await raw(emu, 'GET', '/router/v1/video/ent/v2/%74asks', { authorization: `Bearer ${emu.keys.standard}` })
     expect(router).toMatchObject({ status: 400, body: { code: 400, reason: 'BadRequest', message: 'bad request' } })
@@ -129,21 +142,38 @@ describe('requests from a page of another origin', () => {
   it('still lets the UI (its own origin), a configured CORS origin, scripts and navigations through', async () => {
     const emu = await testEmulator({ corsOrigins: ['http://localhost:5173'] })
     const advance = (headers: Record<string, string>) =>
-      emu.request({ method: 'POST', url: '/_emulator/api/clock/advance', headers: { host: 'localhost:8710', 'content-type': 'application/json', ...headers }, payload: { ms: 1000 } })
+      emu.request({
+        method: 'POST',
+        url: '/_emulator/api/clock/advance',
+        headers: { host: 'localhost:8710', 'content-type': 'application/json', ...headers },
+        payload: { ms: 1000 },
+      })
     expect((await advance({ origin: 'http://localhost:8710', 'sec-fetch-site': 'same-origin' })).status).toBe(200)
     expect((await advance({ origin: 'http://localhost:5173', 'sec-fetch-site': 'same-site' })).status).toBe(200)
     expect((await advance({})).status).toBe(200)
     expect((await advance({ origin: 'http://localhost:8711' })).status).toBe(403)
     // A link to the UI from another site opens it; a cross-site fetch of the API does not read it.
-    const ui = await emu.request({ method: 'GET', url: '/_emulator/', headers: { host: 'localhost:8710', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' } })
+    const ui = await emu.request({
+      method: 'GET',
+      url: '/_emulator/',
+      headers: { host: 'localhost:8710', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' },
+    })
     expect(ui.status).toBe(200)
-    const read = await emu.request({ method: 'GET', url: '/_emulator/api/accounts', headers: { host: 'localhost:8710', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' } })
+    const read = await emu.request({
+      method: 'GET',
+      url: '/_emulator/api/accounts',
+      headers: { host: 'localhost:8710', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' },
+    })
     expect(read.status).toBe(403)
   })
 
   it('do not concern the gateway, which its keys guard (and CORS, where configured)', async () => {
     const emu = await testEmulator()
-    const res = await emu.request({ method: 'GET', url: '/api/v1/keys', headers: { origin: 'http://evil.example', authorization: `Bearer ${emu.keys.management}` } })
+    const res = await emu.request({
+      method: 'GET',
+      url: '/api/v1/keys',
+      headers: { origin: 'http://evil.example', authorization: `Bearer ${emu.keys.management}` },
+    })
     expect(res.status).toBe(200)
     expect(res.headers['access-control-allow-origin']).toBeUndefined()
   })

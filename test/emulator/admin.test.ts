@@ -129,7 +129,7 @@ describe('admin API: clock', () => {
     [{ ms: -1 }, 'Field `ms` must be >= 0'],
     [{ by: 'soon' }, 'Field `by`: duration "soon" is not of the form'],
     [{ to: 'tomorrow' }, 'Field `to` is not valid'],
-    [{ to: '2020-01-01T00:00:00Z' }, 'is before the emulator\'s now'],
+    [{ to: '2020-01-01T00:00:00Z' }, "is before the emulator's now"],
   ])('rejects %j', async (body, message) => {
     const emu = await testEmulator()
     const res = await emu.send('POST', '/_emulator/api/clock/advance', body)

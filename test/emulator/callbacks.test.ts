@@ -53,7 +53,7 @@ function enqueue(emu: Emulator, url: string, o: EnqueueOptions = {}): string {
 const view = async (emu: TestEmulator, id: string) => (await emu.get(`/_emulator/api/callbacks/${id}`)).body.data
 
 async function until(condition: () => boolean, ms = 3000): Promise<void> {
-  for (const end = Date.now() + ms; !condition(); ) {
+  for (const end = Date.now() + ms; !condition();) {
     if (Date.now() > end) throw new Error('condition not met in time')
     await new Promise((resolve) => setTimeout(resolve, 5))
   }
@@ -118,7 +118,16 @@ describe('callback delivery', () => {
     expect(verifySignature(r, emu.keys.management)).toBe(false)
 
     const v = await view(emu, id)
-    expect(v).toMatchObject({ id, task_id: 'task-1', status: 'delivered', attempt_count: 1, max_attempts: 4, next_attempt_at: null, delivered_at: at(0), body: r.text })
+    expect(v).toMatchObject({
+      id,
+      task_id: 'task-1',
+      status: 'delivered',
+      attempt_count: 1,
+      max_attempts: 4,
+      next_attempt_at: null,
+      delivered_at: at(0),
+      body: r.text,
+    })
     expect(v.attempts).toEqual([{ attempt: 1, at: at(0), wall_at: expect.any(String), status: 200, duration_ms: expect.any(Number), error: null }])
     expect(events).toEqual([{ delivery_id: id, task_id: 'task-1', status: 200, outcome: 'delivered' }])
   })
@@ -223,7 +232,15 @@ describe('callback delivery', () => {
 
   it('writes the delivery with the caller’s transaction, and only inside one', async () => {
     const emu = await testEmulator()
-    const delivery = { account_id: emu.ctx.repos.accounts.list()[0]!.id, task_id: 't', key_hash: 'h', url: 'http://127.0.0.1:1/', state: 'success', body: '{}', terminal: true }
+    const delivery = {
+      account_id: emu.ctx.repos.accounts.list()[0]!.id,
+      task_id: 't',
+      key_hash: 'h',
+      url: 'http://127.0.0.1:1/',
+      state: 'success',
+      body: '{}',
+      terminal: true,
+    }
     expect(() => enqueueDelivery(emu.ctx, delivery)).toThrow(/inside the transaction/)
     expect(() =>
       emu.ctx.db.transaction(() => {

@@ -27,7 +27,10 @@ describe('the bundled catalog', () => {
     expect(FIXTURE.models.length).toBeGreaterThanOrEqual(40)
     expect(authors.size).toBeGreaterThanOrEqual(10)
     for (const modality of ['text', 'image', 'audio', 'embeddings']) {
-      expect(FIXTURE.models.some((m) => outputs(m).includes(modality)), modality).toBe(true)
+      expect(
+        FIXTURE.models.some((m) => outputs(m).includes(modality)),
+        modality,
+      ).toBe(true)
     }
     const dims = new Set(FIXTURE.models.map((m) => m.embedding_dimensions))
     for (const d of [1536, 3072, 1024, 768]) expect(dims.has(d), String(d)).toBe(true)
@@ -175,7 +178,11 @@ describe('GET /api/v1/models?use_rss=true', () => {
 
   it('honours the filters, and use_rss_chat_links switches item links to chat', async () => {
     const emu = await testEmulator()
-    const res = await emu.request({ method: 'GET', url: '/api/v1/models?use_rss=true&use_rss_chat_links=true&output_modalities=embeddings', headers: { host: 'localhost:9' } })
+    const res = await emu.request({
+      method: 'GET',
+      url: '/api/v1/models?use_rss=true&use_rss_chat_links=true&output_modalities=embeddings',
+      headers: { host: 'localhost:9' },
+    })
     const items = [parser.parse(res.body as string).rss.channel.item].flat() as Array<{ link: string }>
     const embeddings = FIXTURE.models.filter((m) => outputs(m).includes('embeddings'))
     expect(items).toHaveLength(embeddings.length)
@@ -202,12 +209,14 @@ describe('GET /api/v1/models/user', () => {
     expect(management.body.total_count).toBe(FIXTURE.models.length)
   })
 
-  it("drops models whose every endpoint is from a provider the account ignores, and keeps ZDR ones only when the account says so", async () => {
+  it('drops models whose every endpoint is from a provider the account ignores, and keeps ZDR ones only when the account says so', async () => {
     const emu = await testEmulator()
     const account = (await emu.get('/_emulator/api/accounts')).body.data[0]
     // The provider that serves the most models alone.
     const soleProvider = new Map<string, number>()
-    for (const m of textModels) if (new Set(m.endpoints.map((e) => e.provider)).size === 1) soleProvider.set(m.endpoints[0]!.provider, (soleProvider.get(m.endpoints[0]!.provider) ?? 0) + 1)
+    for (const m of textModels)
+      if (new Set(m.endpoints.map((e) => e.provider)).size === 1)
+        soleProvider.set(m.endpoints[0]!.provider, (soleProvider.get(m.endpoints[0]!.provider) ?? 0) + 1)
     const provider = [...soleProvider.entries()].sort((a, b) => b[1] - a[1])[0]![0]
     const patched = await emu.send('PATCH', `/_emulator/api/accounts/${account.id}`, { ignored_providers: [provider] })
     expect(patched.body.data.ignored_providers).toEqual([provider])
@@ -249,7 +258,12 @@ describe('GET /api/v1/models/:author/:slug/endpoints', () => {
     expect(byId.body.data.architecture).toEqual(versioned.architecture)
     expect(byId.body.data.endpoints).toHaveLength(versioned.endpoints.length)
     const endpoint = byId.body.data.endpoints[0]
-    expect(endpoint).toMatchObject({ model_id: versioned.id, model_name: versioned.name, provider_name: versioned.endpoints[0]!.provider_name, status: versioned.endpoints[0]!.status })
+    expect(endpoint).toMatchObject({
+      model_id: versioned.id,
+      model_name: versioned.name,
+      provider_name: versioned.endpoints[0]!.provider_name,
+      status: versioned.endpoints[0]!.status,
+    })
     for (const field of ['zdr', 'regions', 'provider', 'id']) expect(endpoint).not.toHaveProperty(field)
     const bySlug = await emu.get(`/api/v1/models/${versioned.canonical_slug}/endpoints`)
     expect(bySlug.body).toEqual(byId.body)
@@ -279,7 +293,21 @@ describe('GET /api/v1/endpoints/zdr', () => {
     expect(res.status).toBe(200)
     const expected = FIXTURE.models.flatMap((m) => m.endpoints.filter((e) => e.zdr).map((e) => `${m.id}|${e.provider_name}`))
     expect(res.body.data.map((e: { model_id: string; provider_name: string }) => `${e.model_id}|${e.provider_name}`)).toEqual(expected)
-    const keys = ['prompt', 'completion', 'request', 'image', 'image_token', 'image_output', 'audio', 'audio_output', 'input_audio_cache', 'web_search', 'internal_reasoning', 'input_cache_read', 'input_cache_write']
+    const keys = [
+      'prompt',
+      'completion',
+      'request',
+      'image',
+      'image_token',
+      'image_output',
+      'audio',
+      'audio_output',
+      'input_audio_cache',
+      'web_search',
+      'internal_reasoning',
+      'input_cache_read',
+      'input_cache_write',
+    ]
     for (const e of res.body.data) {
       for (const key of keys) expect(typeof e.pricing[key], key).toBe('string')
       expect(e.pricing.discount).toBe(0)

@@ -27,7 +27,12 @@ describe('clock', () => {
         while (dues.length && dues[0]! <= now) seen.push(`${name}@${dues.shift()}:${now}`)
       },
     })
-    clock.addSource(makeSource('a', [30, 10]. sort((x, y) => x - y)))
+    clock.addSource(
+      makeSource(
+        'a',
+        [30, 10].sort((x, y) => x - y),
+      ),
+    )
     clock.addSource(makeSource('b', [20, 40]))
     await clock.advance(35)
     expect(seen).toEqual(['a@10:10', 'b@20:20', 'a@30:30'])

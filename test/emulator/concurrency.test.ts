@@ -31,9 +31,13 @@ interface Workspace {
 }
 
 async function workspace(credits_usd: number): Promise<Workspace> {
-  const { data } = await emu.admin.call<{ data: { id: string; management_key: string; standard_key: string; members: Array<{ id: string }> } }>('POST', '/accounts', {
-    credits_usd,
-  })
+  const { data } = await emu.admin.call<{ data: { id: string; management_key: string; standard_key: string; members: Array<{ id: string }> } }>(
+    'POST',
+    '/accounts',
+    {
+      credits_usd,
+    },
+  )
   return { id: data.id, management: data.management_key, standard: data.standard_key, members: data.members.map((m) => m.id) }
 }
 
@@ -121,8 +125,11 @@ const END_MONTH = Date.parse('2026-04-01T00:00:00Z')
 const INITIAL_CREDITS_USD = 0.5
 const EMBEDDING_MODELS = ['openai/text-embedding-3-small', 'cohere/embed-v4.0', 'baai/bge-m3'] as const
 const NARROW_MODEL = 'openai/text-embedding-3-small'
-const VIDEO_PRICE = (JSON.parse(readFileSync(new URL('../../fixtures/video/pricing.json', import.meta.url), 'utf8')) as { models: Record<string, Record<string, [number, number]>> })
-  .models.videoq2!['540p']!
+const VIDEO_PRICE = (
+  JSON.parse(readFileSync(new URL('../../fixtures/video/pricing.json', import.meta.url), 'utf8')) as {
+    models: Record<string, Record<string, [number, number]>>
+  }
+).models.videoq2!['540p']!
 const WORDS = 'river stone lantern orbit copper meadow signal harbor velvet quartz ember glacier cedar pixel thunder saffron'.split(' ')
 
 type Reset = 'daily' | 'weekly' | 'monthly'
@@ -323,7 +330,12 @@ function spentOn(world: World, hash: string, since = -Infinity, taskTimes?: Map<
   return sum
 }
 
-function setupKey(world: World, data: { hash: string; key: string; name: string; limit: number | null; limit_reset: Reset | null }, owner: number | null, revocable = false): KeyModel {
+function setupKey(
+  world: World,
+  data: { hash: string; key: string; name: string; limit: number | null; limit_reset: Reset | null },
+  owner: number | null,
+  revocable = false,
+): KeyModel {
   const key: KeyModel = {
     hash: data.hash,
     token: data.key,
@@ -392,7 +404,10 @@ async function setUp(world: World): Promise<Shared> {
     [narrow, narrowGuardrail],
     [budget, budgetGuardrail],
   ] as const) {
-    const body = await must(world, 'setup.assign', 'POST', `/api/v1/guardrails/${g.id}/assignments/keys`, { key: ws.management, body: { key_hashes: [key.hash] } })
+    const body = await must(world, 'setup.assign', 'POST', `/api/v1/guardrails/${g.id}/assignments/keys`, {
+      key: ws.management,
+      body: { key_hashes: [key.hash] },
+    })
     if (body.assigned_count !== 1) throw new Error(`setup: assigned_count ${body.assigned_count}`)
     key.guardrail = g.id
   }
@@ -449,7 +464,10 @@ async function runClient(world: World, shared: Shared, c: number): Promise<void>
       const r = await world.call('keys.create', 'POST', `/_emulator/api/accounts/${ws.id}/keys`, { body })
       if (!world.expect('keys.create', r, ['ok'])) return
       const d = r.body.data
-      world.check(d.name === body.name && d.limit === body.limit && d.limit_reset === body.limit_reset && d.usage === 0 && d.disabled === false, `keys.create: ${JSON.stringify(d)}`)
+      world.check(
+        d.name === body.name && d.limit === body.limit && d.limit_reset === body.limit_reset && d.usage === 0 && d.disabled === false,
+        `keys.create: ${JSON.stringify(d)}`,
+      )
       own.keys.push(setupKey(world, d, c))
     },
 
@@ -507,7 +525,10 @@ async function runClient(world: World, shared: Shared, c: number): Promise<void>
           if (!world.expect(`embeddings with ${choice} key`, r, allowed) || r.status !== 200) return
           const id = /^gen-emb-(\d+)-[0-9A-Za-z]{20}$/.exec(String(r.body.id))
           const cost = r.body.usage?.cost
-          world.check(id !== null && typeof cost === 'number' && r.body.data?.length === input.length, `embeddings answered ${JSON.stringify(r.body).slice(0, 300)}`)
+          world.check(
+            id !== null && typeof cost === 'number' && r.body.data?.length === input.length,
+            `embeddings answered ${JSON.stringify(r.body).slice(0, 300)}`,
+          )
           if (id && typeof cost === 'number') world.spends.push({ key: key.hash, nanos: nanos(cost), at: Number(id[1]) * 1000 })
         }),
       )
@@ -515,9 +536,14 @@ async function runClient(world: World, shared: Shared, c: number): Promise<void>
 
     async video() {
       const live = own.keys.filter((k) => !k.deleted)
-      const choice = dice.weighted({ video: 3, standard: 1, narrow: 0.5, own: live.length > 0 ? 2 : 0, dead: own.keys.some((k) => k.deleted || k.disabled) ? 0.5 : 0 })
-      const key =
-        choice === 'own' ? dice.pick(live) : choice === 'dead' ? dice.pick(own.keys.filter((k) => k.deleted || k.disabled)) : shared[choice]
+      const choice = dice.weighted({
+        video: 3,
+        standard: 1,
+        narrow: 0.5,
+        own: live.length > 0 ? 2 : 0,
+        dead: own.keys.some((k) => k.deleted || k.disabled) ? 0.5 : 0,
+      })
+      const key = choice === 'own' ? dice.pick(live) : choice === 'dead' ? dice.pick(own.keys.filter((k) => k.deleted || k.disabled)) : shared[choice]
       const duration = 1 + dice.int(8)
       const planned = dice.chance(0.25) ? 'failed' : 'success'
       const r = await world.call('video.text2video', 'POST', '/router/v1/video/ent/v2/text2video', {
@@ -527,7 +553,10 @@ async function runClient(world: World, shared: Shared, c: number): Promise<void>
       })
       if (!world.expect(`video with ${choice} key`, r, videoOutcomes(key)) || r.status !== 200) return
       const id = String(r.body.task_id)
-      world.check(/^\d{18}$/.test(id) && r.body.state === 'created' && r.body.duration === duration && r.body.resolution === '540p', `text2video answered ${JSON.stringify(r.body)}`)
+      world.check(
+        /^\d{18}$/.test(id) && r.body.state === 'created' && r.body.duration === duration && r.body.resolution === '540p',
+        `text2video answered ${JSON.stringify(r.body)}`,
+      )
       const credits = VIDEO_PRICE[0] + VIDEO_PRICE[1] * duration
       const task: TaskModel = { id, key: key.hash, planned, cancelled: false, credits, nanos: nanos(credits * world.creditUsd) }
       if (planned === 'failed') task.nanos = 0 // refunded once it fails; until then somewhere in between
@@ -572,7 +601,10 @@ async function runClient(world: World, shared: Shared, c: number): Promise<void>
         // A 409 when a clock move has let it expire first.
         if (!world.expect('charges.confirm', r, ['ok', '409'])) return
         if (r.status === 200) {
-          world.check(r.body.data.credited === true && r.body.data.status === 'confirmed' && nanos(r.body.data.amount_usd) === charge.amountNanos, `confirm: ${JSON.stringify(r.body)}`)
+          world.check(
+            r.body.data.credited === true && r.body.data.status === 'confirmed' && nanos(r.body.data.amount_usd) === charge.amountNanos,
+            `confirm: ${JSON.stringify(r.body)}`,
+          )
           charge.credited = r.body.data.credited === true
           if (charge.credited) credited += charge.amountNanos
         } else {
@@ -600,7 +632,10 @@ async function runClient(world: World, shared: Shared, c: number): Promise<void>
       const r = await world.call('guardrails.create', 'POST', '/api/v1/guardrails', { key: management, body })
       if (!world.expect('guardrails.create', r, ['ok'])) return
       const d = r.body.data
-      world.check(d.name === body.name && JSON.stringify(d.allowed_models) === JSON.stringify(body.allowed_models ?? null), `guardrails.create: ${JSON.stringify(d)}`)
+      world.check(
+        d.name === body.name && JSON.stringify(d.allowed_models) === JSON.stringify(body.allowed_models ?? null),
+        `guardrails.create: ${JSON.stringify(d)}`,
+      )
       const g: GuardrailModel = {
         id: d.id,
         owner: c,
@@ -677,12 +712,18 @@ async function runClient(world: World, shared: Shared, c: number): Promise<void>
       const current = world.memberGuardrail.get(member) ?? null
       const ids = dice.chance(0.3) ? [member, 'user_not_in_this_account'] : [member]
       if (dice.chance(0.6)) {
-        const r = await world.call('assignments.members.assign', 'POST', `/api/v1/guardrails/${target.id}/assignments/members`, { key: management, body: { member_user_ids: ids } })
+        const r = await world.call('assignments.members.assign', 'POST', `/api/v1/guardrails/${target.id}/assignments/members`, {
+          key: management,
+          body: { member_user_ids: ids },
+        })
         if (!world.expect('assignments.members.assign', r, ['ok'])) return
         world.check(r.body.assigned_count === (current === target.id ? 0 : 1), `member assigned_count ${r.body.assigned_count}`)
         world.memberGuardrail.set(member, target.id)
       } else {
-        const r = await world.call('assignments.members.unassign', 'POST', `/api/v1/guardrails/${target.id}/assignments/members/remove`, { key: management, body: { member_user_ids: ids } })
+        const r = await world.call('assignments.members.unassign', 'POST', `/api/v1/guardrails/${target.id}/assignments/members/remove`, {
+          key: management,
+          body: { member_user_ids: ids },
+        })
         if (!world.expect('assignments.members.unassign', r, ['ok'])) return
         world.check(r.body.unassigned_count === (current === target.id ? 1 : 0), `member unassigned_count ${r.body.unassigned_count}`)
         if (current === target.id) world.memberGuardrail.set(member, null)
@@ -698,7 +739,15 @@ async function runClient(world: World, shared: Shared, c: number): Promise<void>
       world.check(byHash.size === list.length, 'keys.list lists a key twice')
       for (const k of list) {
         const [usage, day, week, month] = [k.usage, k.usage_daily, k.usage_weekly, k.usage_monthly].map(nanos) as [number, number, number, number]
-        world.check(day <= week && day <= month && week <= usage && month <= usage && (k.limit === null) === (k.limit_remaining === null) && (k.limit_remaining ?? 0) >= 0, `keys.list: inconsistent ${JSON.stringify(k)}`)
+        world.check(
+          day <= week &&
+            day <= month &&
+            week <= usage &&
+            month <= usage &&
+            (k.limit === null) === (k.limit_remaining === null) &&
+            (k.limit_remaining ?? 0) >= 0,
+          `keys.list: inconsistent ${JSON.stringify(k)}`,
+        )
         world.check(all || k.disabled === false, 'keys.list without include_disabled lists a disabled key')
       }
       for (const key of own.keys) {
@@ -711,12 +760,18 @@ async function runClient(world: World, shared: Shared, c: number): Promise<void>
           world.problem(`keys.list lost key ${key.name}`)
           continue
         }
-        world.check(seen.name === key.name && seen.limit === key.limit && seen.limit_reset === key.limitReset && seen.disabled === key.disabled, `keys.list shows ${JSON.stringify(seen)} for ${JSON.stringify(key)}`)
+        world.check(
+          seen.name === key.name && seen.limit === key.limit && seen.limit_reset === key.limitReset && seen.disabled === key.disabled,
+          `keys.list shows ${JSON.stringify(seen)} for ${JSON.stringify(key)}`,
+        )
         // Only this client spends with its keys: their all-time usage is known, but for failing tasks not yet failed.
         const mine = own.tasks.filter((t) => t.key === key.hash)
         const low = spentOn(world, key.hash)
         const high = low + mine.filter((t) => t.planned === 'failed' && !t.cancelled).reduce((sum, t) => sum + nanos(t.credits * world.creditUsd), 0)
-        world.check(nanos(seen.usage) >= low && nanos(seen.usage) <= high, `key ${key.name} usage ${seen.usage}, expected between ${low / 1e9} and ${high / 1e9}`)
+        world.check(
+          nanos(seen.usage) >= low && nanos(seen.usage) <= high,
+          `key ${key.name} usage ${seen.usage}, expected between ${low / 1e9} and ${high / 1e9}`,
+        )
       }
     },
 
@@ -750,24 +805,38 @@ async function runClient(world: World, shared: Shared, c: number): Promise<void>
         if (!world.expect('assignments.keys.list', r, ['ok'])) return
         const listed = (r.body.data as Array<{ key_hash: string; guardrail_id: string }>).map((a) => a.key_hash)
         world.check(new Set(listed).size === listed.length && r.body.total_count === listed.length, `${target.name}: a key listed twice`)
-        world.check((r.body.data as Array<{ guardrail_id: string }>).every((a) => a.guardrail_id === target.id), `${target.name}: another guardrail's assignment`)
+        world.check(
+          (r.body.data as Array<{ guardrail_id: string }>).every((a) => a.guardrail_id === target.id),
+          `${target.name}: another guardrail's assignment`,
+        )
         const mineListed = listed.filter((h) => world.keys.get(h)?.owner === c && !world.keys.get(h)!.revocable).sort()
-        const mineExpected = own.keys.filter((k) => k.guardrail === target.id).map((k) => k.hash).sort()
-        world.check(JSON.stringify(mineListed) === JSON.stringify(mineExpected), `${target.name}: lists ${mineListed.length} of this client's keys, expected ${mineExpected.length}`)
+        const mineExpected = own.keys
+          .filter((k) => k.guardrail === target.id)
+          .map((k) => k.hash)
+          .sort()
+        world.check(
+          JSON.stringify(mineListed) === JSON.stringify(mineExpected),
+          `${target.name}: lists ${mineListed.length} of this client's keys, expected ${mineExpected.length}`,
+        )
         if (target === shared.narrowGuardrail) world.check(listed.includes(shared.narrow.hash), 'the narrow guardrail lost its shared key')
-        if (target === shared.budgetGuardrail) world.check(JSON.stringify(listed) === JSON.stringify([shared.budget.hash]), 'the budget guardrail has keys it was never given')
+        if (target === shared.budgetGuardrail)
+          world.check(JSON.stringify(listed) === JSON.stringify([shared.budget.hash]), 'the budget guardrail has keys it was never given')
       } else {
         const r = await world.call('assignments.keys.listAll', 'GET', '/api/v1/guardrails/assignments/keys', { key: management })
         if (!world.expect('assignments.keys.listAll', r, ['ok'])) return
         const rows = r.body.data as Array<{ key_hash: string; guardrail_id: string }>
         const byKey = new Map(rows.map((a) => [a.key_hash, a.guardrail_id]))
         world.check(byKey.size === rows.length, 'a key is under two guardrails at once')
-        for (const key of own.keys) world.check((byKey.get(key.hash) ?? null) === key.guardrail, `key ${key.name} is under ${byKey.get(key.hash)}, expected ${key.guardrail}`)
+        for (const key of own.keys)
+          world.check((byKey.get(key.hash) ?? null) === key.guardrail, `key ${key.name} is under ${byKey.get(key.hash)}, expected ${key.guardrail}`)
         if (member !== null) {
           const m = await world.call('assignments.members.listAll', 'GET', '/api/v1/guardrails/assignments/members', { key: management })
           if (!world.expect('assignments.members.listAll', m, ['ok'])) return
           const mine = (m.body.data as Array<{ user_id: string; guardrail_id: string }>).filter((a) => a.user_id === member)
-          world.check(mine.length <= 1 && (mine[0]?.guardrail_id ?? null) === world.memberGuardrail.get(member), `member ${member} is under ${JSON.stringify(mine)}`)
+          world.check(
+            mine.length <= 1 && (mine[0]?.guardrail_id ?? null) === world.memberGuardrail.get(member),
+            `member ${member} is under ${JSON.stringify(mine)}`,
+          )
         }
       }
     },
@@ -776,7 +845,10 @@ async function runClient(world: World, shared: Shared, c: number): Promise<void>
       const r = await world.call('activity', 'GET', '/api/v1/activity', { key: management })
       if (!world.expect('activity', r, ['ok'])) return
       for (const item of r.body.data as Array<Record<string, any>>) {
-        world.check(/^\d{4}-\d{2}-\d{2}$/.test(item.date) && Number.isInteger(item.requests) && item.requests > 0 && item.usage >= 0, `activity item ${JSON.stringify(item)}`)
+        world.check(
+          /^\d{4}-\d{2}-\d{2}$/.test(item.date) && Number.isInteger(item.requests) && item.requests > 0 && item.usage >= 0,
+          `activity item ${JSON.stringify(item)}`,
+        )
       }
     },
 
@@ -784,7 +856,10 @@ async function runClient(world: World, shared: Shared, c: number): Promise<void>
       const r = await world.call('models', 'GET', '/api/v1/models?output_modalities=embeddings')
       if (!world.expect('models', r, ['ok'])) return
       const ids = new Set((r.body.data as Array<{ id: string }>).map((m) => m.id))
-      world.check(EMBEDDING_MODELS.every((m) => ids.has(m)), 'models: an embeddings model is missing')
+      world.check(
+        EMBEDDING_MODELS.every((m) => ids.has(m)),
+        'models: an embeddings model is missing',
+      )
     },
 
     async readTask() {
@@ -807,10 +882,22 @@ async function runClient(world: World, shared: Shared, c: number): Promise<void>
         ['invalid: bad sender', 'POST', '/api/v1/credits/crypto', { key: management, body: { amount: 1, sender: 'nobody', chain_id: 1 } }, '400'],
         ['invalid: empty guardrail name', 'POST', '/api/v1/guardrails', { key: management, body: { name: '' } }, '400'],
         ['invalid: another account key', 'PATCH', `/api/v1/keys/${sha256(emu.keys.standard)}`, { key: management, body: { name: 'taken' } }, '404'],
-        ['invalid: unknown guardrail', 'GET', `/api/v1/guardrails/${own.guardrails.find((g) => g.deleted)?.id ?? '00000000-0000-4000-8000-000000000000'}`, { key: management }, '404'],
+        [
+          'invalid: unknown guardrail',
+          'GET',
+          `/api/v1/guardrails/${own.guardrails.find((g) => g.deleted)?.id ?? '00000000-0000-4000-8000-000000000000'}`,
+          { key: management },
+          '404',
+        ],
         ['invalid: activity with a standard key', 'GET', '/api/v1/activity', { key: shared.standard.token }, '403'],
         ['invalid: keys with a standard key', 'GET', '/api/v1/keys', { key: shared.standard.token }, '401'],
-        ['invalid: empty prompt', 'POST', '/router/v1/video/ent/v2/text2video', { key: shared.standard.token, body: { model: 'videoq2', prompt: '' } }, '400:FieldLacking'],
+        [
+          'invalid: empty prompt',
+          'POST',
+          '/router/v1/video/ent/v2/text2video',
+          { key: shared.standard.token, body: { model: 'videoq2', prompt: '' } },
+          '400:FieldLacking',
+        ],
       ]
       const [op, method, path, options, expected] = dice.pick(cases)
       world.expect(op, await world.call(op, method, path, options), [expected])
@@ -892,7 +979,8 @@ describe('fifty clients at once on one account', () => {
     expect([...world.outcomes.keys()].filter((o) => /\s5\d\d/.test(o))).toEqual([])
     // The workload reached what it is meant to exercise.
     const seen = (outcome: string) => [...world.outcomes].some(([name, n]) => name.includes(outcome) && n > 0)
-    for (const outcome of ['402:openrouter_key_limit', '402:guardrail_budget', ' 404', ' 401', '400:CreditInsufficient', '403:Forbidden']) expect(seen(outcome), outcome).toBe(true)
+    for (const outcome of ['402:openrouter_key_limit', '402:guardrail_budget', ' 404', ' 401', '400:CreditInsufficient', '403:Forbidden'])
+      expect(seen(outcome), outcome).toBe(true)
     expect(world.charges.some((ch) => ch.credited)).toBe(true)
 
     const get = async (path: string, key = ws.management) => {
@@ -909,7 +997,11 @@ describe('fifty clients at once on one account', () => {
     for (const model of world.tasks) {
       const task = taskById.get(model.id)!
       const succeeds = model.planned === 'success' && !model.cancelled
-      expect({ state: task.state, credits: task.credits, key: task.key_hash }).toEqual({ state: succeeds ? 'success' : 'failed', credits: succeeds ? model.credits : 0, key: model.key })
+      expect({ state: task.state, credits: task.credits, key: task.key_hash }).toEqual({
+        state: succeeds ? 'success' : 'failed',
+        credits: succeeds ? model.credits : 0,
+        key: model.key,
+      })
       if (model.cancelled) expect(task.err_code).toBe('UserCancelled')
     }
 
@@ -918,7 +1010,12 @@ describe('fifty clients at once on one account', () => {
     const listed = (await get('/api/v1/keys?include_disabled=true')).data as Array<Record<string, any>>
     expect(listed.map((k) => k.hash).sort()).toEqual(live.map((k) => k.hash).sort())
     const enabled = (await get('/api/v1/keys')).data as Array<{ hash: string }>
-    expect(enabled.map((k) => k.hash).sort()).toEqual(live.filter((k) => !k.disabled).map((k) => k.hash).sort())
+    expect(enabled.map((k) => k.hash).sort()).toEqual(
+      live
+        .filter((k) => !k.disabled)
+        .map((k) => k.hash)
+        .sort(),
+    )
     const adminKeys = (await emu.admin.call<{ data: Array<{ kind: string }> }>('GET', `/accounts/${ws.id}/keys`)).data
     expect(adminKeys.filter((k) => k.kind === 'management')).toHaveLength(1)
     expect(adminKeys).toHaveLength(live.length + 1)
@@ -940,11 +1037,23 @@ describe('fifty clients at once on one account', () => {
         usage_weekly: spentOn(world, key.hash, END_WEEK, taskTimes),
         usage_monthly: spentOn(world, key.hash, END_MONTH, taskTimes),
       }
-      expect({ usage: nanos(view.usage), usage_daily: nanos(view.usage_daily), usage_weekly: nanos(view.usage_weekly), usage_monthly: nanos(view.usage_monthly) }, key.name).toEqual(windows)
+      expect(
+        { usage: nanos(view.usage), usage_daily: nanos(view.usage_daily), usage_weekly: nanos(view.usage_weekly), usage_monthly: nanos(view.usage_monthly) },
+        key.name,
+      ).toEqual(windows)
       expect([view.byok_usage, view.byok_usage_daily, view.byok_usage_weekly, view.byok_usage_monthly]).toEqual([0, 0, 0, 0])
       // limit_remaining: what is left of the limit in the window of limit_reset, never below 0.
-      const inWindow = key.limitReset === 'daily' ? windows.usage_daily : key.limitReset === 'weekly' ? windows.usage_weekly : key.limitReset === 'monthly' ? windows.usage_monthly : windows.usage
-      expect(view.limit_remaining === null ? null : nanos(view.limit_remaining), key.name).toBe(key.limit === null ? null : Math.max(0, nanos(key.limit) - inWindow))
+      const inWindow =
+        key.limitReset === 'daily'
+          ? windows.usage_daily
+          : key.limitReset === 'weekly'
+            ? windows.usage_weekly
+            : key.limitReset === 'monthly'
+              ? windows.usage_monthly
+              : windows.usage
+      expect(view.limit_remaining === null ? null : nanos(view.limit_remaining), key.name).toBe(
+        key.limit === null ? null : Math.max(0, nanos(key.limit) - inWindow),
+      )
       keyUsageSum += nanos(view.usage)
     }
 
@@ -1008,7 +1117,12 @@ describe('fifty clients at once on one account', () => {
       expect({ name: guardrailById.get(g.id)!.name, description: guardrailById.get(g.id)!.description }).toEqual({ name: g.name, description: g.description })
       const keys = await get(`/api/v1/guardrails/${g.id}/assignments/keys`)
       const keyHashes = (keys.data as Array<{ key_hash: string }>).map((a) => a.key_hash).sort()
-      expect(keyHashes, g.name).toEqual(live.filter((k) => k.guardrail === g.id).map((k) => k.hash).sort())
+      expect(keyHashes, g.name).toEqual(
+        live
+          .filter((k) => k.guardrail === g.id)
+          .map((k) => k.hash)
+          .sort(),
+      )
       expect(keys.total_count).toBe(keyHashes.length)
       const members = await get(`/api/v1/guardrails/${g.id}/assignments/members`)
       const memberIds = (members.data as Array<{ user_id: string }>).map((a) => a.user_id).sort()
@@ -1016,7 +1130,8 @@ describe('fifty clients at once on one account', () => {
       keyAssignments += keyHashes.length
       memberAssignments += memberIds.length
     }
-    for (const g of world.guardrails.values()) if (g.deleted) expect((await world.call('final', 'GET', `/api/v1/guardrails/${g.id}`, { key: ws.management })).status).toBe(404)
+    for (const g of world.guardrails.values())
+      if (g.deleted) expect((await world.call('final', 'GET', `/api/v1/guardrails/${g.id}`, { key: ws.management })).status).toBe(404)
     const allKeys = await get('/api/v1/guardrails/assignments/keys')
     expect(new Set((allKeys.data as Array<{ key_hash: string }>).map((a) => a.key_hash)).size).toBe(keyAssignments) // a key under one guardrail at most
     expect(allKeys.total_count).toBe(keyAssignments)
@@ -1025,7 +1140,10 @@ describe('fifty clients at once on one account', () => {
 
     // Nothing denied was billed: one usage row per acknowledged embedding and video task, and the
     // database is whole.
-    const rows = emu.ctx.db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(cost_nanos), 0) AS cost FROM usage WHERE account_id = ?').get(ws.id) as { n: number; cost: number }
+    const rows = emu.ctx.db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(cost_nanos), 0) AS cost FROM usage WHERE account_id = ?').get(ws.id) as {
+      n: number
+      cost: number
+    }
     expect(rows).toEqual({ n: world.spends.length + world.tasks.length, cost: totalSpent })
     expect(emu.ctx.db.pragma('integrity_check', { simple: true })).toBe('ok')
     expect(emu.ctx.db.pragma('foreign_key_check')).toEqual([])

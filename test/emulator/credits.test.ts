@@ -43,12 +43,17 @@ describe('POST /api/v1/credits/crypto and /credits/coinbase', () => {
 
   it('uses the USDC and transfers contract of each chain, and exact 1% fees with no float noise', async () => {
     const emu = await testEmulator()
-    const intent = async (amount: number, chain_id: number) => (await charge(emu, emu.keys.standard, { amount, sender: SENDER, chain_id })).body.data.web3_data.transfer_intent
+    const intent = async (amount: number, chain_id: number) =>
+      (await charge(emu, emu.keys.standard, { amount, sender: SENDER, chain_id })).body.data.web3_data.transfer_intent
     const eth = await intent(0.3, 1)
     expect(eth.call_data).toMatchObject({ recipient_currency: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', recipient_amount: '297000', fee_amount: '3000' })
     expect(eth.metadata.contract_address).toBe('0x7915f087685fffD71608E5d118f3B70c27D9eF4e')
     const polygon = await intent(2000, 137)
-    expect(polygon.call_data).toMatchObject({ recipient_currency: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', recipient_amount: '1980000000', fee_amount: '20000000' })
+    expect(polygon.call_data).toMatchObject({
+      recipient_currency: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
+      recipient_amount: '1980000000',
+      fee_amount: '20000000',
+    })
     expect(polygon.metadata.contract_address).toBe('0x7f52269092F2a5EF06C36C91e46F9196deb90336')
     expect((await intent(0.1, 8453)).call_data).toMatchObject({ recipient_amount: '99000', fee_amount: '1000' })
   })
@@ -75,7 +80,9 @@ describe('POST /api/v1/credits/crypto and /credits/coinbase', () => {
     expect(data.web3_data.transfer_intent.call_data.deadline).toBe(data.expires_at)
   })
 
-  const field = (name: string, issue: string) => ({ error: { code: 400, message: `Field \`${name}\` ${issue}`, metadata: { field: name, location: 'body', issue } } })
+  const field = (name: string, issue: string) => ({
+    error: { code: 400, message: `Field \`${name}\` ${issue}`, metadata: { field: name, location: 'body', issue } },
+  })
 
   it.each([
     ['amount 0', { ...BODY, amount: 0 }, field('amount', 'must be > 0')],
@@ -104,7 +111,9 @@ describe('POST /api/v1/credits/crypto and /credits/coinbase', () => {
     const emu = await testEmulator({ chargeCapUsd: 50 })
     const none = await emu.send('POST', '/api/v1/credits/coinbase', undefined, emu.keys.standard)
     expect(none.status).toBe(400)
-    expect(none.body).toEqual({ error: { code: 400, message: 'Request body must be an object', metadata: { field: null, location: 'body', issue: 'must be an object' } } })
+    expect(none.body).toEqual({
+      error: { code: 400, message: 'Request body must be an object', metadata: { field: null, location: 'body', issue: 'must be an object' } },
+    })
     const over = await charge(emu, emu.keys.standard, { ...BODY, amount: 51 })
     expect(over.body.error.message).toBe('Field `amount` must be <= 50 (the largest charge)')
     expect((await charge(emu, emu.keys.standard, { ...BODY, amount: 50 })).status).toBe(200)

@@ -45,7 +45,9 @@ describe('one emulator per database file', () => {
     const first = await open(db)
     expect(existsSync(`${db}.lock`)).toBe(true)
     await expect(createEmulator({ db })).rejects.toThrow(
-      new RegExp(`^database ${db.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is in use by another emulator in this process \\(started .+\\); stop it, or give this one another --db`),
+      new RegExp(
+        `^database ${db.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is in use by another emulator in this process \\(started .+\\); stop it, or give this one another --db`,
+      ),
     )
     await first.close()
     expect(existsSync(`${db}.lock`)).toBe(false)
@@ -70,12 +72,16 @@ describe('one emulator per database file', () => {
   it('refuses a second CLI on the same file: exit 1, naming the file and the process', async () => {
     const db = dbFile()
     await open(db)
-    const child = spawn(process.execPath, ['--experimental-strip-types', '--disable-warning=ExperimentalWarning', CLI, '--port', '0', '--db', db], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['--experimental-strip-types', '--disable-warning=ExperimentalWarning', CLI, '--port', '0', '--db', db], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let err = ''
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()))
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
     expect(code).toBe(1)
-    expect(err).toBe(`gateway-emulator: database ${db} is in use by process ${process.pid} (started ${(JSON.parse(readFileSync(`${db}.lock`, 'utf8')) as { started: string }).started}); stop it, or give this one another --db (or --db :memory:)\n`)
+    expect(err).toBe(
+      `gateway-emulator: database ${db} is in use by process ${process.pid} (started ${(JSON.parse(readFileSync(`${db}.lock`, 'utf8')) as { started: string }).started}); stop it, or give this one another --db (or --db :memory:)\n`,
+    )
   })
 })
 

@@ -67,14 +67,20 @@ describe('one request of embeddings', () => {
   it('holds at most 300,000 tokens, and text that could not fit them is refused by length', async () => {
     const emu = await testEmulator()
     const before = await ledger(emu)
-    const many = await embed(emu, Array.from({ length: 2048 }, () => words(200)))
+    const many = await embed(
+      emu,
+      Array.from({ length: 2048 }, () => words(200)),
+    )
     expect(many.status).toBe(400)
     expect(many.body.error).toMatchObject({
       code: 400,
       message: expect.stringMatching(/^Field `input` is \d+ tokens in all, more than the 300000 one request may hold/),
       metadata: { field: 'input', location: 'body', issue: 'over request tokens', limit: 300_000 },
     })
-    const bulky = await embed(emu, Array.from({ length: 100 }, () => 'y'.repeat(60_000)))
+    const bulky = await embed(
+      emu,
+      Array.from({ length: 100 }, () => 'y'.repeat(60_000)),
+    )
     expect(bulky.body.error).toMatchObject({ code: 400, metadata: { field: 'input', issue: 'over request tokens', limit_bytes: 300_000 * 16 } })
     expect(await ledger(emu)).toEqual(before)
     // Just under every bound is fine.

@@ -48,7 +48,12 @@ describe('POST /api/v1/embeddings', () => {
     expect(idLists.body.data[0].embedding).toEqual(text.body.data[0].embedding)
     const content = await embed(emu, {
       input: [
-        { content: [{ type: 'text', text: 'a red bicycle' }, { type: 'image_url', image_url: { url: 'https://example.com/bike.png' } }] },
+        {
+          content: [
+            { type: 'text', text: 'a red bicycle' },
+            { type: 'image_url', image_url: { url: 'https://example.com/bike.png' } },
+          ],
+        },
         { content: [{ type: 'image_url', image_url: { url: 'https://example.com/bike.png' } }] },
         { content: [{ type: 'image_url', image_url: { url: 'https://example.com/bike.png' } }] },
       ],
@@ -98,8 +103,16 @@ describe('POST /api/v1/embeddings', () => {
     [{ input: [{ text: 'no content' }] }, 'input[0].content', 'must be an array of text and image_url parts'],
     [{ input: [{ content: [{ type: 'text', text: '' }] }] }, 'input[0].content[0].text', 'must not be empty'],
     [{ input: [{ content: [{ type: 'audio' }] }] }, 'input[0].content[0].type', 'must be one of text, image_url'],
-    [{ input: [{ content: [{ type: 'image_url', image_url: {} }] }] }, 'input[0].content[0].image_url.url', 'must be a non-empty string (an image URL or data URI)'],
-    [{ input: [null] }, 'input[0]', 'must be a string, a token id, an array of token ids or a content object (input is a string, an array of strings, an array of token ids, an array of arrays of token ids, or an array of content objects)'],
+    [
+      { input: [{ content: [{ type: 'image_url', image_url: {} }] }] },
+      'input[0].content[0].image_url.url',
+      'must be a non-empty string (an image URL or data URI)',
+    ],
+    [
+      { input: [null] },
+      'input[0]',
+      'must be a string, a token id, an array of token ids or a content object (input is a string, an array of strings, an array of token ids, an array of arrays of token ids, or an array of content objects)',
+    ],
     [{ input: 'x', encoding_format: 'hex' }, 'encoding_format', 'must be one of float, base64'],
     [{ input: 'x', dimensions: -1 }, 'dimensions', 'must be >= 0'],
     [{ input: 'x', dimensions: 1.5 }, 'dimensions', 'must be an integer'],
@@ -173,7 +186,9 @@ describe('POST /api/v1/embeddings', () => {
 describe('vectors', () => {
   it('are the same for the same (model, input, dimensions), on every run: a golden vector', () => {
     const v = embedFeatures(MODEL, textFeatures('golden vector'), 1536, 'text:golden vector')
-    const digest = createHash('sha256').update(Buffer.from(new Float64Array(v).buffer)).digest('hex')
+    const digest = createHash('sha256')
+      .update(Buffer.from(new Float64Array(v).buffer))
+      .digest('hex')
     expect(Array.from(v.slice(0, 4), (x) => Number(x.toFixed(9)))).toEqual(GOLDEN_HEAD)
     expect(digest).toBe(GOLDEN_DIGEST)
   })
@@ -206,7 +221,12 @@ describe('vectors', () => {
       return vectors.map((v, i) => ({ i, score: cosine(q, v) })).sort((x, y) => y.score - x.score)
     }
     const bread = await rank('baking sourdough bread')
-    expect(bread.slice(0, 2).map((r) => r.i).sort()).toEqual([2, 3])
+    expect(
+      bread
+        .slice(0, 2)
+        .map((r) => r.i)
+        .sort(),
+    ).toEqual([2, 3])
     const cat = await rank('where does the cat sleep?')
     expect(cat[0]!.i).toBe(5)
     // Related pairs are well apart from unrelated ones.
@@ -263,10 +283,18 @@ describe('routing and billing', () => {
     expect(overLimit.body.error.message).toBe('Key limit exceeded (daily limit)')
     await emu.send('PATCH', `/api/v1/keys/${hash}`, { limit: null }, emu.keys.management)
 
-    const guardrail = (await emu.send('POST', '/api/v1/guardrails', { name: 'no openai', ignored_providers: ['openai', 'azure'], limit_usd: 0 }, emu.keys.management)).body.data
+    const guardrail = (
+      await emu.send('POST', '/api/v1/guardrails', { name: 'no openai', ignored_providers: ['openai', 'azure'], limit_usd: 0 }, emu.keys.management)
+    ).body.data
     await emu.send('POST', `/api/v1/guardrails/${guardrail.id}/assignments/keys`, { key_hashes: [hash] }, emu.keys.management)
     // ada-002 is served by OpenAI and Azure only.
-    expect(emu.ctx.catalog.get().find('openai/text-embedding-ada-002')!.endpoints.map((e) => e.provider).sort()).toEqual(['azure', 'openai'])
+    expect(
+      emu.ctx.catalog
+        .get()
+        .find('openai/text-embedding-ada-002')!
+        .endpoints.map((e) => e.provider)
+        .sort(),
+    ).toEqual(['azure', 'openai'])
     const onlyOpenAi = await embed(emu, { input: 'x', model: 'openai/text-embedding-ada-002' })
     expect(onlyOpenAi.status).toBe(404)
     expect(onlyOpenAi.body.error.message).toBe('No endpoints available matching your guardrail restrictions and data policy')

@@ -57,7 +57,9 @@ describe('one error envelope for every failure', () => {
       payload: JSON.stringify({ name: 'x'.repeat(1_100_000) }),
     })
     expect(res.status).toBe(413)
-    expect(res.body).toEqual({ error: { code: 413, message: 'Request payload too large: this route takes bodies up to 1 MB', metadata: { limit_bytes: 1048576 } } })
+    expect(res.body).toEqual({
+      error: { code: 413, message: 'Request payload too large: this route takes bodies up to 1 MB', metadata: { limit_bytes: 1048576 } },
+    })
   })
 
   it('400 for an empty JSON body', async () => {
@@ -81,11 +83,15 @@ describe('one error envelope for every failure', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/database|sqlite|stack|\.ts/i)
   })
 
-  it("--wrong-key-kind-status 403 answers a standard key on a management operation as the real service does; activity stays 403", async () => {
+  it('--wrong-key-kind-status 403 answers a standard key on a management operation as the real service does; activity stays 403', async () => {
     const spec = await testEmulator()
-    expect((await spec.get('/api/v1/guardrails', spec.keys.standard)).body).toEqual({ error: { code: 401, message: 'Only management keys can perform this operation' } })
+    expect((await spec.get('/api/v1/guardrails', spec.keys.standard)).body).toEqual({
+      error: { code: 401, message: 'Only management keys can perform this operation' },
+    })
     const real = await testEmulator({ wrongKeyKindStatus: 403 })
-    expect((await real.get('/api/v1/guardrails', real.keys.standard)).body).toEqual({ error: { code: 403, message: 'Only management keys can perform this operation' } })
+    expect((await real.get('/api/v1/guardrails', real.keys.standard)).body).toEqual({
+      error: { code: 403, message: 'Only management keys can perform this operation' },
+    })
     expect((await real.get('/api/v1/activity', real.keys.standard)).status).toBe(403)
     // Inference with a management key is another matter: still 401.
     expect((await real.send('POST', '/api/v1/embeddings', { model: 'openai/text-embedding-3-small', input: 'x' }, real.keys.management)).status).toBe(401)

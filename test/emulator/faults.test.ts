@@ -35,7 +35,9 @@ describe('fault rules', () => {
     for (let i = 0; i < 2; i++) {
       const res = await embed(emu)
       expect(res.status).toBe(429)
-      expect(res.body).toEqual({ error: { code: 429, message: 'Rate limit exceeded', metadata: { emulator_fault: rule.id, error_type: 'rate_limit_exceeded' } } })
+      expect(res.body).toEqual({
+        error: { code: 429, message: 'Rate limit exceeded', metadata: { emulator_fault: rule.id, error_type: 'rate_limit_exceeded' } },
+      })
       expect(res.headers['retry-after']).toBe('1')
       expect(res.headers['x-ratelimit-limit']).toBe('20')
       expect(res.headers['x-ratelimit-remaining']).toBe('0')
@@ -65,7 +67,12 @@ describe('fault rules', () => {
     [429, 'Rate limit exceeded', 'TooManyRequests', 'too many requests'],
     [500, 'Internal Server Error', 'InternalServiceFailure', 'internal service failure'],
     [502, 'Provider returned error', 'BadGateway', 'Provider returned error'],
-    [503, 'Service temporarily unavailable: the provider is not available right now', 'ServiceUnavailable', 'Service temporarily unavailable: the provider is not available right now'],
+    [
+      503,
+      'Service temporarily unavailable: the provider is not available right now',
+      'ServiceUnavailable',
+      'Service temporarily unavailable: the provider is not available right now',
+    ],
   ])('status %i comes with the real message, in the envelope of the API called', async (status, message, reason, routerMessage) => {
     const emu = await testEmulator()
     await addFault(emu, { action: { status } })
@@ -91,10 +98,18 @@ describe('fault rules', () => {
     const other = (await emu.send('POST', '/_emulator/api/accounts', { credits_usd: 5 })).body.data
     const cases: Array<[Record<string, unknown>, () => Promise<number>, () => Promise<number>]> = [
       [{ operation: 'models.list' }, async () => (await emu.get('/api/v1/models')).status, async () => (await emu.get('/api/v1/models/count')).status],
-      [{ method: 'GET', path: '/api/v1/models/*/endpoints' }, async () => (await emu.get('/api/v1/models/openai/gpt-4.1/endpoints')).status, async () => (await emu.get('/api/v1/models')).status],
+      [
+        { method: 'GET', path: '/api/v1/models/*/endpoints' },
+        async () => (await emu.get('/api/v1/models/openai/gpt-4.1/endpoints')).status,
+        async () => (await emu.get('/api/v1/models')).status,
+      ],
       [{ key_hash: sha256Hex(emu.keys.standard) }, async () => (await embed(emu)).status, async () => (await embed(emu, {}, other.standard_key)).status],
       [{ account_id: other.id }, async () => (await embed(emu, {}, other.standard_key)).status, async () => (await embed(emu)).status],
-      [{ model: MODEL }, async () => (await embed(emu)).status, async () => (await emu.send('POST', '/api/v1/embeddings', { model: 'baai/bge-m3', input: 'x' }, emu.keys.standard)).status],
+      [
+        { model: MODEL },
+        async () => (await embed(emu)).status,
+        async () => (await emu.send('POST', '/api/v1/embeddings', { model: 'baai/bge-m3', input: 'x' }, emu.keys.standard)).status,
+      ],
     ]
     for (const [match, hit, miss] of cases) {
       const rule = await addFault(emu, { match, action: { status: 500 } })
@@ -217,8 +232,22 @@ describe('the journal', () => {
     const list = (await emu.get('/_emulator/api/journal')).body
     expect(list.total_count).toBe(3)
     const [models, embedded, faulted] = list.data
-    expect(models).toMatchObject({ operation: 'models.list', method: 'GET', path: '/api/v1/models', query: 'limit=1', status: 200, fault: null, key_hash: null })
-    expect(embedded).toMatchObject({ operation: 'embeddings.create', status: 200, fault: null, key_hash: sha256Hex(emu.keys.standard), time: '2026-03-04T10:00:00.000Z' })
+    expect(models).toMatchObject({
+      operation: 'models.list',
+      method: 'GET',
+      path: '/api/v1/models',
+      query: 'limit=1',
+      status: 200,
+      fault: null,
+      key_hash: null,
+    })
+    expect(embedded).toMatchObject({
+      operation: 'embeddings.create',
+      status: 200,
+      fault: null,
+      key_hash: sha256Hex(emu.keys.standard),
+      time: '2026-03-04T10:00:00.000Z',
+    })
     expect(embedded.effects.usage).toHaveLength(1)
     // Bodies are kept up to a limit (16 KB by default): the id is near the start.
     expect(embedded.response.body).toContain(ok.body.id)

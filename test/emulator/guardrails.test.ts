@@ -103,9 +103,20 @@ describe('guardrail CRUD', () => {
     expect((await emu.get(`/api/v1/guardrails/${ids[0]}`, emu.keys.management)).body.data.name).toBe('a')
 
     await emu.clock.advance('1h')
-    const patched = await emu.send('PATCH', `/api/v1/guardrails/${ids[0]}`, { allowed_providers: ['anthropic'], limit_usd: 5, reset_interval: 'daily' }, emu.keys.management)
+    const patched = await emu.send(
+      'PATCH',
+      `/api/v1/guardrails/${ids[0]}`,
+      { allowed_providers: ['anthropic'], limit_usd: 5, reset_interval: 'daily' },
+      emu.keys.management,
+    )
     expect(patched.status).toBe(200)
-    expect(patched.body.data).toMatchObject({ name: 'a', allowed_providers: ['anthropic'], limit_usd: 5, reset_interval: 'daily', updated_at: '2026-03-04T11:00:00.000Z' })
+    expect(patched.body.data).toMatchObject({
+      name: 'a',
+      allowed_providers: ['anthropic'],
+      limit_usd: 5,
+      reset_interval: 'daily',
+      updated_at: '2026-03-04T11:00:00.000Z',
+    })
     const cleared = await emu.send('PATCH', `/api/v1/guardrails/${ids[0]}`, { allowed_providers: null, limit_usd: null }, emu.keys.management)
     expect(cleared.body.data).toMatchObject({ allowed_providers: null, limit_usd: null, reset_interval: 'daily' })
     const badPatch = await emu.send('PATCH', `/api/v1/guardrails/${ids[0]}`, { name: '' }, emu.keys.management)
@@ -188,7 +199,9 @@ describe('assignments', () => {
     const underA = (await emu.get(`/api/v1/guardrails/${a}/assignments/keys`, emu.keys.management)).body
     expect(underA.total_count).toBe(2)
     expect(underA.data[0]).toMatchObject({ key_hash: hashes[1], guardrail_id: a, key_name: keys[1]!.name, key_label: expect.stringMatching(/^sk-gw-v1-/) })
-    expect((await emu.get(`/api/v1/guardrails/${b}/assignments/keys`, emu.keys.management)).body.data.map((x: { key_hash: string }) => x.key_hash)).toEqual([hashes[0]])
+    expect((await emu.get(`/api/v1/guardrails/${b}/assignments/keys`, emu.keys.management)).body.data.map((x: { key_hash: string }) => x.key_hash)).toEqual([
+      hashes[0],
+    ])
 
     const remove = await emu.send('POST', `/api/v1/guardrails/${a}/assignments/keys/remove`, { key_hashes: [hashes[0]!, hashes[1]!] }, emu.keys.management)
     expect(remove.body).toEqual({ unassigned_count: 1 })
@@ -204,12 +217,19 @@ describe('assignments', () => {
     const account = (await emu.get(`/_emulator/api/accounts/${(await emu.get('/_emulator/api/accounts')).body.data[0].id}`)).body.data
     const members = account.members.map((m: { id: string }) => m.id)
     const other = (await emu.send('POST', '/_emulator/api/accounts', {})).body.data
-    const res = await emu.send('POST', `/api/v1/guardrails/${id}/assignments/members`, { member_user_ids: [...members, other.members[0].id, 'user_nobody'] }, emu.keys.management)
+    const res = await emu.send(
+      'POST',
+      `/api/v1/guardrails/${id}/assignments/members`,
+      { member_user_ids: [...members, other.members[0].id, 'user_nobody'] },
+      emu.keys.management,
+    )
     expect(res.body).toEqual({ assigned_count: members.length })
     const listed = (await emu.get(`/api/v1/guardrails/${id}/assignments/members`, emu.keys.management)).body
     expect(listed.data.map((m: { user_id: string }) => m.user_id)).toEqual(members)
     expect(listed.data[0]).toMatchObject({ guardrail_id: id, organization_id: account.id })
-    expect((await emu.send('POST', `/api/v1/guardrails/${id}/assignments/members/remove`, { member_user_ids: [members[0]] }, emu.keys.management)).body).toEqual({ unassigned_count: 1 })
+    expect(
+      (await emu.send('POST', `/api/v1/guardrails/${id}/assignments/members/remove`, { member_user_ids: [members[0]] }, emu.keys.management)).body,
+    ).toEqual({ unassigned_count: 1 })
 
     await emu.send('DELETE', `/api/v1/guardrails/${id}`, undefined, emu.keys.management)
     expect((await emu.get('/api/v1/guardrails/assignments/members', emu.keys.management)).body.total_count).toBe(0)
@@ -249,8 +269,7 @@ describe('assignments', () => {
 })
 
 describe("guardrails narrow the caller's models", () => {
-  const userModels = async (emu: TestEmulator, key: string) =>
-    ((await emu.get('/api/v1/models/user', key)).body.data as Array<{ id: string }>).map((m) => m.id)
+  const userModels = async (emu: TestEmulator, key: string) => ((await emu.get('/api/v1/models/user', key)).body.data as Array<{ id: string }>).map((m) => m.id)
 
   it('allowed_models, by id or canonical slug, for a key assigned directly', async () => {
     const emu = await testEmulator()

@@ -96,7 +96,9 @@ describe('the ledger', () => {
 
   it('a guardrail budget counts the spend of its members too', async () => {
     const emu = await testEmulator()
-    const member = (await emu.get('/api/v1/keys', emu.keys.management)).body.data.find((k: { hash: string }) => k.hash === sha256Hex(emu.keys.standard)).creator_user_id
+    const member = (await emu.get('/api/v1/keys', emu.keys.management)).body.data.find(
+      (k: { hash: string }) => k.hash === sha256Hex(emu.keys.standard),
+    ).creator_user_id
     const guardrail = (await emu.send('POST', '/api/v1/guardrails', { name: 'member cap', limit_usd: 1 }, emu.keys.management)).body.data
     await emu.send('POST', `/api/v1/guardrails/${guardrail.id}/assignments/members`, { member_user_ids: [member] }, emu.keys.management)
     spend(emu, emu.keys.standard, 1)
@@ -118,7 +120,8 @@ describe('the ledger', () => {
 
   it('denies a model outside the guardrail allowed_models with a 404, before any budget check', async () => {
     const emu = await testEmulator()
-    const guardrail = (await emu.send('POST', '/api/v1/guardrails', { name: 'only mini', allowed_models: [MODEL], limit_usd: 0 }, emu.keys.management)).body.data
+    const guardrail = (await emu.send('POST', '/api/v1/guardrails', { name: 'only mini', allowed_models: [MODEL], limit_usd: 0 }, emu.keys.management)).body
+      .data
     await emu.send('POST', `/api/v1/guardrails/${guardrail.id}/assignments/keys`, { key_hashes: [sha256Hex(emu.keys.standard)] }, emu.keys.management)
     const denied = denial(() => spend(emu, emu.keys.standard, 0.01, 'anthropic/claude-sonnet-4'))
     expect(denied.status).toBe(404)

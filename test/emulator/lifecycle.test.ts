@@ -23,7 +23,12 @@ async function richState(emu: TestEmulator): Promise<void> {
   await emu.send('POST', `/api/v1/guardrails/${guardrail}/assignments/keys`, { key_hashes: [key.hash] }, emu.keys.management)
   await emu.send('POST', `/api/v1/guardrails/${guardrail}/assignments/members`, { member_user_ids: [key.creator_user_id] }, emu.keys.management)
   await emu.send('POST', '/api/v1/credits/crypto', { amount: 10, sender: '0x9a85CB3bfd494Ea3a8C9E50aA6a3c1a7E8BACE11', chain_id: 8453 }, emu.keys.standard)
-  const task = await emu.send('POST', '/router/v1/video/ent/v2/text2video', { model: 'videoq2', prompt: 'x', callback_url: `${(await startSink()).url}/hook` }, emu.keys.standard)
+  const task = await emu.send(
+    'POST',
+    '/router/v1/video/ent/v2/text2video',
+    { model: 'videoq2', prompt: 'x', callback_url: `${(await startSink()).url}/hook` },
+    emu.keys.standard,
+  )
   expect(task.status, JSON.stringify(task.body)).toBe(200)
   expect((await emu.send('POST', '/api/v1/embeddings', { model: 'openai/text-embedding-3-small', input: 'x' }, emu.keys.standard)).status).toBe(200)
   await emu.send('POST', `${ADMIN}/faults`, { match: { operation: 'models.count' }, action: { status: 503 } })
@@ -39,7 +44,11 @@ describe('the state lifecycle registry', () => {
     expect(() => checkStateOwners(emu.ctx)).not.toThrow()
     const owned = emu.ctx.state.tables()
     expect(new Set(owned).size).toBe(owned.length)
-    expect(owned.sort()).toEqual(describeSchema(emu.ctx.db).map((t) => t.name).sort())
+    expect(owned.sort()).toEqual(
+      describeSchema(emu.ctx.db)
+        .map((t) => t.name)
+        .sort(),
+    )
   })
 
   it('carries every owned table and every setting through export -> reset -> import, and reset restores every default', async () => {
@@ -56,7 +65,9 @@ describe('the state lifecycle registry', () => {
     for (const table of emu.ctx.state.tables()) expect(before.tables, table).toHaveProperty(table)
     for (const [name, s] of settings) expect(before.settings[name], name).toEqual(s.current())
     // Every table this state touched has rows, so the round trip below proves something for each.
-    const empty = Object.entries(before.tables as Record<string, unknown[]>).filter(([, rows]) => rows.length === 0).map(([name]) => name)
+    const empty = Object.entries(before.tables as Record<string, unknown[]>)
+      .filter(([, rows]) => rows.length === 0)
+      .map(([name]) => name)
     expect(empty).toEqual([])
 
     expect((await emu.send('POST', `${ADMIN}/reset`)).status).toBe(200)

@@ -8,8 +8,7 @@ const MODEL = 'openai/text-embedding-3-small'
 const NEXT_MINUTE = Date.parse('2026-03-04T10:01:00Z')
 const NEXT_MIDNIGHT = Date.parse('2026-03-05T00:00:00Z')
 
-const embed = (emu: TestEmulator, key = emu.keys.standard, input: unknown = 'some text') =>
-  emu.send('POST', '/api/v1/embeddings', { model: MODEL, input }, key)
+const embed = (emu: TestEmulator, key = emu.keys.standard, input: unknown = 'some text') => emu.send('POST', '/api/v1/embeddings', { model: MODEL, input }, key)
 
 async function statuses(emu: TestEmulator, n: number, key = emu.keys.standard): Promise<number[]> {
   const out: number[] = []
@@ -82,7 +81,12 @@ describe('rate limits', () => {
     expect((await create()).status).toBe(200)
     const res = await create()
     expect(res.status).toBe(429)
-    expect(res.body).toEqual({ code: 429, reason: 'TooManyRequests', message: 'too many requests', metadata: { trace_id: expect.stringMatching(/^[0-9a-f]{32}$/) } })
+    expect(res.body).toEqual({
+      code: 429,
+      reason: 'TooManyRequests',
+      message: 'too many requests',
+      metadata: { trace_id: expect.stringMatching(/^[0-9a-f]{32}$/) },
+    })
     expect(res.headers['x-emulator-detail']).toBe('Rate limit exceeded: 1 requests per minute for this key. It resets at 2026-03-04T10:01:00.000Z')
     expect(rateHeaders(res.headers)).toMatchObject({ 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0' })
   })
@@ -232,7 +236,11 @@ describe('rate limits through the admin API', () => {
     const emu = await testEmulator()
     const typo = await emu.send('PUT', '/_emulator/api/rate-limits', { keyPerMinte: 1 })
     expect(typo.status).toBe(400)
-    expect(typo.body.error).toEqual({ code: 400, message: 'Field `keyPerMinte` is not a known field', metadata: { field: 'keyPerMinte', location: 'body', issue: 'is not a known field' } })
+    expect(typo.body.error).toEqual({
+      code: 400,
+      message: 'Field `keyPerMinte` is not a known field',
+      metadata: { field: 'keyPerMinte', location: 'body', issue: 'is not a known field' },
+    })
     expect((await emu.get('/_emulator/api/rate-limits')).body).toEqual({
       data: { keyPerMinute: null, keyPerDay: null, accountPerMinute: null, accountPerDay: null },
     })

@@ -25,7 +25,9 @@ describe('bodies nested deeper than 64 levels', () => {
     const deep = await json(emu, 'POST', '/api/v1/embeddings', `{"model":"${EMBEDDING_MODEL}","input":${nested(5000)}}`, auth)
     expect(deep.status).toBe(400)
     expect(deep.body).toEqual({ error: refused })
-    const filters = await json(emu, 'POST', '/api/v1/guardrails', `{"name":"g","content_filters":${nested(5000)}}`, { authorization: `Bearer ${emu.keys.management}` })
+    const filters = await json(emu, 'POST', '/api/v1/guardrails', `{"name":"g","content_filters":${nested(5000)}}`, {
+      authorization: `Bearer ${emu.keys.management}`,
+    })
     expect(filters.body).toEqual({ error: refused })
     // The video router refuses in its own envelope; the admin API in the main one.
     const video = await json(emu, 'POST', `${ROUTER}/text2video`, `{"model":"videoq2","prompt":${nested(100)}}`, auth)
@@ -46,7 +48,9 @@ describe('bodies nested deeper than 64 levels', () => {
     expect(nestsDeeperThan(nested(65), 64)).toBe(true)
     expect(nestsDeeperThan(`{"a":"${'['.repeat(500)}\\"${'{'.repeat(500)}"}`, 64)).toBe(false)
     const emu = await testEmulator()
-    const res = await json(emu, 'POST', '/api/v1/embeddings', `{"model":"${EMBEDDING_MODEL}","input":${nested(63)}}`, { authorization: `Bearer ${emu.keys.standard}` })
+    const res = await json(emu, 'POST', '/api/v1/embeddings', `{"model":"${EMBEDDING_MODEL}","input":${nested(63)}}`, {
+      authorization: `Bearer ${emu.keys.standard}`,
+    })
     expect(res.status).toBe(400)
     expect(res.body.error.message).not.toMatch(/levels deep/)
   })
@@ -83,7 +87,8 @@ describe('secrets in a request', () => {
 describe('a disk that refuses writes', () => {
   const storageError = {
     code: 503,
-    message: "The emulator's database could not be written (is the disk full or read-only?): nothing was changed, and reads still work; free some space and retry",
+    message:
+      "The emulator's database could not be written (is the disk full or read-only?): nothing was changed, and reads still work; free some space and retry",
     metadata: { reason: 'storage_unavailable' },
   }
 

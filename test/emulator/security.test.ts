@@ -48,7 +48,8 @@ describe('the admin token beyond loopback', () => {
       const other = await createEmulator({ host: '0.0.0.0' })
       expect(other.config.adminToken).not.toBe(token)
       await other.close()
-      const ask = (headers: Record<string, string>, url = '/_emulator/api/health') => emu.app.inject({ method: 'GET', url, headers: { host: 'localhost', ...headers } })
+      const ask = (headers: Record<string, string>, url = '/_emulator/api/health') =>
+        emu.app.inject({ method: 'GET', url, headers: { host: 'localhost', ...headers } })
       const refused = await ask({})
       expect(refused.statusCode).toBe(401)
       expect(refused.json().error.message).toMatch(/^The admin API and UI need the admin token/)
@@ -145,7 +146,10 @@ describe('CORS where configured', () => {
     expect(() => loadConfig({ flags: { 'cors-origins': 'localhost:5173' } })).toThrow(
       'invalid --cors-origins "localhost:5173": each origin must look like http://localhost:5173 (scheme and host, no path), or be *',
     )
-    expect(loadConfig({ flags: { 'cors-origins': 'http://localhost:5173, https://App.example' } }).corsOrigins).toEqual(['http://localhost:5173', 'https://app.example'])
+    expect(loadConfig({ flags: { 'cors-origins': 'http://localhost:5173, https://App.example' } }).corsOrigins).toEqual([
+      'http://localhost:5173',
+      'https://app.example',
+    ])
   })
 })
 
@@ -175,7 +179,7 @@ describe('body limits per route', () => {
     ['video creation', '/router/v1/video/ent/v2/img2video', 200, 'standard'],
     ['catalog extension', '/_emulator/api/catalog/models', 32, undefined],
     ['state import', '/_emulator/api/import', 256, undefined],
-  ] as const)('%s: 413 over %s MB, in the API\'s envelope, naming the limit', async (_name, path, megabytes, key) => {
+  ] as const)("%s: 413 over %s MB, in the API's envelope, naming the limit", async (_name, path, megabytes, key) => {
     const emu = await listeningEmulator()
     const res = await announce(emu.url, path, megabytes * MB + 1, key && emu.keys[key])
     expect(res.status).toBe(413)
@@ -190,7 +194,12 @@ describe('body limits per route', () => {
   it('lets the large routes take bodies over the 1 MB default', async () => {
     const emu = await testEmulator()
     const text = 'word '.repeat(300_000) // 1.5 MB of input
-    const embeddings = await emu.send('POST', '/api/v1/embeddings', { model: 'openai/text-embedding-3-small', input: [text.slice(0, 20_000)], user: text }, emu.keys.standard)
+    const embeddings = await emu.send(
+      'POST',
+      '/api/v1/embeddings',
+      { model: 'openai/text-embedding-3-small', input: [text.slice(0, 20_000)], user: text },
+      emu.keys.standard,
+    )
     expect(embeddings.status).not.toBe(413)
     const video = await emu.send('POST', '/router/v1/video/ent/v2/text2video', { model: 'videoq2', prompt: text }, emu.keys.standard)
     expect(video.status).toBe(400)

@@ -25,7 +25,23 @@ const exportDoc = async (emu: TestEmulator): Promise<Doc> => {
 const importDoc = (emu: TestEmulator, doc: unknown) => emu.send('POST', `${ADMIN}/import`, doc)
 const withoutTime = ({ exported_at: _, ...rest }: Doc) => rest
 /** The tables richState fills (tables added by later migrations may stay empty). */
-const FILLED = ['meta', 'sequences', 'accounts', 'members', 'api_keys', 'usage', 'catalog_override', 'guardrails', 'guardrail_key_assignments', 'guardrail_member_assignments', 'charges', 'video_tasks', 'video_task_states', 'callback_deliveries', 'callback_attempts']
+const FILLED = [
+  'meta',
+  'sequences',
+  'accounts',
+  'members',
+  'api_keys',
+  'usage',
+  'catalog_override',
+  'guardrails',
+  'guardrail_key_assignments',
+  'guardrail_member_assignments',
+  'charges',
+  'video_tasks',
+  'video_task_states',
+  'callback_deliveries',
+  'callback_attempts',
+]
 const clone = <T>(value: T): T => structuredClone(value)
 
 /** Something in every table: guardrails and assignments, a confirmed charge, usage, a finished video task with callbacks, a second account, a catalog change. */
@@ -62,7 +78,12 @@ async function richState(emu: TestEmulator) {
   expect((await emu.send('POST', '/api/v1/embeddings', { model: MODEL, input: 'second' }, second.standard_key)).status).toBe(200)
 
   const catalog = (await emu.get(`${ADMIN}/catalog`)).body.data
-  const model = { ...catalog.models[0], id: 'acme/extra-model', name: 'Acme: Extra', endpoints: catalog.models[0].endpoints.map((e: { id: string }) => ({ ...e, id: `${e.id}-extra` })) }
+  const model = {
+    ...catalog.models[0],
+    id: 'acme/extra-model',
+    name: 'Acme: Extra',
+    endpoints: catalog.models[0].endpoints.map((e: { id: string }) => ({ ...e, id: `${e.id}-extra` })),
+  }
   expect((await emu.send('POST', `${ADMIN}/catalog/models`, { models: [model] })).status).toBe(200)
 
   return { guardrail, taskId, second, account }
@@ -101,7 +122,12 @@ describe('GET /_emulator/api/export', () => {
     })
     const tables = emu.ctx.db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all()
     // The clock's position describes the running emulator, not its state.
-    expect(Object.keys(doc.tables).sort()).toEqual(tables.map((t) => t.name).filter((name) => name !== 'clock_position').sort())
+    expect(Object.keys(doc.tables).sort()).toEqual(
+      tables
+        .map((t) => t.name)
+        .filter((name) => name !== 'clock_position')
+        .sort(),
+    )
     for (const name of FILLED) expect(doc.tables).toHaveProperty(name)
     // Tokens are in it: an import must restore working keys.
     expect(doc.tables.api_keys!.map((k) => k.token)).toContain(emu.keys.standard)
@@ -167,8 +193,18 @@ describe('a bad document is a 400 naming the bad value, and nothing changes', ()
     ['a missing table', (d) => void delete d.tables.usage, 'tables.usage', /is required/],
     ['a table that is not an array', (d) => void (d.tables.usage = {} as never), 'tables.usage', /must be an array/],
     ['a row that is not an object', (d) => void (d.tables.members![2] = 'x' as never), 'tables.members[2]', /must be an object/],
-    ['a foreign key to a missing account', (d) => void (d.tables.members![1]!.account_id = 'acct_missing'), 'tables.members[1].account_id', /refers to a row of accounts/],
-    ['a foreign key to a missing guardrail', (d) => void (d.tables.guardrails = []), 'tables.guardrail_key_assignments[0].guardrail_id', /refers to a row of guardrails that the document does not have/],
+    [
+      'a foreign key to a missing account',
+      (d) => void (d.tables.members![1]!.account_id = 'acct_missing'),
+      'tables.members[1].account_id',
+      /refers to a row of accounts/,
+    ],
+    [
+      'a foreign key to a missing guardrail',
+      (d) => void (d.tables.guardrails = []),
+      'tables.guardrail_key_assignments[0].guardrail_id',
+      /refers to a row of guardrails that the document does not have/,
+    ],
     ['a value failing a CHECK', (d) => void (d.tables.api_keys![0]!.kind = 'root'), 'tables.api_keys[0].kind', /fails the check/],
     ['a duplicate primary key', (d) => void d.tables.accounts!.push({ ...d.tables.accounts![0]! }), 'tables.accounts[1].id', /must be unique/],
     ['a wrong format', (d) => void (d.format = 'something/else'), 'format', /must be "model-gateway-emulator\/state"/],
@@ -177,7 +213,12 @@ describe('a bad document is a 400 naming the bad value, and nothing changes', ()
     ['a version that is not a number', (d) => void (d.version = 'one' as never), 'version', /must be an integer/],
     ['a newer schema', (d) => void (d.schema_version = 999), 'schema_version', /is 999, newer than this emulator's database schema/],
     ['no tables', (d) => void delete (d as Partial<Doc>).tables, 'tables', /is required/],
-    ['an invalid catalog', (d) => void d.tables.catalog_override!.push({ id: 1, document: '{"version":1}', updated_at: 0 }), 'tables.catalog_override[0].document', /is not a valid catalog/],
+    [
+      'an invalid catalog',
+      (d) => void d.tables.catalog_override!.push({ id: 1, document: '{"version":1}', updated_at: 0 }),
+      'tables.catalog_override[0].document',
+      /is not a valid catalog/,
+    ],
   ])('%s', async (_what, spoil, field, issue) => {
     const emu = await testEmulator()
     // Guardrail rows and assignments, so foreign keys between them can break.
@@ -254,7 +295,14 @@ describe('POST /_emulator/api/export (to a file)', () => {
     const outside = tempDir()
     mkdirSync(join(dir, 'sub'))
     symlinkSync(outside, join(dir, 'escape'))
-    for (const path of [join(outside, 'state.json'), '../state.json', join(dir, 'sub', '..', '..', 'state.json'), 'escape/state.json', join(dir, 'escape', 'state.json'), '/etc/profile.d/x.sh']) {
+    for (const path of [
+      join(outside, 'state.json'),
+      '../state.json',
+      join(dir, 'sub', '..', '..', 'state.json'),
+      'escape/state.json',
+      join(dir, 'escape', 'state.json'),
+      '/etc/profile.d/x.sh',
+    ]) {
       const res = await emu.send('POST', `${ADMIN}/export`, { path })
       expect(res.status, path).toBe(400)
       expect(res.body.error.metadata).toMatchObject({ field: 'path', location: 'body' })
@@ -269,7 +317,10 @@ describe('POST /_emulator/api/export (to a file)', () => {
     const emu = await testEmulator()
     const res = await emu.send('POST', `${ADMIN}/export`, { path: join(tempDir(), 'state.json') })
     expect(res.status).toBe(400)
-    expect(res.body.error).toMatchObject({ metadata: { field: 'path' }, message: expect.stringMatching(/keeps its database in memory, so it has no data directory/) })
+    expect(res.body.error).toMatchObject({
+      metadata: { field: 'path' },
+      message: expect.stringMatching(/keeps its database in memory, so it has no data directory/),
+    })
   })
 
   it.each([
@@ -309,7 +360,17 @@ describe('documents from an older schema', () => {
       delete row.ignored_providers
       delete row.spent_nanos
     }
-    for (const table of ['catalog_override', 'guardrails', 'guardrail_key_assignments', 'guardrail_member_assignments', 'charges', 'video_tasks', 'video_task_states', 'callback_deliveries', 'callback_attempts']) {
+    for (const table of [
+      'catalog_override',
+      'guardrails',
+      'guardrail_key_assignments',
+      'guardrail_member_assignments',
+      'charges',
+      'video_tasks',
+      'video_task_states',
+      'callback_deliveries',
+      'callback_attempts',
+    ]) {
       delete old.tables[table]
     }
     const res = await importDoc(emu, old)
@@ -382,7 +443,9 @@ describe('accounts as workspaces for parallel tests', () => {
     expect((await emu.get('/api/v1/credits', a.management_key)).body.data).toMatchObject({ total_credits: 10, total_usage: 0 })
     // Its keys and members stay (their usage gone with the usage rows), and still work.
     const aKeysAfter = (await emu.get('/api/v1/keys', a.management_key)).body
-    expect(aKeysAfter.data.map((k: { hash: string; name: string }) => [k.hash, k.name])).toEqual(aKeys.data.map((k: { hash: string; name: string }) => [k.hash, k.name]))
+    expect(aKeysAfter.data.map((k: { hash: string; name: string }) => [k.hash, k.name])).toEqual(
+      aKeys.data.map((k: { hash: string; name: string }) => [k.hash, k.name]),
+    )
     expect(aKeysAfter.data.every((k: { usage: number }) => k.usage === 0)).toBe(true)
     expect(aKeys.data.some((k: { usage: number }) => k.usage > 0)).toBe(true)
     expect((await emu.send('POST', '/api/v1/embeddings', { model: MODEL, input: 'again' }, a.standard_key)).status).toBe(200)
@@ -434,16 +497,66 @@ describe('an import is checked like the live API', () => {
 
   type Mutation = (doc: Doc) => void
   const cases: Array<[string, Mutation, string, RegExp]> = [
-    ['a fault rule whose match has a wrong type', (d) => void (d.tables.fault_rules![0]!.match = '{"path":5}'), 'tables.fault_rules[0].match', /holds JSON whose `path` must be a string/],
-    ['a fault rule whose match is not JSON', (d) => void (d.tables.fault_rules![0]!.match = 'operation=models.count'), 'tables.fault_rules[0].match', /must be JSON text/],
-    ['a fault rule whose action has an unknown field', (d) => void (d.tables.fault_rules![0]!.action = '{"status":503,"explode":true}'), 'tables.fault_rules[0].action', /holds JSON whose/],
-    ['a fault rule whose action status is not an error', (d) => void (d.tables.fault_rules![0]!.action = '{"status":200}'), 'tables.fault_rules[0].action', /`status` must be >= 400/],
-    ['a video task with a stored request the engine cannot read', (d) => void (d.tables.video_tasks![0]!.request = '{"operation":"text2video"}'), 'tables.video_tasks[0].request', /holds JSON whose/],
-    ['a video task whose stored request is not JSON', (d) => void (d.tables.video_tasks![0]!.request = '{'), 'tables.video_tasks[0].request', /must be JSON text/],
-    ['a guardrail whose provider list is not a list', (d) => void (d.tables.guardrails![0]!.allowed_providers = '"openai"'), 'tables.guardrails[0].allowed_providers', /holds JSON whose value must be an array/],
-    ['negative credits', (d) => void (d.tables.accounts![0]!.credits_nanos = -1), 'tables.accounts[0].credits_nanos', /must be >= 0 \(got -1\): amounts never go negative/],
-    ['no sequences while rows were created at run time', (d) => void (d.tables.sequences = []), 'tables.sequences', /lacks the sequence "guardrail": guardrails already holds the id that guardrail #1 would mint/],
-    ['a sequence behind its rows', (d) => void (d.tables.sequences!.find((r) => r.kind === 'video-task')!.value = 0), 'tables.sequences', /must count video-task ids up to at least 1/],
+    [
+      'a fault rule whose match has a wrong type',
+      (d) => void (d.tables.fault_rules![0]!.match = '{"path":5}'),
+      'tables.fault_rules[0].match',
+      /holds JSON whose `path` must be a string/,
+    ],
+    [
+      'a fault rule whose match is not JSON',
+      (d) => void (d.tables.fault_rules![0]!.match = 'operation=models.count'),
+      'tables.fault_rules[0].match',
+      /must be JSON text/,
+    ],
+    [
+      'a fault rule whose action has an unknown field',
+      (d) => void (d.tables.fault_rules![0]!.action = '{"status":503,"explode":true}'),
+      'tables.fault_rules[0].action',
+      /holds JSON whose/,
+    ],
+    [
+      'a fault rule whose action status is not an error',
+      (d) => void (d.tables.fault_rules![0]!.action = '{"status":200}'),
+      'tables.fault_rules[0].action',
+      /`status` must be >= 400/,
+    ],
+    [
+      'a video task with a stored request the engine cannot read',
+      (d) => void (d.tables.video_tasks![0]!.request = '{"operation":"text2video"}'),
+      'tables.video_tasks[0].request',
+      /holds JSON whose/,
+    ],
+    [
+      'a video task whose stored request is not JSON',
+      (d) => void (d.tables.video_tasks![0]!.request = '{'),
+      'tables.video_tasks[0].request',
+      /must be JSON text/,
+    ],
+    [
+      'a guardrail whose provider list is not a list',
+      (d) => void (d.tables.guardrails![0]!.allowed_providers = '"openai"'),
+      'tables.guardrails[0].allowed_providers',
+      /holds JSON whose value must be an array/,
+    ],
+    [
+      'negative credits',
+      (d) => void (d.tables.accounts![0]!.credits_nanos = -1),
+      'tables.accounts[0].credits_nanos',
+      /must be >= 0 \(got -1\): amounts never go negative/,
+    ],
+    [
+      'no sequences while rows were created at run time',
+      (d) => void (d.tables.sequences = []),
+      'tables.sequences',
+      /lacks the sequence "guardrail": guardrails already holds the id that guardrail #1 would mint/,
+    ],
+    [
+      'a sequence behind its rows',
+      (d) => void (d.tables.sequences!.find((r) => r.kind === 'video-task')!.value = 0),
+      'tables.sequences',
+      /must count video-task ids up to at least 1/,
+    ],
     ['a wrong-typed column', (d) => void (d.tables.accounts![0]!.name = 5), 'tables.accounts[0].name', /must be a string/],
     ['an unknown column', (d) => void (d.tables.accounts![0]!.colour = 'red'), 'tables.accounts[0].colour', /is not a known column/],
     ['an unknown table', (d) => void (d.tables.widgets = []), 'tables.widgets', /is not a known table/],
@@ -491,7 +604,10 @@ describe('credits never go negative through the admin API', () => {
     expect(negative.body.error.metadata).toMatchObject({ field: 'credits_usd' })
     const balance = await put({ balance_usd: -1_000_000 })
     expect(balance.status).toBe(400)
-    expect(balance.body.error).toMatchObject({ message: expect.stringMatching(/^Field `balance_usd` must be >= -0 for this account: lower would need negative credits/), metadata: { field: 'balance_usd' } })
+    expect(balance.body.error).toMatchObject({
+      message: expect.stringMatching(/^Field `balance_usd` must be >= -0 for this account: lower would need negative credits/),
+      metadata: { field: 'balance_usd' },
+    })
     expect((await emu.get(`${ADMIN}/accounts/${account.id}`)).body.data.credits_usd).toBe(account.credits_usd)
     expect((await emu.send('POST', `${ADMIN}/accounts`, { credits_usd: -5 })).body.error.metadata).toMatchObject({ field: 'credits_usd' })
     // A negative balance is fine while the credits bought stay >= 0.

@@ -15,7 +15,8 @@ describe('model-gateway-emulator/testing', () => {
     const clientA = new OpenAI({ apiKey: a.keys.standard, baseURL: a.apiUrl, maxRetries: 0 })
     const clientB = new OpenAI({ apiKey: b.keys.standard, baseURL: b.apiUrl, maxRetries: 0 })
     await a.fault({ match: { operation: 'embeddings.create' }, action: { status: 429 }, remaining: 2 })
-    for (let i = 0; i < 2; i++) await expect(clientA.embeddings.create({ model: 'openai/text-embedding-3-small', input: 'x' })).rejects.toMatchObject({ status: 429 })
+    for (let i = 0; i < 2; i++)
+      await expect(clientA.embeddings.create({ model: 'openai/text-embedding-3-small', input: 'x' })).rejects.toMatchObject({ status: 429 })
     // The other workspace is not affected, and the third call of A goes through.
     expect((await clientB.embeddings.create({ model: 'openai/text-embedding-3-small', input: 'x' })).data).toHaveLength(1)
     expect((await clientA.embeddings.create({ model: 'openai/text-embedding-3-small', input: 'x' })).data).toHaveLength(1)

@@ -64,7 +64,13 @@ describe('video callbacks', () => {
       method: 'POST',
       url: '/router/v1/video/ent/v2/multiframe',
       headers: { authorization: `Bearer ${emu.keys.standard}`, 'content-type': 'application/json', 'x-emulator-video-outcome': 'failed' },
-      payload: JSON.stringify({ model: 'videoq2-turbo', start_image: frame, image_settings: [{ key_image: frame }, { key_image: frame }], payload: 'order-42', callback_url: receiver.url }),
+      payload: JSON.stringify({
+        model: 'videoq2-turbo',
+        start_image: frame,
+        image_settings: [{ key_image: frame }, { key_image: frame }],
+        payload: 'order-42',
+        callback_url: receiver.url,
+      }),
     })
     expect(res.status).toBe(200)
     await emu.clock.advance('1m')

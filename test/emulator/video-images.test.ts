@@ -124,9 +124,12 @@ describe('JPEG marker walk', () => {
 })
 
 describe('URLs', () => {
-  it.each(['https://example.com/frame.png', 'http://localhost:8080/a/b.jpg?x=1#y', 'HTTPS://cdn.example.org/img'])('%s is accepted as is (not fetched)', (url) => {
-    expect(inspectImage(url)).toEqual({ kind: 'url', url })
-  })
+  it.each(['https://example.com/frame.png', 'http://localhost:8080/a/b.jpg?x=1#y', 'HTTPS://cdn.example.org/img'])(
+    '%s is accepted as is (not fetched)',
+    (url) => {
+      expect(inspectImage(url)).toEqual({ kind: 'url', url })
+    },
+  )
 
   it('rejects an http(s) string that is not a URL', () => {
     expect(problem('https://').reason).toBe('ImageFormatInvalid')

@@ -33,8 +33,23 @@ const VALID: Record<string, Record<string, unknown>> = {
 describe('creating tasks', () => {
   it.each([
     ['multiframe', { task_id: expect.stringMatching(/^\d{18}$/), state: 'created', model: 'videoq2-pro', resolution: '720p' }],
-    ['text2video', { task_id: expect.any(String), type: 'text2video', state: 'created', model: 'videoq2', prompt: 'A fox runs through snow', duration: 5, resolution: '720p', off_peak: false }],
-    ['img2video', { task_id: expect.any(String), type: 'img2video', state: 'created', model: 'videoq2-turbo', duration: 5, resolution: '720p', off_peak: false }],
+    [
+      'text2video',
+      {
+        task_id: expect.any(String),
+        type: 'text2video',
+        state: 'created',
+        model: 'videoq2',
+        prompt: 'A fox runs through snow',
+        duration: 5,
+        resolution: '720p',
+        off_peak: false,
+      },
+    ],
+    [
+      'img2video',
+      { task_id: expect.any(String), type: 'img2video', state: 'created', model: 'videoq2-turbo', duration: 5, resolution: '720p', off_peak: false },
+    ],
     ['reference2video', { task_id: expect.any(String), type: 'reference2video', state: 'created', model: 'videoq2' }],
     ['start-end2video', { task_id: expect.any(String), type: 'headtailimg2video', state: 'created', model: 'videoq2-pro', duration: 5, resolution: '720p' }],
     ['template2video', { task_id: expect.any(String), state: 'created', template: 'hug', resolution: '720p', duration: 4 }],
@@ -57,7 +72,11 @@ describe('creating tasks', () => {
   // [reason, the vendor's exact message, the emulator's explanation in X-Emulator-Detail]
   const fieldLacking = (field: string): [string, string, unknown] => ['FieldLacking', `field is missing or empty: ${field}`, `${field} is required`]
   const invalid = (field: string, detail: string): [string, string, unknown] => ['FieldInvalid', `invalid field: ${field}`, `${field} ${detail}`]
-  const count = (field: string, detail: string): [string, string, unknown] => ['FieldItemCountOutOfRange', `field item count out of range: ${field}`, `${field}: ${detail}`]
+  const count = (field: string, detail: string): [string, string, unknown] => [
+    'FieldItemCountOutOfRange',
+    `field item count out of range: ${field}`,
+    `${field}: ${detail}`,
+  ]
 
   it.each<[string, Record<string, unknown>, string, string, unknown]>([
     // required fields
@@ -69,16 +88,28 @@ describe('creating tasks', () => {
     ['reference2video', { model: 'videoq2', images: [IMG] }, ...fieldLacking('prompt')],
     ['start-end2video', { images: [IMG, IMG] }, ...fieldLacking('model')],
     ['multiframe', { model: 'videoq2-pro', image_settings: [{ key_image: IMG }, { key_image: IMG }] }, ...fieldLacking('start_image')],
-    ['multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: [{ prompt: 'x' }, { key_image: IMG }] }, ...fieldLacking('image_settings[0].key_image')],
+    [
+      'multiframe',
+      { model: 'videoq2-pro', start_image: IMG, image_settings: [{ prompt: 'x' }, { key_image: IMG }] },
+      ...fieldLacking('image_settings[0].key_image'),
+    ],
     ['template2video', { images: [IMG], prompt: 'x', seed: 1 }, ...fieldLacking('template')],
     ['template2video', { template: 'hug', images: [IMG], seed: 1 }, ...fieldLacking('prompt')],
     ['template2video', { template: 'hug', images: [IMG], prompt: 'x' }, ...fieldLacking('seed')],
     // model lists per operation
     ['text2video', { model: 'videoq2-pro', prompt: 'x' }, ...invalid('model', 'must be one of videoq2, videoq1, video1.5, videoq3-pro, videoq3-turbo')],
     ['multiframe', { model: 'videoq2', start_image: IMG, image_settings: [] }, ...invalid('model', 'must be one of videoq2-pro, videoq2-turbo')],
-    ['img2video', { model: 'video1.5', images: [IMG] }, ...invalid('model', 'must be one of videoq3-pro, videoq2-pro-fast, videoq2-pro, videoq2-turbo, videoq1, video2.0, videoq3-turbo')],
+    [
+      'img2video',
+      { model: 'video1.5', images: [IMG] },
+      ...invalid('model', 'must be one of videoq3-pro, videoq2-pro-fast, videoq2-pro, videoq2-turbo, videoq1, video2.0, videoq3-turbo'),
+    ],
     ['reference2video', { model: 'videoq3-pro', images: [IMG], prompt: 'x' }, ...invalid('model', 'must be one of videoq2, videoq1, video2.0, video1.5')],
-    ['start-end2video', { model: 'video1.5', images: [IMG, IMG] }, ...invalid('model', 'must be one of videoq2-pro-fast, videoq2-pro, videoq2-turbo, videoq1, video2.0, videoq3-turbo')],
+    [
+      'start-end2video',
+      { model: 'video1.5', images: [IMG, IMG] },
+      ...invalid('model', 'must be one of videoq2-pro-fast, videoq2-pro, videoq2-turbo, videoq1, video2.0, videoq3-turbo'),
+    ],
     ['text2video', { model: 5, prompt: 'x' }, ...invalid('model', 'must be a string')],
     // prompt length
     ['text2video', { model: 'videoq2', prompt: 'p'.repeat(2001) }, ...invalid('prompt', 'at most 2000 characters')],
@@ -87,7 +118,11 @@ describe('creating tasks', () => {
     ['text2video', { model: 'videoq2', prompt: 'x', aspect_ratio: '21:9' }, ...invalid('aspect_ratio', 'must be one of 16:9, 9:16, 3:4, 4:3, 1:1')],
     ['text2video', { model: 'videoq1', prompt: 'x', aspect_ratio: '4:3' }, ...invalid('aspect_ratio', 'videoq1 takes 16:9, 9:16, 1:1')],
     ['text2video', { model: 'videoq2', prompt: 'x', resolution: '4k' }, ...invalid('resolution', 'must be one of 360p, 540p, 720p, 1080p')],
-    ['img2video', { model: 'videoq2-pro', images: [IMG], movement_amplitude: 'huge' }, ...invalid('movement_amplitude', 'must be one of auto, small, medium, large')],
+    [
+      'img2video',
+      { model: 'videoq2-pro', images: [IMG], movement_amplitude: 'huge' },
+      ...invalid('movement_amplitude', 'must be one of auto, small, medium, large'),
+    ],
     // durations and resolutions per model
     ['text2video', { model: 'videoq2', prompt: 'x', duration: 11 }, ...invalid('duration', 'videoq2 takes 1 to 10 seconds')],
     ['text2video', { model: 'videoq1', prompt: 'x', duration: 4 }, ...invalid('duration', 'videoq1 takes 5 seconds')],
@@ -98,10 +133,26 @@ describe('creating tasks', () => {
     ['start-end2video', { model: 'videoq2-pro', images: [IMG, IMG], duration: 9 }, ...invalid('duration', 'videoq2-pro takes 1 to 8 seconds')],
     ['reference2video', { model: 'video2.0', images: [IMG], prompt: 'x', duration: 8 }, ...invalid('duration', 'video2.0 takes 4 seconds')],
     // keyframes
-    ['multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: Array.from({ length: 10 }, () => ({ key_image: IMG })) }, ...count('image_settings', 'at most 9 key frames')],
-    ['multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG, duration: 1 }, { key_image: IMG }] }, ...invalid('image_settings[0].duration', 'must be an integer from 2 to 7 seconds')],
-    ['multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG }, { key_image: IMG, duration: 8 }] }, ...invalid('image_settings[1].duration', 'must be an integer from 2 to 7 seconds')],
-    ['multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG }, { key_image: IMG }], resolution: '360p' }, ...invalid('resolution', 'must be one of 540p, 720p, 1080p')],
+    [
+      'multiframe',
+      { model: 'videoq2-pro', start_image: IMG, image_settings: Array.from({ length: 10 }, () => ({ key_image: IMG })) },
+      ...count('image_settings', 'at most 9 key frames'),
+    ],
+    [
+      'multiframe',
+      { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG, duration: 1 }, { key_image: IMG }] },
+      ...invalid('image_settings[0].duration', 'must be an integer from 2 to 7 seconds'),
+    ],
+    [
+      'multiframe',
+      { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG }, { key_image: IMG, duration: 8 }] },
+      ...invalid('image_settings[1].duration', 'must be an integer from 2 to 7 seconds'),
+    ],
+    [
+      'multiframe',
+      { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG }, { key_image: IMG }], resolution: '360p' },
+      ...invalid('resolution', 'must be one of 540p, 720p, 1080p'),
+    ],
     // image counts per operation
     ['img2video', { model: 'videoq2-pro', images: [IMG, IMG] }, ...count('images', 'exactly 1 image')],
     ['start-end2video', { model: 'videoq2-pro', images: [IMG] }, ...count('images', 'exactly 2 images')],
@@ -111,14 +162,54 @@ describe('creating tasks', () => {
     ['template2video', { template: 'hug', images: [IMG, IMG], prompt: 'x', seed: 1 }, ...count('images', 'exactly 1 image')],
     ['template2video', { template: 'wish_sender', images: [IMG], prompt: 'x', seed: 1 }, ...count('images', 'exactly 3 images')],
     ['template2video', { template: 'dynasty_dress', images: [IMG, IMG, IMG], prompt: 'x', seed: 1 }, ...count('images', '1 to 2 images')],
-    ['template2video', { template: 'no_such_template', images: [IMG], prompt: 'x', seed: 1 }, ...invalid('template', 'unknown template; see GET /router/v1/video/templates')],
+    [
+      'template2video',
+      { template: 'no_such_template', images: [IMG], prompt: 'x', seed: 1 },
+      ...invalid('template', 'unknown template; see GET /router/v1/video/templates'),
+    ],
     // images read from their bytes
-    ['img2video', { model: 'videoq2-pro', images: ['data:image/gif;base64,R0lGODlhAQABAAAAACw='] }, 'ImageFormatInvalid', 'invalid image format: images[0]', expect.stringMatching(/^images\[0\]: /)],
-    ['img2video', { model: 'videoq2-pro', images: [dataUri(Buffer.from('not an image at all'), 'image/png')] }, 'ImageFormatInvalid', 'invalid image format: images[0]', expect.stringMatching(/^images\[0\]: /)],
-    ['img2video', { model: 'videoq2-pro', images: [dataUri(png(400, 100), 'image/png')] }, 'PageSizeOutOfRange', 'page size out of range: images[0]', expect.stringMatching(/^images\[0\]: .*4:1/)],
-    ['img2video', { model: 'videoq2-pro', images: [dataUri(jpeg(20, 100), 'image/jpeg')] }, 'PageSizeOutOfRange', 'page size out of range: images[0]', expect.stringMatching(/^images\[0\]: /)],
-    ['multiframe', { model: 'videoq2-pro', start_image: 'data:image/png;base64,!!!', image_settings: [{ key_image: IMG }, { key_image: IMG }] }, 'ImageFormatInvalid', 'invalid image format: start_image', expect.stringMatching(/^start_image: /)],
-    ['start-end2video', { model: 'videoq2-pro', images: [dataUri(png(160, 90), 'image/png'), dataUri(png(90, 160), 'image/png')] }, 'FieldInvalid', 'invalid field: images', expect.stringMatching(/^images the start and end frames' width\/height ratios differ/)],
+    [
+      'img2video',
+      { model: 'videoq2-pro', images: ['data:image/gif;base64,R0lGODlhAQABAAAAACw='] },
+      'ImageFormatInvalid',
+      'invalid image format: images[0]',
+      expect.stringMatching(/^images\[0\]: /),
+    ],
+    [
+      'img2video',
+      { model: 'videoq2-pro', images: [dataUri(Buffer.from('not an image at all'), 'image/png')] },
+      'ImageFormatInvalid',
+      'invalid image format: images[0]',
+      expect.stringMatching(/^images\[0\]: /),
+    ],
+    [
+      'img2video',
+      { model: 'videoq2-pro', images: [dataUri(png(400, 100), 'image/png')] },
+      'PageSizeOutOfRange',
+      'page size out of range: images[0]',
+      expect.stringMatching(/^images\[0\]: .*4:1/),
+    ],
+    [
+      'img2video',
+      { model: 'videoq2-pro', images: [dataUri(jpeg(20, 100), 'image/jpeg')] },
+      'PageSizeOutOfRange',
+      'page size out of range: images[0]',
+      expect.stringMatching(/^images\[0\]: /),
+    ],
+    [
+      'multiframe',
+      { model: 'videoq2-pro', start_image: 'data:image/png;base64,!!!', image_settings: [{ key_image: IMG }, { key_image: IMG }] },
+      'ImageFormatInvalid',
+      'invalid image format: start_image',
+      expect.stringMatching(/^start_image: /),
+    ],
+    [
+      'start-end2video',
+      { model: 'videoq2-pro', images: [dataUri(png(160, 90), 'image/png'), dataUri(png(90, 160), 'image/png')] },
+      'FieldInvalid',
+      'invalid field: images',
+      expect.stringMatching(/^images the start and end frames' width\/height ratios differ/),
+    ],
     // seed, callback_url, off-peak
     ['img2video', { model: 'videoq2-pro', images: [IMG], seed: 'abc' }, ...invalid('seed', 'must be an integer >= 0 or a string of digits')],
     ['img2video', { model: 'videoq2-pro', images: [IMG], seed: -1 }, ...invalid('seed', 'must be an integer >= 0 or a string of digits')],
@@ -135,7 +226,7 @@ describe('creating tasks', () => {
     expect(res.headers['x-emulator-detail']).toEqual(detail)
   })
 
-  it('multiframe: image_settings is optional, as the spec says; --multiframe-min-key-frames 2 asks for the vendor\'s 2 to 9', async () => {
+  it("multiframe: image_settings is optional, as the spec says; --multiframe-min-key-frames 2 asks for the vendor's 2 to 9", async () => {
     const spec = await testEmulator()
     expect((await create(spec, 'multiframe', { model: 'videoq2-pro', start_image: IMG })).body).toMatchObject({ state: 'created', model: 'videoq2-pro' })
     expect((await create(spec, 'multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG }] })).status).toBe(200)
@@ -156,7 +247,7 @@ describe('creating tasks', () => {
     expect((await create(emu, 'img2video', { model: 'videoq2-pro', images: [png(64, 64).toString('base64')] })).status).toBe(200)
   })
 
-  it('401 in the vendor\'s words without a key, with an unknown key or with a management key; the reason in X-Emulator-Detail', async () => {
+  it("401 in the vendor's words without a key, with an unknown key or with a management key; the reason in X-Emulator-Detail", async () => {
     const emu = await testEmulator()
     const cases: Array<[string | undefined, string]> = [
       [undefined, 'No auth credentials found'],
@@ -164,7 +255,12 @@ describe('creating tasks', () => {
       [emu.keys.management, 'Management keys cannot be used for this operation: use a standard API key'],
     ]
     for (const [key, detail] of cases) {
-      const res = await emu.request({ method: 'POST', url: `${ROUTER}/text2video`, headers: { ...(key && { authorization: `Bearer ${key}` }), 'content-type': 'application/json' }, payload: '{}' })
+      const res = await emu.request({
+        method: 'POST',
+        url: `${ROUTER}/text2video`,
+        headers: { ...(key && { authorization: `Bearer ${key}` }), 'content-type': 'application/json' },
+        payload: '{}',
+      })
       expect(res.status).toBe(401)
       expect(res.body).toEqual({ code: 401, reason: 'Unauthorized', message: 'unauthorized', metadata: { trace_id: expect.stringMatching(/^[0-9a-f]{32}$/) } })
       expect(res.headers['x-emulator-detail']).toBe(detail)
@@ -253,7 +349,10 @@ describe('the task engine', () => {
     expect((await emu.send('POST', `/_emulator/api/video/tasks/${a}/advance`)).body.data.state).toBe('queueing')
     expect((await emu.send('POST', `/_emulator/api/video/tasks/${a}/advance`)).body.data.state).toBe('processing')
     const succeeded = (await emu.send('POST', `/_emulator/api/video/tasks/${a}/succeed`)).body.data
-    expect(succeeded).toMatchObject({ state: 'success', timeline: [{ state: 'created' }, { state: 'queueing' }, { state: 'processing' }, { state: 'success' }] })
+    expect(succeeded).toMatchObject({
+      state: 'success',
+      timeline: [{ state: 'created' }, { state: 'queueing' }, { state: 'processing' }, { state: 'success' }],
+    })
     expect((await emu.send('POST', `/_emulator/api/video/tasks/${a}/fail`)).status).toBe(409)
 
     const b = await make()
@@ -275,7 +374,11 @@ describe('the task engine', () => {
     await emu.clock.advance('59s')
     expect((await task(emu, id)).body.state).toBe('processing')
     await emu.clock.advance('1s')
-    expect((await emu.get(`/_emulator/api/video/tasks/${id}`)).body.data.timeline.map((t: { state: string }) => t.state)).toEqual(['created', 'processing', 'success'])
+    expect((await emu.get(`/_emulator/api/video/tasks/${id}`)).body.data.timeline.map((t: { state: string }) => t.state)).toEqual([
+      'created',
+      'processing',
+      'success',
+    ])
 
     const settings = await emu.send('PUT', '/_emulator/api/video/settings', { failure_rate: 1, fail_code: 'CreationPolicyViolation' })
     expect(settings.body.data).toMatchObject({ failure_rate: 1, fail_code: 'CreationPolicyViolation', queueing_ms: 0 })

@@ -19,23 +19,61 @@ const IMG = 'https://example.com/frame.png'
 /** A valid request of each operation, which the fuzzer then mutates. */
 const OPERATIONS: Operation[] = [
   { method: 'GET', path: '/api/v1/keys?include_disabled=true&offset=0', key: 'management' },
-  { method: 'PATCH', path: '/api/v1/keys/{hash}', key: 'management', body: { name: 'n', disabled: false, limit: 5, limit_reset: 'daily', include_byok_in_limit: true } },
+  {
+    method: 'PATCH',
+    path: '/api/v1/keys/{hash}',
+    key: 'management',
+    body: { name: 'n', disabled: false, limit: 5, limit_reset: 'daily', include_byok_in_limit: true },
+  },
   { method: 'GET', path: '/api/v1/models?output_modalities=text&category=programming&supported_parameters=tools&limit=5&offset=1' },
   { method: 'GET', path: '/api/v1/models?use_rss=true' },
   { method: 'GET', path: '/api/v1/models/user?region=eu', key: 'standard' },
   { method: 'GET', path: '/api/v1/models/openai/gpt-4.1/endpoints' },
   { method: 'GET', path: '/api/v1/endpoints/zdr' },
-  { method: 'POST', path: '/api/v1/guardrails', key: 'management', body: { name: 'g', description: 'd', limit_usd: 1, reset_interval: 'weekly', allowed_providers: ['openai'], allowed_models: ['openai/gpt-4.1'], enforce_zdr: false } },
+  {
+    method: 'POST',
+    path: '/api/v1/guardrails',
+    key: 'management',
+    body: {
+      name: 'g',
+      description: 'd',
+      limit_usd: 1,
+      reset_interval: 'weekly',
+      allowed_providers: ['openai'],
+      allowed_models: ['openai/gpt-4.1'],
+      enforce_zdr: false,
+    },
+  },
   { method: 'PATCH', path: '/api/v1/guardrails/{guardrail}', key: 'management', body: { name: 'h', ignored_providers: ['azure'] } },
   { method: 'POST', path: '/api/v1/guardrails/{guardrail}/assignments/keys', key: 'management', body: { key_hashes: ['{hash}'] } },
   { method: 'POST', path: '/api/v1/guardrails/{guardrail}/assignments/members/remove', key: 'management', body: { member_user_ids: ['user_x'] } },
-  { method: 'POST', path: '/api/v1/credits/crypto', key: 'standard', body: { amount: 10, sender: '0x9a85CB3bfd494Ea3a8C9E50aA6a3c1a7E8BACE11', chain_id: 8453 } },
+  {
+    method: 'POST',
+    path: '/api/v1/credits/crypto',
+    key: 'standard',
+    body: { amount: 10, sender: '0x9a85CB3bfd494Ea3a8C9E50aA6a3c1a7E8BACE11', chain_id: 8453 },
+  },
   { method: 'GET', path: '/api/v1/credits', key: 'standard' },
-  { method: 'POST', path: '/api/v1/embeddings', key: 'standard', body: { model: 'openai/text-embedding-3-small', input: ['a', 'b'], dimensions: 8, encoding_format: 'base64', provider: { order: ['openai'] } } },
+  {
+    method: 'POST',
+    path: '/api/v1/embeddings',
+    key: 'standard',
+    body: { model: 'openai/text-embedding-3-small', input: ['a', 'b'], dimensions: 8, encoding_format: 'base64', provider: { order: ['openai'] } },
+  },
   { method: 'GET', path: '/api/v1/activity?date=2026-01-01', key: 'management' },
-  { method: 'POST', path: '/router/v1/video/ent/v2/text2video', key: 'standard', body: { model: 'videoq2', prompt: 'p', duration: 5, resolution: '720p', seed: '3', callback_url: 'http://127.0.0.1:9/x' } },
+  {
+    method: 'POST',
+    path: '/router/v1/video/ent/v2/text2video',
+    key: 'standard',
+    body: { model: 'videoq2', prompt: 'p', duration: 5, resolution: '720p', seed: '3', callback_url: 'http://127.0.0.1:9/x' },
+  },
   { method: 'POST', path: '/router/v1/video/ent/v2/img2video', key: 'standard', body: { model: 'videoq2-pro', images: [IMG], movement_amplitude: 'auto' } },
-  { method: 'POST', path: '/router/v1/video/ent/v2/multiframe', key: 'standard', body: { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG, duration: 3 }, { key_image: IMG }] } },
+  {
+    method: 'POST',
+    path: '/router/v1/video/ent/v2/multiframe',
+    key: 'standard',
+    body: { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG, duration: 3 }, { key_image: IMG }] },
+  },
   { method: 'POST', path: '/router/v1/video/ent/v2/start-end2video', key: 'standard', body: { model: 'videoq2-pro', images: [IMG, IMG] } },
   { method: 'POST', path: '/router/v1/video/ent/v2/reference2video', key: 'standard', body: { model: 'videoq2', images: [IMG], prompt: 'p' } },
   { method: 'POST', path: '/router/v1/video/ent/v2/template2video', key: 'standard', body: { template: 'hug', images: [IMG], prompt: 'p', seed: 1 } },
@@ -78,11 +116,28 @@ const mutation = fc.oneof(
   fc.record({ kind: fc.constant('extra' as const), name: fc.string({ maxLength: 12 }), value: weird }),
   fc.record({ kind: fc.constant('body' as const), value: weird }),
   fc.record({ kind: fc.constant('raw' as const), text: fc.constantFrom('{', '[1,2', 'null', '"text"', '{"a":1}}', '\u0000', '<xml/>', '') }),
-  fc.record({ kind: fc.constant('type' as const), type: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'image/png') }),
+  fc.record({
+    kind: fc.constant('type' as const),
+    type: fc.constantFrom(
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/json; charset=latin1',
+      'image/png',
+    ),
+  }),
   fc.record({ kind: fc.constant('segment' as const), value: fc.constantFrom('%', '%zz', '..', '%2e%2e', 'x'.repeat(600), '💥', '%00', ' ', '{}') }),
-  fc.record({ kind: fc.constant('spelling' as const), how: fc.constantFrom('double', 'encode', 'dot', 'dotdot', 'slash', 'backslash'), pick: fc.nat(), lower: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('spelling' as const),
+    how: fc.constantFrom('double', 'encode', 'dot', 'dotdot', 'slash', 'backslash'),
+    pick: fc.nat(),
+    lower: fc.boolean(),
+  }),
   fc.record({ kind: fc.constant('nest' as const), depth: fc.constantFrom(10, 63, 64, 65, 200, 5_000, 50_000), pick: fc.nat(), brace: fc.boolean() }),
-  fc.record({ kind: fc.constant('query' as const), value: fc.constantFrom('limit=-1', 'limit=abc', 'offset=1e400', 'date=%', 'a[b]=c', '&&&', 'region=', 'states=zzz', '%%%', 'include_disabled=2') }),
+  fc.record({
+    kind: fc.constant('query' as const),
+    value: fc.constantFrom('limit=-1', 'limit=abc', 'offset=1e400', 'date=%', 'a[b]=c', '&&&', 'region=', 'states=zzz', '%%%', 'include_disabled=2'),
+  }),
 )
 
 export interface FuzzResult {
@@ -156,7 +211,15 @@ function substitute(path: string, ids: Record<string, string>): string {
 export async function fuzz(runs: number, seed: number): Promise<FuzzResult> {
   // Listening (on loopback), so respelt paths go over a real socket: an injected request would have
   // its dot segments resolved on the way in.
-  const emu: RunningEmulator = await startEmulator({ db: ':memory:', clock: 'manual', seed: 1, callbackTimeoutMs: 50, host: '127.0.0.1', port: 0, logLevel: 'silent' })
+  const emu: RunningEmulator = await startEmulator({
+    db: ':memory:',
+    clock: 'manual',
+    seed: 1,
+    callbackTimeoutMs: 50,
+    host: '127.0.0.1',
+    port: 0,
+    logLevel: 'silent',
+  })
   const account = emu.ctx.repos.accounts.list()[0]!.id
   const hash = (await emu.app.inject({ url: '/api/v1/keys', headers: { authorization: `Bearer ${emu.keys.management}` } })).json().data[0].hash as string
   const guardrail = (
@@ -165,61 +228,68 @@ export async function fuzz(runs: number, seed: number): Promise<FuzzResult> {
   const ids = { account, hash, guardrail }
   const result: FuzzResult = { requests: 0, byStatus: {}, failures: [] }
 
-  await fc.assert(
-    fc.asyncProperty(fc.nat(OPERATIONS.length - 1), fc.array(mutation, { minLength: 1, maxLength: 3 }), async (index, mutations) => {
-      const op = OPERATIONS[index]!
-      let path = substitute(op.path, ids)
-      let body: unknown = op.body === undefined ? undefined : JSON.parse(substitute(JSON.stringify(op.body), ids))
-      let raw: string | undefined
-      let contentType = 'application/json'
-      for (const m of mutations) {
-        const keys = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : []
-        if (m.kind === 'replace' && keys.length > 0) (body as Record<string, unknown>)[keys[m.pick % keys.length]!] = m.value
-        else if (m.kind === 'remove' && keys.length > 0) delete (body as Record<string, unknown>)[keys[m.pick % keys.length]!]
-        else if (m.kind === 'extra' && body && typeof body === 'object' && !Array.isArray(body)) (body as Record<string, unknown>)[m.name] = m.value
-        else if (m.kind === 'body') body = m.value
-        else if (m.kind === 'raw') raw = m.text
-        else if (m.kind === 'type') contentType = m.type
-        else if (m.kind === 'segment') path = path.replace(/\/[^/?]+(\?|$)/, `/${m.value}$1`)
-        else if (m.kind === 'spelling') path = respell(path, m.how, m.pick, m.lower)
-        else if (m.kind === 'nest') raw = nestedText(body, m.depth, m.pick, m.brace)
-        else if (m.kind === 'query') path = `${path}${path.includes('?') ? '&' : '?'}${m.value}`
-      }
-      const headers: Record<string, string> = { ...(op.key && { authorization: `Bearer ${emu.keys[op.key]}` }) }
-      const payload = raw ?? (body === undefined ? undefined : JSON.stringify(body))
-      if (payload !== undefined) headers['content-type'] = contentType
-      const spelt = mutations.some((m) => m.kind === 'spelling')
-      const res = spelt ? await overSocket(emu, op.method, path, headers, payload) : await emu.app.inject({ method: op.method, url: path, headers, ...(payload !== undefined && { payload }) })
-      result.requests++
-      result.byStatus[res.statusCode] = (result.byStatus[res.statusCode] ?? 0) + 1
-      const where = `${op.method} ${path} ${payload?.slice(0, 200) ?? ''} -> ${res.statusCode} ${res.body.slice(0, 200)}`
-      // A 5xx that a fault rule asked for (the fuzzer creates some) is the emulator doing its job.
-      // (The gateway's body names the rule; the router's keeps the vendor's words, so the header does.)
-      const injected = res.body.includes('"emulator_fault"') || String(res.headers['x-emulator-detail'] ?? '').startsWith('answered by fault rule')
-      if (res.statusCode >= 500 && !injected) {
-        result.failures.push(where)
-        return false
-      }
-      // Another spelling of a path never reaches a route: a 400 (or a 404), in either envelope.
-      const respelt = path.split('?')[0] !== substitute(op.path, ids).split('?')[0] && mutations.some((m) => m.kind === 'spelling')
-      if (respelt && mutations.every((m) => m.kind !== 'segment') && res.statusCode !== 400 && res.statusCode !== 404) {
-        result.failures.push(`respelt path served: ${where}`)
-        return false
-      }
-      if (res.statusCode >= 400) {
-        const parsed = res.json() as Record<string, unknown>
-        const router = typeof parsed.code === 'number' && typeof parsed.reason === 'string' && typeof parsed.message === 'string'
-        const main = typeof (parsed.error as { code?: unknown } | undefined)?.code === 'number' && typeof (parsed.error as { message?: unknown }).message === 'string'
-        const ok = respelt ? router || main : path.startsWith('/router/') ? router : main
-        if (!ok) {
-          result.failures.push(`bad envelope: ${where}`)
+  await fc
+    .assert(
+      fc.asyncProperty(fc.nat(OPERATIONS.length - 1), fc.array(mutation, { minLength: 1, maxLength: 3 }), async (index, mutations) => {
+        const op = OPERATIONS[index]!
+        let path = substitute(op.path, ids)
+        let body: unknown = op.body === undefined ? undefined : JSON.parse(substitute(JSON.stringify(op.body), ids))
+        let raw: string | undefined
+        let contentType = 'application/json'
+        for (const m of mutations) {
+          const keys = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : []
+          if (m.kind === 'replace' && keys.length > 0) (body as Record<string, unknown>)[keys[m.pick % keys.length]!] = m.value
+          else if (m.kind === 'remove' && keys.length > 0) delete (body as Record<string, unknown>)[keys[m.pick % keys.length]!]
+          else if (m.kind === 'extra' && body && typeof body === 'object' && !Array.isArray(body)) (body as Record<string, unknown>)[m.name] = m.value
+          else if (m.kind === 'body') body = m.value
+          else if (m.kind === 'raw') raw = m.text
+          else if (m.kind === 'type') contentType = m.type
+          else if (m.kind === 'segment') path = path.replace(/\/[^/?]+(\?|$)/, `/${m.value}$1`)
+          else if (m.kind === 'spelling') path = respell(path, m.how, m.pick, m.lower)
+          else if (m.kind === 'nest') raw = nestedText(body, m.depth, m.pick, m.brace)
+          else if (m.kind === 'query') path = `${path}${path.includes('?') ? '&' : '?'}${m.value}`
+        }
+        const headers: Record<string, string> = { ...(op.key && { authorization: `Bearer ${emu.keys[op.key]}` }) }
+        const payload = raw ?? (body === undefined ? undefined : JSON.stringify(body))
+        if (payload !== undefined) headers['content-type'] = contentType
+        const spelt = mutations.some((m) => m.kind === 'spelling')
+        const res = spelt
+          ? await overSocket(emu, op.method, path, headers, payload)
+          : await emu.app.inject({ method: op.method, url: path, headers, ...(payload !== undefined && { payload }) })
+        result.requests++
+        result.byStatus[res.statusCode] = (result.byStatus[res.statusCode] ?? 0) + 1
+        const where = `${op.method} ${path} ${payload?.slice(0, 200) ?? ''} -> ${res.statusCode} ${res.body.slice(0, 200)}`
+        // A 5xx that a fault rule asked for (the fuzzer creates some) is the emulator doing its job.
+        // (The gateway's body names the rule; the router's keeps the vendor's words, so the header does.)
+        const injected = res.body.includes('"emulator_fault"') || String(res.headers['x-emulator-detail'] ?? '').startsWith('answered by fault rule')
+        if (res.statusCode >= 500 && !injected) {
+          result.failures.push(where)
           return false
         }
-      }
-      return true
-    }),
-    { numRuns: runs, seed, endOnFailure: true },
-  ).catch((error: unknown) => { if (result.failures.length === 0) result.failures.push(`fuzzer stopped: ${String(error).slice(0, 1500)}`) })
+        // Another spelling of a path never reaches a route: a 400 (or a 404), in either envelope.
+        const respelt = path.split('?')[0] !== substitute(op.path, ids).split('?')[0] && mutations.some((m) => m.kind === 'spelling')
+        if (respelt && mutations.every((m) => m.kind !== 'segment') && res.statusCode !== 400 && res.statusCode !== 404) {
+          result.failures.push(`respelt path served: ${where}`)
+          return false
+        }
+        if (res.statusCode >= 400) {
+          const parsed = res.json() as Record<string, unknown>
+          const router = typeof parsed.code === 'number' && typeof parsed.reason === 'string' && typeof parsed.message === 'string'
+          const main =
+            typeof (parsed.error as { code?: unknown } | undefined)?.code === 'number' && typeof (parsed.error as { message?: unknown }).message === 'string'
+          const ok = respelt ? router || main : path.startsWith('/router/') ? router : main
+          if (!ok) {
+            result.failures.push(`bad envelope: ${where}`)
+            return false
+          }
+        }
+        return true
+      }),
+      { numRuns: runs, seed, endOnFailure: true },
+    )
+    .catch((error: unknown) => {
+      if (result.failures.length === 0) result.failures.push(`fuzzer stopped: ${String(error).slice(0, 1500)}`)
+    })
 
   const integrity = emu.ctx.db.pragma('integrity_check', { simple: true })
   if (integrity !== 'ok') result.failures.push(`integrity_check: ${String(integrity)}`)

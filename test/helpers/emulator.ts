@@ -11,7 +11,12 @@ const defaults: EmulatorOptions = { db: ':memory:', clock: 'manual', clockStart:
 export interface TestEmulator extends Emulator {
   request(options: InjectOptions): Promise<{ status: number; body: any; headers: Record<string, unknown> }>
   get(url: string, key?: string): Promise<{ status: number; body: any; headers: Record<string, unknown> }>
-  send(method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, payload?: unknown, key?: string): Promise<{ status: number; body: any; headers: Record<string, unknown> }>
+  send(
+    method: 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: unknown,
+    key?: string,
+  ): Promise<{ status: number; body: any; headers: Record<string, unknown> }>
 }
 
 function withHelpers<T extends Emulator>(emu: T): T & TestEmulator {

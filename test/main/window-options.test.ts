@@ -1,14 +1,6 @@
 // The inspector window's hardening: preferences, where it may go, what opens outside, its CSP.
 import { describe, expect, it } from 'vitest'
-import {
-  isAllowedNavigation,
-  isExternalLink,
-  isPermissionAllowed,
-  WEB_PREFERENCES,
-  WINDOW_CSP,
-  windowOptions,
-  withCsp,
-} from '../../src/main/window-options.ts'
+import { isAllowedNavigation, isExternalLink, isPermissionAllowed, WEB_PREFERENCES, WINDOW_CSP, windowOptions, withCsp } from '../../src/main/window-options.ts'
 import { testEmulator } from '../helpers/emulator.ts'
 
 const APP = 'http://127.0.0.1:8710'

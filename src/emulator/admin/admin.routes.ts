@@ -115,35 +115,31 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
     data: ctx.repos.accounts.list().map(accountView),
   }))
 
-  app.post(
-    '/accounts',
-    { config: { operation: 'admin.accounts.create' }, schema: { body: OptionalBody(CreateAccountBody) } },
-    async (request, reply) => {
-      const body = request.body ?? {}
-      const label = ctx.ids.next('account')
-      const members = await generateMembers(ctx.config.seed, label)
-      const created = createAccount(ctx, {
-        label,
-        name: body.name ?? `Workspace ${label.split('#')[1]}`,
-        credits_usd: body.credits_usd ?? 0,
-        members,
-        keys: STARTER_KEYS,
-      })
-      ctx.events.emit('account.created', { id: created.account.id })
-      const token = (kind: string) => created.keys.find((k) => k.row.kind === kind)!.token
-      return reply.code(201).send({
-        data: {
-          id: created.account.id,
-          name: created.account.name,
-          management_key: token('management'),
-          standard_key: token('standard'),
-          credits_usd: nanosToUsd(created.account.credits_nanos),
-          workspace_id: created.account.workspace_id,
-          members: created.members.map((m) => ({ id: m.id, name: m.name, email: m.email, role: m.role })),
-        },
-      })
-    },
-  )
+  app.post('/accounts', { config: { operation: 'admin.accounts.create' }, schema: { body: OptionalBody(CreateAccountBody) } }, async (request, reply) => {
+    const body = request.body ?? {}
+    const label = ctx.ids.next('account')
+    const members = await generateMembers(ctx.config.seed, label)
+    const created = createAccount(ctx, {
+      label,
+      name: body.name ?? `Workspace ${label.split('#')[1]}`,
+      credits_usd: body.credits_usd ?? 0,
+      members,
+      keys: STARTER_KEYS,
+    })
+    ctx.events.emit('account.created', { id: created.account.id })
+    const token = (kind: string) => created.keys.find((k) => k.row.kind === kind)!.token
+    return reply.code(201).send({
+      data: {
+        id: created.account.id,
+        name: created.account.name,
+        management_key: token('management'),
+        standard_key: token('standard'),
+        credits_usd: nanosToUsd(created.account.credits_nanos),
+        workspace_id: created.account.workspace_id,
+        members: created.members.map((m) => ({ id: m.id, name: m.name, email: m.email, role: m.role })),
+      },
+    })
+  })
 
   app.get('/accounts/:id', { config: { operation: 'admin.accounts.get' }, schema: { params: AccountParams } }, async (request) => {
     const account = requireAccount(request.params.id)
@@ -183,7 +179,10 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
       config: { operation: 'admin.accounts.credits' },
       schema: {
         params: AccountParams,
-        body: Type.Object({ credits_usd: Type.Optional(Type.Number({ minimum: 0, maximum: 1e9 })), balance_usd: Type.Optional(Type.Number({ minimum: -1e9, maximum: 1e9 })) }),
+        body: Type.Object({
+          credits_usd: Type.Optional(Type.Number({ minimum: 0, maximum: 1e9 })),
+          balance_usd: Type.Optional(Type.Number({ minimum: -1e9, maximum: 1e9 })),
+        }),
       },
     },
     async (request) => {
@@ -198,7 +197,10 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
           const credits = credits_usd !== undefined ? usdToNanos(credits_usd) : usdToNanos(balance_usd!) + account.spent_nanos
           // A balance may be negative (spend beyond the credits bought), the credits bought never.
           if (credits < 0) {
-            throw fieldError('balance_usd', `must be >= -${nanosToUsd(account.spent_nanos)} for this account: lower would need negative credits (it has spent $${nanosToUsd(account.spent_nanos)})`)
+            throw fieldError(
+              'balance_usd',
+              `must be >= -${nanosToUsd(account.spent_nanos)} for this account: lower would need negative credits (it has spent $${nanosToUsd(account.spent_nanos)})`,
+            )
           }
           ctx.repos.accounts.setCredits(account.id, credits)
         })
@@ -225,20 +227,22 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
         })
       }
       const kind = body.kind ?? 'standard'
-      const { row } = ctx.db.transaction(() =>
-        insertKey(ctx, {
-          account_id: account.id,
-          kind,
-          name: body.name ?? (kind === 'management' ? 'Management key' : 'API key'),
-          label: ctx.ids.next('key'),
-          creator_user_id: body.creator_user_id ?? members[0]?.id ?? null,
-          disabled: body.disabled ?? false,
-          limit_usd: body.limit ?? null,
-          limit_reset: body.limit_reset ?? null,
-          include_byok_in_limit: body.include_byok_in_limit ?? false,
-          expires_at: body.expires_at ? Date.parse(body.expires_at) : null,
-        }),
-      ).immediate()
+      const { row } = ctx.db
+        .transaction(() =>
+          insertKey(ctx, {
+            account_id: account.id,
+            kind,
+            name: body.name ?? (kind === 'management' ? 'Management key' : 'API key'),
+            label: ctx.ids.next('key'),
+            creator_user_id: body.creator_user_id ?? members[0]?.id ?? null,
+            disabled: body.disabled ?? false,
+            limit_usd: body.limit ?? null,
+            limit_reset: body.limit_reset ?? null,
+            include_byok_in_limit: body.include_byok_in_limit ?? false,
+            expires_at: body.expires_at ? Date.parse(body.expires_at) : null,
+          }),
+        )
+        .immediate()
       return reply.code(201).send({ data: adminKeyView(row.hash) })
     },
   )

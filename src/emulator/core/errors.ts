@@ -15,11 +15,7 @@ export class ApiError extends Error {
    */
   readonly detail: string | undefined
 
-  constructor(
-    status: number,
-    message: string,
-    options: { metadata?: ErrorMetadata; headers?: Record<string, string>; reason?: string; detail?: string } = {},
-  ) {
+  constructor(status: number, message: string, options: { metadata?: ErrorMetadata; headers?: Record<string, string>; reason?: string; detail?: string } = {}) {
     super(message)
     this.name = 'ApiError'
     this.status = status

@@ -54,7 +54,10 @@ export function createRng(seed: number, label = 'main'): Rng {
     },
     hex: (chars) => {
       let out = ''
-      while (out.length < chars) out += Math.floor(next() * 0x1_0000_0000).toString(16).padStart(8, '0')
+      while (out.length < chars)
+        out += Math.floor(next() * 0x1_0000_0000)
+          .toString(16)
+          .padStart(8, '0')
       return out.slice(0, chars)
     },
     chance: (p) => next() < p,

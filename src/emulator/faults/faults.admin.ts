@@ -53,7 +53,15 @@ export const faultsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext
       throw new ApiError(400, 'Field `action.latency_range_ms.min` must be <= max', { metadata: { field: 'action.latency_range_ms.min', location: 'body' } })
     }
   }
-  const create = (body: { name?: string | null; match?: object; action: object; enabled?: boolean; probability?: number; remaining?: number | null; expires_at?: string | null }): FaultRow => {
+  const create = (body: {
+    name?: string | null
+    match?: object
+    action: object
+    enabled?: boolean
+    probability?: number
+    remaining?: number | null
+    expires_at?: string | null
+  }): FaultRow => {
     checkAction(body.action)
     const row: FaultRow = {
       id: ctx.ids.uuid(ctx.ids.next('fault')),

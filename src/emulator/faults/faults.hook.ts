@@ -44,11 +44,18 @@ export function installFaults(app: FastifyInstance, ctx: EmulatorContext, journa
 }
 
 /** Answers with the first matching fault rule's action, if any fires; the request goes on otherwise. */
-async function applyFaults(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply, operation: string, journal: Journal | undefined): Promise<FastifyReply | undefined> {
+async function applyFaults(
+  ctx: EmulatorContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  operation: string,
+  journal: Journal | undefined,
+): Promise<FastifyReply | undefined> {
   const forced = request.headers[FAULT_HEADER]
   if (typeof forced === 'string') {
     const status = /^\d{3}$/.test(forced.trim()) ? Number(forced) : NaN
-    if (!(status >= 400 && status <= 599)) throw new ApiError(400, 'Header X-Emulator-Fault must be an HTTP status from 400 to 599', { metadata: { field: FAULT_HEADER, location: 'headers' } })
+    if (!(status >= 400 && status <= 599))
+      throw new ApiError(400, 'Header X-Emulator-Fault must be an HTTP status from 400 to 599', { metadata: { field: FAULT_HEADER, location: 'headers' } })
     request.fault = 'header'
     throw faultError(status, ctx.clock.now(), 'header')
   }
@@ -66,7 +73,8 @@ async function applyFaults(ctx: EmulatorContext, request: FastifyRequest, reply:
     request.fault = rule.id
     const action = JSON.parse(rule.action) as FaultAction
     const latency = action.latency_range_ms
-      ? action.latency_range_ms.min + Math.floor(faultDraw(ctx.config.seed, `${rule.id}:latency`, rule.evaluations) * (action.latency_range_ms.max - action.latency_range_ms.min + 1))
+      ? action.latency_range_ms.min +
+        Math.floor(faultDraw(ctx.config.seed, `${rule.id}:latency`, rule.evaluations) * (action.latency_range_ms.max - action.latency_range_ms.min + 1))
       : (action.latency_ms ?? 0)
     if (latency > 0) await sleep(latency)
     if (action.drop) {

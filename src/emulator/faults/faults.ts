@@ -29,7 +29,12 @@ export const FaultAction = Type.Object(
     headers: Type.Optional(Type.Record(Type.String(), Type.String())),
     /** Added latency in ms: a fixed delay, or a seeded draw between min and max. */
     latency_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 600_000 })),
-    latency_range_ms: Type.Optional(Type.Object({ min: Type.Integer({ minimum: 0, maximum: 600_000 }), max: Type.Integer({ minimum: 0, maximum: 600_000 }) }, { additionalProperties: false })),
+    latency_range_ms: Type.Optional(
+      Type.Object(
+        { min: Type.Integer({ minimum: 0, maximum: 600_000 }), max: Type.Integer({ minimum: 0, maximum: 600_000 }) },
+        { additionalProperties: false },
+      ),
+    ),
     /** Closes the connection without an answer. */
     drop: Type.Optional(Type.Boolean()),
   },
@@ -45,7 +50,10 @@ const RuleFields = {
 }
 
 export const CreateFaultBody = Type.Object({ match: Type.Optional(FaultMatch), action: FaultAction, ...RuleFields }, { additionalProperties: false })
-export const UpdateFaultBody = Type.Object({ match: Type.Optional(FaultMatch), action: Type.Optional(FaultAction), ...RuleFields }, { additionalProperties: false })
+export const UpdateFaultBody = Type.Object(
+  { match: Type.Optional(FaultMatch), action: Type.Optional(FaultAction), ...RuleFields },
+  { additionalProperties: false },
+)
 export type FaultMatch = Static<typeof FaultMatch>
 export type FaultAction = Static<typeof FaultAction>
 export type CreateFaultBody = Static<typeof CreateFaultBody>
@@ -109,7 +117,13 @@ export interface FaultTarget {
   model: string | null
 }
 
-const globToRegExp = (glob: string): RegExp => new RegExp(`^${glob.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`)
+const globToRegExp = (glob: string): RegExp =>
+  new RegExp(
+    `^${glob
+      .split('*')
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  )
 
 export function matches(match: FaultMatch, target: FaultTarget): boolean {
   if (match.operation !== undefined && match.operation !== target.operation) return false
@@ -172,7 +186,10 @@ export function explain(row: FaultRow): string {
   const action = JSON.parse(row.action) as FaultAction
   const what: string[] = []
   if (action.drop) what.push('drops the connection')
-  if (action.status !== undefined) what.push(`answers ${action.status}${STATUS_TEXT[action.status] ? ` (${STATUS_TEXT[action.status]!.message.split(':')[0]!.split('.')[0]!.toLowerCase()})` : ''}`)
+  if (action.status !== undefined)
+    what.push(
+      `answers ${action.status}${STATUS_TEXT[action.status] ? ` (${STATUS_TEXT[action.status]!.message.split(':')[0]!.split('.')[0]!.toLowerCase()})` : ''}`,
+    )
   if (action.latency_ms !== undefined) what.push(`adds ${action.latency_ms} ms of latency`)
   if (action.latency_range_ms) what.push(`adds ${action.latency_range_ms.min}-${action.latency_range_ms.max} ms of latency`)
   const to: string[] = []

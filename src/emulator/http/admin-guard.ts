@@ -37,7 +37,10 @@ function tokenOf(request: FastifyRequest): string | null {
   if (auth?.startsWith('Bearer ')) return auth.slice(7).trim()
   const header = request.headers['x-emulator-admin-token']
   if (typeof header === 'string') return header
-  const cookie = request.headers.cookie?.split(';').map((c) => c.trim()).find((c) => c.startsWith(`${COOKIE}=`))
+  const cookie = request.headers.cookie
+    ?.split(';')
+    .map((c) => c.trim())
+    .find((c) => c.startsWith(`${COOKIE}=`))
   if (cookie) return decodeURIComponent(cookie.slice(COOKIE.length + 1))
   const query = (request.query as Record<string, unknown> | undefined)?.token
   return typeof query === 'string' ? query : null
@@ -76,16 +79,23 @@ export function installAdminGuard(scope: FastifyInstance, ctx: EmulatorContext):
     const crossSite = crossSiteReason(request, trustedOrigins)
     if (crossSite !== null) {
       return done(
-        new ApiError(403, `Cross-origin request refused: the admin API and UI answer their own pages and clients that send no Origin (scripts, SDKs), not ${crossSite}`, {
-          metadata: { field: request.headers.origin !== undefined ? 'origin' : 'sec-fetch-site', location: 'headers' },
-        }),
+        new ApiError(
+          403,
+          `Cross-origin request refused: the admin API and UI answer their own pages and clients that send no Origin (scripts, SDKs), not ${crossSite}`,
+          {
+            metadata: { field: request.headers.origin !== undefined ? 'origin' : 'sec-fetch-site', location: 'headers' },
+          },
+        ),
       )
     }
     if (token === null) return done()
     const given = tokenOf(request)
     if (given === null || !same(given, token)) {
       return done(
-        new ApiError(401, 'The admin API and UI need the admin token (the emulator listens beyond loopback): send Authorization: Bearer <token>, or open the UI with ?token=<token>'),
+        new ApiError(
+          401,
+          'The admin API and UI need the admin token (the emulator listens beyond loopback): send Authorization: Bearer <token>, or open the UI with ?token=<token>',
+        ),
       )
     }
     // A browser that came with ?token= keeps it in a cookie the page's scripts cannot read.

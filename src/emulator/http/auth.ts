@@ -5,8 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ApiError } from '../core/errors.ts'
 import { sha256Hex } from '../core/rng.ts'
 import type { EmulatorContext } from '../context.ts'
-import type { AccountRow } from '../modules/accounts/accounts.repo.ts'
-import type { KeyRow } from '../modules/keys/keys.repo.ts'
+import type { AuthContext } from '../core/caller.ts'
 import { addRouteHook, WRITE_METHODS } from './route-hooks.ts'
 
 export type AuthKind = 'management' | 'standard' | 'any'
@@ -18,10 +17,7 @@ export interface AuthRequirement {
   wrongKindMessage?: string
 }
 
-export interface AuthContext {
-  key: KeyRow
-  account: AccountRow
-}
+export type { AuthContext }
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -62,7 +62,9 @@ function prettyStream(): NodeJS.WritableStream {
     ignore: 'pid,hostname,reqId,method,path,status,ms,account',
     // A request is one short line; anything else keeps its message (and its fields below it).
     messageFormat: (log: Record<string, unknown>, messageKey: string) =>
-      log[messageKey] === 'request' ? `${String(log.method)} ${String(log.path)} ${String(log.status)} ${String(log.ms)} ms${log.account ? ` ${String(log.account)}` : ''}` : String(log[messageKey] ?? ''),
+      log[messageKey] === 'request'
+        ? `${String(log.method)} ${String(log.path)} ${String(log.status)} ${String(log.ms)} ms${log.account ? ` ${String(log.account)}` : ''}`
+        : String(log[messageKey] ?? ''),
   })
 }
 
@@ -124,7 +126,10 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
   if (level === 'info' || level === 'debug') {
     app.addHook('onResponse', (request, reply, done) => {
       const account = (request as FastifyRequest & { auth?: { account: { id: string } } | null }).auth?.account.id ?? null
-      request.log.info({ method: request.method, path: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, account }, 'request')
+      request.log.info(
+        { method: request.method, path: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, account },
+        'request',
+      )
       done()
     })
   }

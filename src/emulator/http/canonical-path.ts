@@ -42,5 +42,9 @@ export const refuseNonCanonicalPaths: onRequestHookHandler = (request, _reply, d
   if (!path.includes('//') && !path.includes('%') && !path.includes('\\') && !path.includes('/.')) return done()
   const reason = nonCanonicalReason(path)
   if (reason === null) return done()
-  done(new ApiError(400, `Request path is not canonical (${reason}): spell it without it, as the API documents it`, { metadata: { field: 'path', location: 'path' } }))
+  done(
+    new ApiError(400, `Request path is not canonical (${reason}): spell it without it, as the API documents it`, {
+      metadata: { field: 'path', location: 'path' },
+    }),
+  )
 }

@@ -41,13 +41,15 @@ export function installCors(scope: FastifyInstance, ctx: EmulatorContext, prefix
       return
     }
     const requested = request.headers['access-control-request-headers']
-    return reply
-      .code(204)
-      .header('access-control-allow-methods', METHODS)
-      // Whatever headers the app's client sends (authorization, content-type, an SDK's own) are fine here.
-      .header('access-control-allow-headers', typeof requested === 'string' ? requested : 'authorization, content-type')
-      .header('access-control-max-age', PREFLIGHT_MAX_AGE_S)
-      .send()
+    return (
+      reply
+        .code(204)
+        .header('access-control-allow-methods', METHODS)
+        // Whatever headers the app's client sends (authorization, content-type, an SDK's own) are fine here.
+        .header('access-control-allow-headers', typeof requested === 'string' ? requested : 'authorization, content-type')
+        .header('access-control-max-age', PREFLIGHT_MAX_AGE_S)
+        .send()
+    )
   })
   // The hook above answers an allowed preflight; anything else that reaches the route is not one.
   const notAPreflight: RouteHandlerMethod = (_request, reply) => reply.callNotFound()

@@ -29,8 +29,7 @@ export const DETAIL_HEADER = 'x-emulator-detail'
 const MAX_DETAIL = 2000
 
 /** A header value is Latin-1 without control characters: anything else is escaped, so no detail can break the reply. */
-const headerSafe = (text: string): string =>
-  text.slice(0, MAX_DETAIL).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+const headerSafe = (text: string): string => text.slice(0, MAX_DETAIL).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 
 /** SQLite's codes for a write the disk refused (full, read-only, an I/O error): the client is not at fault. */
 const isStorageFailure = (code: unknown): boolean =>
@@ -59,10 +58,14 @@ export function toApiError(error: FastifyError | Error, bodyLimit?: number): Api
       return new ApiError(400, 'Content-Length does not match the body')
   }
   if (isStorageFailure(e.code)) {
-    return new ApiError(503, "The emulator's database could not be written (is the disk full or read-only?): nothing was changed, and reads still work; free some space and retry", {
-      headers: { 'retry-after': '5' },
-      metadata: { reason: 'storage_unavailable' },
-    })
+    return new ApiError(
+      503,
+      "The emulator's database could not be written (is the disk full or read-only?): nothing was changed, and reads still work; free some space and retry",
+      {
+        headers: { 'retry-after': '5' },
+        metadata: { reason: 'storage_unavailable' },
+      },
+    )
   }
   if (e instanceof SyntaxError || e.code === 'FST_ERR_BAD_JSON') return new ApiError(400, `Malformed JSON body: ${e.message}`)
   const status = e.statusCode ?? 500

@@ -48,6 +48,6 @@ export function installJsonParser(app: FastifyInstance, limit = MAX_JSON_DEPTH):
         undefined,
       )
     }
-    parse(request, text, done)
+    void parse(request, text, done)
   })
 }

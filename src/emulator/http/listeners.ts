@@ -58,7 +58,12 @@ export class OwnAddresses {
 
   constructor(config: Pick<EmulatorConfig, 'host' | 'allowedHosts'>) {
     const host = config.host.toLowerCase()
-    this.hosts = new Set([...LOOPBACK_HOSTS, host, host.includes(':') && !host.startsWith('[') ? `[${host}]` : host, ...config.allowedHosts.map((h) => h.toLowerCase())])
+    this.hosts = new Set([
+      ...LOOPBACK_HOSTS,
+      host,
+      host.includes(':') && !host.startsWith('[') ? `[${host}]` : host,
+      ...config.allowedHosts.map((h) => h.toLowerCase()),
+    ])
     if (WILDCARD_HOSTS.has(host)) {
       for (const addresses of Object.values(networkInterfaces())) {
         for (const address of addresses ?? []) this.hosts.add(address.family === 'IPv6' ? `[${address.address.toLowerCase()}]` : address.address)

@@ -13,7 +13,14 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
 // compilation cost ~70 ms on the first request after a start. The schemas are ours (TypeBox), and the
 // suite compiles every one of them.
 function makeAjv(coerce: boolean): Ajv {
-  const ajv = new Ajv({ coerceTypes: coerce ? 'array' : false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, validateSchema: false })
+  const ajv = new Ajv({
+    coerceTypes: coerce ? 'array' : false,
+    useDefaults: true,
+    removeAdditional: false,
+    allErrors: false,
+    strict: false,
+    validateSchema: false,
+  })
   addFormats(ajv)
   return ajv
 }
@@ -80,7 +87,10 @@ function describeIssue(e: ErrorObject): string {
 
 /** The field a failure is about, written as `models[3].pricing.prompt`, and what is wrong with it. */
 function fieldIssue(e: ErrorObject): { field: string; issue: string } {
-  const segments = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+  const segments = e.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
   if (e.keyword === 'required') segments.push(String((e.params as { missingProperty: string }).missingProperty))
   if (e.keyword === 'additionalProperties') segments.push(String((e.params as { additionalProperty: string }).additionalProperty))
   const field = segments.reduce((path, s) => (/^\d+$/.test(s) ? `${path}[${s}]` : path ? `${path}.${s}` : s), '')
@@ -110,7 +120,11 @@ export function validationToApiError(errors: ErrorObject[], context: string | un
  * A run-time setting checked by `schema` on import (see core/lifecycle.ts): a value that does not fit
  * is a 400 naming `settings.<name>.<field>`, and changes nothing. A partial value is laid over the defaults.
  */
-export function checkedSettings<T extends object>(name: string, schema: object, hold: { current(): T; defaults(): T; apply(value: T): void }): SettingsLifecycle<T> {
+export function checkedSettings<T extends object>(
+  name: string,
+  schema: object,
+  hold: { current(): T; defaults(): T; apply(value: T): void },
+): SettingsLifecycle<T> {
   let check: ReturnType<typeof compileCheck> | undefined
   const verify = (value: unknown): T => {
     check ??= compileCheck(schema)

@@ -19,7 +19,23 @@ const ListQuery = Type.Object({
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e9 })),
 })
 
-const STATUS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 206: 'Partial Content', 400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found', 408: 'Request Timeout', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable' }
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  206: 'Partial Content',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  408: 'Request Timeout',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+}
 
 const nameValues = (headers: Record<string, string>) => Object.entries(headers).map(([name, value]) => ({ name, value }))
 
@@ -55,7 +71,15 @@ function harEntry(entry: JournalEntry, origin: string) {
     },
     cache: {},
     timings: { send: 0, wait: entry.duration_ms, receive: 0 },
-    _emulator: { id: entry.id, time: entry.time, operation: entry.operation, fault: entry.fault, account_id: entry.account_id, key_hash: entry.key_hash, effects: entry.effects },
+    _emulator: {
+      id: entry.id,
+      time: entry.time,
+      operation: entry.operation,
+      fault: entry.fault,
+      account_id: entry.account_id,
+      key_hash: entry.key_hash,
+      effects: entry.effects,
+    },
   }
 }
 
@@ -80,14 +104,25 @@ export const journalAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
     const origin = `${request.protocol}://${request.host}`
     reply.header('content-disposition', 'attachment; filename="emulator.har"')
     // HAR lists entries oldest first.
-    return { log: { version: '1.2', creator: { name: 'model-gateway-emulator', version: ctx.version }, pages: [], entries: entries.reverse().map((e) => harEntry(e, origin)) } }
+    return {
+      log: {
+        version: '1.2',
+        creator: { name: 'model-gateway-emulator', version: ctx.version },
+        pages: [],
+        entries: entries.reverse().map((e) => harEntry(e, origin)),
+      },
+    }
   })
 
-  app.get('/journal/:id', { config: { operation: 'admin.journal.get' }, schema: { params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 1e12 }) }) } }, async (request) => {
-    const entry = journal.get(request.params.id)
-    if (!entry) throw new ApiError(404, `Journal entry ${request.params.id} not found`)
-    return { data: entry }
-  })
+  app.get(
+    '/journal/:id',
+    { config: { operation: 'admin.journal.get' }, schema: { params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 1e12 }) }) } },
+    async (request) => {
+      const entry = journal.get(request.params.id)
+      if (!entry) throw new ApiError(404, `Journal entry ${request.params.id} not found`)
+      return { data: entry }
+    },
+  )
 
   app.delete('/journal', { config: { operation: 'admin.journal.clear' } }, async () => {
     journal.clear()

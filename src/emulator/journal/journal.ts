@@ -196,7 +196,11 @@ export class Journal {
     return {
       ...this.summary(raw),
       request: { headers: headersOf(raw.requestHeaders), body: this.readableText(raw.requestBody, raw.requestBytes), body_bytes: raw.requestBytes },
-      response: { headers: headersOf(raw.responseHeaders as Record<string, string>), body: this.readableText(raw.responseBody, raw.responseBytes), body_bytes: raw.responseBytes },
+      response: {
+        headers: headersOf(raw.responseHeaders as Record<string, string>),
+        body: this.readableText(raw.responseBody, raw.responseBytes),
+        body_bytes: raw.responseBytes,
+      },
     }
   }
 
@@ -232,7 +236,10 @@ export class Journal {
     const total = Math.max(bytes, whole.length)
     if (total <= this.bodyLimit) return redact(whole.toString('utf8'))
     // A character cut in two at the limit decodes as U+FFFD; it is dropped.
-    const start = whole.subarray(0, this.bodyLimit).toString('utf8').replace(/\uFFFD$/, '')
+    const start = whole
+      .subarray(0, this.bodyLimit)
+      .toString('utf8')
+      .replace(/\uFFFD$/, '')
     return `${redact(start)}… (${total - this.bodyLimit} more bytes)`
   }
 
@@ -270,7 +277,9 @@ export class Journal {
     j.recorded = true
     const payload = j.payload
     const requestBytes = Number(request.headers['content-length'] ?? 0)
-    const responseBytes = Number(reply.getHeader('content-length') ?? (typeof payload === 'string' || Buffer.isBuffer(payload) ? Buffer.byteLength(payload) : 0))
+    const responseBytes = Number(
+      reply.getHeader('content-length') ?? (typeof payload === 'string' || Buffer.isBuffer(payload) ? Buffer.byteLength(payload) : 0),
+    )
     this.push({
       id: this.nextId++,
       time: j.time,

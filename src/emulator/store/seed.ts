@@ -62,21 +62,23 @@ export interface SeededKeys {
 
 /** Creates the seed's accounts. The first account is the default one; its first keys are printed. */
 export function applySeed(ctx: EmulatorContext, seed: SeedDocument): void {
-  ctx.db.transaction(() => {
-    for (const account of seed.accounts) {
-      createAccount(ctx, {
-        label: `seed:${account.ref}`,
-        name: account.name,
-        credits_usd: account.credits_usd,
-        members: account.members,
-        keys: account.keys,
-      })
-    }
-    const first = seed.accounts[0]!
-    ctx.db.prepare("INSERT OR REPLACE INTO meta (name, value) VALUES ('default_account', ?)").run(ctx.ids.account(`seed:${first.ref}`))
-    // Every id and key of this state derives from the seed: a start with another one must know.
-    ctx.db.prepare("INSERT OR REPLACE INTO meta (name, value) VALUES ('seed', ?)").run(String(ctx.config.seed))
-  }).immediate()
+  ctx.db
+    .transaction(() => {
+      for (const account of seed.accounts) {
+        createAccount(ctx, {
+          label: `seed:${account.ref}`,
+          name: account.name,
+          credits_usd: account.credits_usd,
+          members: account.members,
+          keys: account.keys,
+        })
+      }
+      const first = seed.accounts[0]!
+      ctx.db.prepare("INSERT OR REPLACE INTO meta (name, value) VALUES ('default_account', ?)").run(ctx.ids.account(`seed:${first.ref}`))
+      // Every id and key of this state derives from the seed: a start with another one must know.
+      ctx.db.prepare("INSERT OR REPLACE INTO meta (name, value) VALUES ('seed', ?)").run(String(ctx.config.seed))
+    })
+    .immediate()
 }
 
 export class SeedMismatchError extends Error {
@@ -114,11 +116,13 @@ export function defaultAccountId(ctx: EmulatorContext): string | null {
  */
 export function resetState(ctx: EmulatorContext, seed: SeedDocument, after?: () => void): void {
   const tables = ctx.state.tables()
-  ctx.db.transaction(() => {
-    // Checked at commit, when every table is empty, so the deletion order does not matter.
-    ctx.db.pragma('defer_foreign_keys = ON')
-    for (const table of tables) ctx.db.exec(`DELETE FROM "${table}"`)
-    applySeed(ctx, seed)
-    after?.()
-  }).immediate()
+  ctx.db
+    .transaction(() => {
+      // Checked at commit, when every table is empty, so the deletion order does not matter.
+      ctx.db.pragma('defer_foreign_keys = ON')
+      for (const table of tables) ctx.db.exec(`DELETE FROM "${table}"`)
+      applySeed(ctx, seed)
+      after?.()
+    })
+    .immediate()
 }

@@ -22,7 +22,10 @@ async function call<T>(method: string, url: string, body?: unknown, headers: Rec
   const text = await res.text()
   const parsed: unknown = text ? JSON.parse(text) : undefined
   if (!res.ok) {
-    const message = (parsed as { error?: { message?: string }; message?: string } | undefined)?.error?.message ?? (parsed as { message?: string } | undefined)?.message ?? res.statusText
+    const message =
+      (parsed as { error?: { message?: string }; message?: string } | undefined)?.error?.message ??
+      (parsed as { message?: string } | undefined)?.message ??
+      res.statusText
     throw new ApiError(res.status, message, parsed)
   }
   return parsed as T

@@ -44,9 +44,7 @@ export function createAccountsRepo(db: DB) {
   const membersStmt = db.prepare<[string], MemberRow>('SELECT * FROM members WHERE account_id = ? ORDER BY created_at, rowid')
   const memberStmt = db.prepare<[string], MemberRow>('SELECT * FROM members WHERE id = ?')
   const deleteStmt = db.prepare<[string]>('DELETE FROM accounts WHERE id = ?')
-  const setCreditsStmt = db.prepare<{ id: string; credits_nanos: number }>(
-    'UPDATE accounts SET credits_nanos = @credits_nanos WHERE id = @id',
-  )
+  const setCreditsStmt = db.prepare<{ id: string; credits_nanos: number }>('UPDATE accounts SET credits_nanos = @credits_nanos WHERE id = @id')
   const updateStmt = db.prepare<{ id: string; name: string; ignored_providers: string; zdr_only: 0 | 1 }>(
     'UPDATE accounts SET name = @name, ignored_providers = @ignored_providers, zdr_only = @zdr_only WHERE id = @id',
   )

@@ -46,47 +46,49 @@ export interface CreatedAccount {
 
 /** Creates an account with its members and keys in one transaction. */
 export function createAccount(ctx: EmulatorContext, input: NewAccount): CreatedAccount {
-  return ctx.db.transaction((): CreatedAccount => {
-    const now = ctx.clock.now()
-    const account: AccountRow = {
-      id: ctx.ids.account(input.label),
-      name: input.name,
-      credits_nanos: usdToNanos(input.credits_usd),
-      workspace_id: ctx.ids.uuid(`workspace:${input.label}`),
-      created_at: now,
-      ignored_providers: JSON.stringify(input.ignored_providers ?? []),
-      zdr_only: input.zdr_only ? 1 : 0,
-      spent_nanos: 0,
-    }
-    ctx.repos.accounts.insert(account)
-    const members = input.members.map((m, i): MemberRow => {
-      const row: MemberRow = {
-        id: ctx.ids.member(`${input.label}:${i}`),
-        account_id: account.id,
-        name: m.name,
-        email: m.email,
-        role: m.role ?? (i === 0 ? 'admin' : 'member'),
+  return ctx.db
+    .transaction((): CreatedAccount => {
+      const now = ctx.clock.now()
+      const account: AccountRow = {
+        id: ctx.ids.account(input.label),
+        name: input.name,
+        credits_nanos: usdToNanos(input.credits_usd),
+        workspace_id: ctx.ids.uuid(`workspace:${input.label}`),
         created_at: now,
+        ignored_providers: JSON.stringify(input.ignored_providers ?? []),
+        zdr_only: input.zdr_only ? 1 : 0,
+        spent_nanos: 0,
       }
-      ctx.repos.accounts.insertMember(row)
-      return row
+      ctx.repos.accounts.insert(account)
+      const members = input.members.map((m, i): MemberRow => {
+        const row: MemberRow = {
+          id: ctx.ids.member(`${input.label}:${i}`),
+          account_id: account.id,
+          name: m.name,
+          email: m.email,
+          role: m.role ?? (i === 0 ? 'admin' : 'member'),
+          created_at: now,
+        }
+        ctx.repos.accounts.insertMember(row)
+        return row
+      })
+      const keys = input.keys.map((k, i) =>
+        insertKey(ctx, {
+          account_id: account.id,
+          kind: k.kind,
+          name: k.name,
+          label: `${input.label}:key:${i}`,
+          creator_user_id: members[k.member ?? 0]?.id ?? null,
+          disabled: k.disabled ?? false,
+          limit_usd: k.limit_usd ?? null,
+          limit_reset: k.limit_reset ?? null,
+          include_byok_in_limit: k.include_byok_in_limit ?? false,
+          expires_at: k.expires_in_days === undefined || k.expires_in_days === null ? null : now + k.expires_in_days * 86_400_000,
+        }),
+      )
+      return { account, members, keys }
     })
-    const keys = input.keys.map((k, i) =>
-      insertKey(ctx, {
-        account_id: account.id,
-        kind: k.kind,
-        name: k.name,
-        label: `${input.label}:key:${i}`,
-        creator_user_id: members[k.member ?? 0]?.id ?? null,
-        disabled: k.disabled ?? false,
-        limit_usd: k.limit_usd ?? null,
-        limit_reset: k.limit_reset ?? null,
-        include_byok_in_limit: k.include_byok_in_limit ?? false,
-        expires_at: k.expires_in_days === undefined || k.expires_in_days === null ? null : now + k.expires_in_days * 86_400_000,
-      }),
-    )
-    return { account, members, keys }
-  }).immediate()
+    .immediate()
 }
 
 /** A few plausible members for a new account, fixed by (seed, label). Faker loads on first use only. */

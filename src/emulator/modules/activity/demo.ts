@@ -25,7 +25,10 @@ export function backfillDemoUsage(ctx: EmulatorContext, faker: Faker, accountId:
   const text = catalog.filter((m) => m.architecture.output_modalities.includes('text'))
   const embeddings = catalog.filter((m) => m.architecture.output_modalities.includes('embeddings'))
   if (keys.length === 0 || text.length === 0) return 0
-  const models: CatalogModel[] = [...faker.helpers.arrayElements(text, Math.min(6, text.length)), ...faker.helpers.arrayElements(embeddings, Math.min(2, embeddings.length))]
+  const models: CatalogModel[] = [
+    ...faker.helpers.arrayElements(text, Math.min(6, text.length)),
+    ...faker.helpers.arrayElements(embeddings, Math.min(2, embeddings.length)),
+  ]
   // The account and its keys existed before their history did.
   const since = startOfUtcDay(now) - (DAYS + 1) * DAY
   for (const table of ['accounts', 'members', 'api_keys']) {

@@ -21,10 +21,7 @@ const DrainBody = Type.Object({ timeout_ms: Type.Optional(Type.Integer({ minimum
 
 const notFound = (id: string) => new ApiError(404, `Callback delivery ${id} not found`)
 
-export const callbacksAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; dispatcher: CallbackDispatcher }> = async (
-  app,
-  { ctx, dispatcher },
-) => {
+export const callbacksAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; dispatcher: CallbackDispatcher }> = async (app, { ctx, dispatcher }) => {
   app.get('/callbacks', { config: { operation: 'admin.callbacks.list' }, schema: { querystring: ListDeliveriesQuery } }, async (request) => {
     const { task_id, status, account } = request.query
     return { data: listDeliveryViews(ctx, { task_id, status, account_id: account }) }
@@ -36,15 +33,11 @@ export const callbacksAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorCont
     return { data: view }
   })
 
-  app.post(
-    '/callbacks/:id/redeliver',
-    { config: { operation: 'admin.callbacks.redeliver' }, schema: { params: DeliveryParams } },
-    async (request) => {
-      const view = await redeliver(ctx, dispatcher, request.params.id)
-      if (!view) throw notFound(request.params.id)
-      return { data: view }
-    },
-  )
+  app.post('/callbacks/:id/redeliver', { config: { operation: 'admin.callbacks.redeliver' }, schema: { params: DeliveryParams } }, async (request) => {
+    const view = await redeliver(ctx, dispatcher, request.params.id)
+    if (!view) throw notFound(request.params.id)
+    return { data: view }
+  })
 
   app.post(
     '/callbacks/drain',

@@ -338,7 +338,7 @@ export function createCallbackDispatcher(ctx: EmulatorContext): CallbackDispatch
       })
     },
     settled: async () => {
-      while (underWay.size > 0) await Promise.allSettled([...underWay])
+      while (underWay.size > 0) await Promise.allSettled(underWay)
     },
   }
 }

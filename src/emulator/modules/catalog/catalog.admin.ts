@@ -37,16 +37,12 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
     async (request) => replace(mergeCatalog(ctx.catalog.get().document, request.body.models)),
   )
 
-  app.delete(
-    '/catalog/models/:author/:slug',
-    { config: { operation: 'admin.catalog.remove' }, schema: { params: ModelPathParams } },
-    async (request) => {
-      const id = `${request.params.author}/${request.params.slug}`
-      const current = ctx.catalog.get().document
-      if (!current.models.some((m) => m.id === id)) throw new ApiError(404, `Model ${id} not found`)
-      return replace({ version: 1, models: current.models.filter((m) => m.id !== id) })
-    },
-  )
+  app.delete('/catalog/models/:author/:slug', { config: { operation: 'admin.catalog.remove' }, schema: { params: ModelPathParams } }, async (request) => {
+    const id = `${request.params.author}/${request.params.slug}`
+    const current = ctx.catalog.get().document
+    if (!current.models.some((m) => m.id === id)) throw new ApiError(404, `Model ${id} not found`)
+    return replace({ version: 1, models: current.models.filter((m) => m.id !== id) })
+  })
 
   app.post('/catalog/restore', { config: { operation: 'admin.catalog.restore' }, schema: { body: Type.Optional(Type.Unknown()) } }, async () =>
     summary(ctx.catalog.restore()),

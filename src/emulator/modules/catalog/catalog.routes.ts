@@ -26,9 +26,13 @@ function parseOutputModalities(value: string | undefined): string[] | 'all' {
   if (list.includes('all')) return 'all'
   const unknown = list.find((m) => !(OUTPUT_MODALITIES as readonly string[]).includes(m))
   if (unknown !== undefined || list.length === 0) {
-    throw new ApiError(400, `Query parameter \`output_modalities\` must be a comma-separated list of ${OUTPUT_MODALITIES.join(', ')}, or all (got "${value}")`, {
-      metadata: { field: 'output_modalities', location: 'querystring', issue: 'unknown modality' },
-    })
+    throw new ApiError(
+      400,
+      `Query parameter \`output_modalities\` must be a comma-separated list of ${OUTPUT_MODALITIES.join(', ')}, or all (got "${value}")`,
+      {
+        metadata: { field: 'output_modalities', location: 'querystring', issue: 'unknown modality' },
+      },
+    )
   }
   return list
 }
@@ -81,9 +85,12 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> 
       reply.header('cache-control', PUBLIC_LIST_CACHE)
       if (request.query.use_rss) return sendList(request, reply, request.query, region ? [{ source: 'region', region }] : [])
       // The public list depends only on the URL and the region: its bytes are memoised per catalog.
-      const body = ctx.catalog.get().memo(`${region}|${request.url}`, () =>
-        ctx.catalog.get().list(filtersOf(request.query), region ? [{ source: 'region', region }] : [], nextBase(request)).body,
-      )
+      const body = ctx.catalog
+        .get()
+        .memo(
+          `${region}|${request.url}`,
+          () => ctx.catalog.get().list(filtersOf(request.query), region ? [{ source: 'region', region }] : [], nextBase(request)).body,
+        )
       return reply.type(JSON_TYPE).send(body)
     },
   )
@@ -93,7 +100,9 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> 
     { config: { operation: 'models.count' }, schema: { summary: 'Count models', tags: ['models'], querystring: ListModelsQuery } },
     async (request) => {
       const region = regionOf(request, request.query)
-      const models = ctx.catalog.get().filter({ ...filtersOf(request.query), limit: undefined, offset: undefined }, region ? [{ source: 'region', region }] : [])
+      const models = ctx.catalog
+        .get()
+        .filter({ ...filtersOf(request.query), limit: undefined, offset: undefined }, region ? [{ source: 'region', region }] : [])
       return { data: { count: models.length } }
     },
   )

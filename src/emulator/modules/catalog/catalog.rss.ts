@@ -20,8 +20,7 @@ function describeModel(m: CatalogModel): string {
 }
 
 export function modelsFeed(models: readonly CatalogModel[], origin: string, chatLinks: boolean): string {
-  const link = (m: CatalogModel): string =>
-    chatLinks ? `${origin}/_emulator/chat?models=${encodeURIComponent(m.id)}` : `${origin}/_emulator/models/${m.id}`
+  const link = (m: CatalogModel): string => (chatLinks ? `${origin}/_emulator/chat?models=${encodeURIComponent(m.id)}` : `${origin}/_emulator/models/${m.id}`)
   const newest = models.reduce((max, m) => Math.max(max, m.created), 0)
   const items = models.map(
     (m) => `    <item>

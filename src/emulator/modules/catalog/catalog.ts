@@ -5,13 +5,7 @@ import { join, resolve } from 'node:path'
 import { BUNDLED_FIXTURES } from '../../config.ts'
 import { markImmutable } from '../../core/buffers.ts'
 import { compileCheck } from '../../http/validation.ts'
-import {
-  CatalogDocument,
-  CatalogExtension,
-  PRICING_KEYS,
-  type CatalogEndpoint,
-  type CatalogModel,
-} from './catalog.schemas.ts'
+import { CatalogDocument, CatalogExtension, PRICING_KEYS, type CatalogEndpoint, type CatalogModel } from './catalog.schemas.ts'
 import { hasAvailableEndpoint, type EndpointPolicy } from './policy.ts'
 
 export class CatalogError extends Error {
@@ -74,7 +68,9 @@ export function loadCatalogDocument(fixturesDir: string): CatalogDocument {
   const ownDir = join(fixturesDir, 'catalog')
   let files: string[] = []
   try {
-    files = readdirSync(ownDir).filter((f) => f.endsWith('.json')).sort()
+    files = readdirSync(ownDir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
   } catch {
     // No catalog folder of its own: the bundled catalog as it is.
   }

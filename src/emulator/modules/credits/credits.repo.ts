@@ -36,9 +36,7 @@ export function createCreditsRepo(db: DB) {
     `UPDATE charges SET status = @status, confirmed_at = @confirmed_at WHERE id = @id AND status = 'pending'`,
   )
   const nextDueStmt = db.prepare<[], { at: number | null }>(`SELECT MIN(${DUE_AT}) AS at FROM charges WHERE status = 'pending'`)
-  const dueStmt = db.prepare<[number], ChargeRow>(
-    `SELECT * FROM charges WHERE status = 'pending' AND ${DUE_AT} <= ? ORDER BY ${DUE_AT}, rowid`,
-  )
+  const dueStmt = db.prepare<[number], ChargeRow>(`SELECT * FROM charges WHERE status = 'pending' AND ${DUE_AT} <= ? ORDER BY ${DUE_AT}, rowid`)
 
   return {
     insert: (row: ChargeRow) => void insertStmt.run(row),

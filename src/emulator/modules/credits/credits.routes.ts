@@ -22,9 +22,13 @@ export const creditsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> 
   ] as const) {
     if (ctx.config.cryptoCharges === 'gone') {
       // As the real endpoint: no key needed, nothing read, 410 for everyone.
-      app.post(path, { config: { operation }, schema: { summary: 'Gone: crypto charges were retired (--crypto-charges gone)', tags: ['credits'] } }, async () => {
-        throw new ApiError(410, CHARGES_GONE_MESSAGE)
-      })
+      app.post(
+        path,
+        { config: { operation }, schema: { summary: 'Gone: crypto charges were retired (--crypto-charges gone)', tags: ['credits'] } },
+        async () => {
+          throw new ApiError(410, CHARGES_GONE_MESSAGE)
+        },
+      )
       continue
     }
     app.post(

@@ -38,9 +38,13 @@ export const MAX_REQUEST_TOKENS = 300_000
 export const BYTES_PER_TOKEN_BOUND = 16
 
 const overContext = (field: string, tokens: number, limits: InputLimits): ApiError =>
-  new ApiError(400, `Field \`${field}\` is ${tokens} tokens, more than the ${limits.contextTokens}-token context length of ${limits.model}: shorten it or split it into several inputs`, {
-    metadata: { field, location: 'body', issue: 'over context length', limit: limits.contextTokens, tokens },
-  })
+  new ApiError(
+    400,
+    `Field \`${field}\` is ${tokens} tokens, more than the ${limits.contextTokens}-token context length of ${limits.model}: shorten it or split it into several inputs`,
+    {
+      metadata: { field, location: 'body', issue: 'over context length', limit: limits.contextTokens, tokens },
+    },
+  )
 
 /** Refuses a text whose bytes alone show it is over the context length. */
 function checkLength(text: string, field: string, limits: InputLimits): void {
@@ -49,9 +53,13 @@ function checkLength(text: string, field: string, limits: InputLimits): void {
   if (text.length <= maxBytes / 4) return
   const bytes = Buffer.byteLength(text)
   if (bytes > maxBytes) {
-    throw new ApiError(400, `Field \`${field}\` is ${bytes} bytes, longer than any text that fits the ${limits.contextTokens}-token context length of ${limits.model} (at most ${maxBytes} bytes are read)`, {
-      metadata: { field, location: 'body', issue: 'over context length', limit: limits.contextTokens, limit_bytes: maxBytes },
-    })
+    throw new ApiError(
+      400,
+      `Field \`${field}\` is ${bytes} bytes, longer than any text that fits the ${limits.contextTokens}-token context length of ${limits.model} (at most ${maxBytes} bytes are read)`,
+      {
+        metadata: { field, location: 'body', issue: 'over context length', limit: limits.contextTokens, limit_bytes: maxBytes },
+      },
+    )
   }
 }
 
@@ -66,7 +74,8 @@ function tokenIdsItem(ids: unknown[], field: string, limits: InputLimits): Embed
   const doubles = limits.numbers === 'doubles'
   let tokenIds = true
   ids.forEach((id, i) => {
-    if (typeof id !== 'number' || !Number.isFinite(id)) throw fieldError(`${field}[${i}]`, doubles ? 'must be a number' : 'must be a token id (an integer >= 0)')
+    if (typeof id !== 'number' || !Number.isFinite(id))
+      throw fieldError(`${field}[${i}]`, doubles ? 'must be a number' : 'must be a token id (an integer >= 0)')
     if (!Number.isInteger(id) || id < 0) {
       if (!doubles) throw fieldError(`${field}[${i}]`, 'must be a token id (an integer >= 0)')
       tokenIds = false
@@ -128,9 +137,13 @@ export function parseInput(input: unknown, limits: InputLimits): EmbeddingItem[]
   const totalBytes = textBytes(input)
   const maxBytes = MAX_REQUEST_TOKENS * BYTES_PER_TOKEN_BOUND
   if (totalBytes > maxBytes) {
-    throw new ApiError(400, `Field \`input\` holds ${totalBytes} bytes of text, more than fits the ${MAX_REQUEST_TOKENS}-token bound of one request: send the inputs in several requests`, {
-      metadata: { field: 'input', location: 'body', issue: 'over request tokens', limit: MAX_REQUEST_TOKENS, limit_bytes: maxBytes },
-    })
+    throw new ApiError(
+      400,
+      `Field \`input\` holds ${totalBytes} bytes of text, more than fits the ${MAX_REQUEST_TOKENS}-token bound of one request: send the inputs in several requests`,
+      {
+        metadata: { field: 'input', location: 'body', issue: 'over request tokens', limit: MAX_REQUEST_TOKENS, limit_bytes: maxBytes },
+      },
+    )
   }
   return items
 }
@@ -140,9 +153,13 @@ export function checkRequestTokens(inputs: readonly { field: string; tokens: num
   for (const { field, tokens } of inputs) if (tokens > limits.contextTokens) throw overContext(field, tokens, limits)
   const total = inputs.reduce((n, input) => n + input.tokens, 0)
   if (total > MAX_REQUEST_TOKENS) {
-    throw new ApiError(400, `Field \`input\` is ${total} tokens in all, more than the ${MAX_REQUEST_TOKENS} one request may hold: send the inputs in several requests`, {
-      metadata: { field: 'input', location: 'body', issue: 'over request tokens', limit: MAX_REQUEST_TOKENS, tokens: total },
-    })
+    throw new ApiError(
+      400,
+      `Field \`input\` is ${total} tokens in all, more than the ${MAX_REQUEST_TOKENS} one request may hold: send the inputs in several requests`,
+      {
+        metadata: { field: 'input', location: 'body', issue: 'over request tokens', limit: MAX_REQUEST_TOKENS, tokens: total },
+      },
+    )
   }
 }
 

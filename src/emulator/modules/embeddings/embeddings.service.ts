@@ -21,9 +21,13 @@ export function embeddingsModel(ctx: EmulatorContext, id: string): CatalogModel 
   const model = ctx.catalog.get().find(id)
   if (!model) throw new ApiError(400, `${id} is not a valid model ID`, { metadata: { field: 'model', location: 'body' } })
   if (!model.architecture.output_modalities.includes('embeddings')) {
-    throw new ApiError(400, `${id} is not an embeddings model (it outputs ${model.architecture.output_modalities.join(', ')}); choose a model whose output is embeddings`, {
-      metadata: { field: 'model', location: 'body' },
-    })
+    throw new ApiError(
+      400,
+      `${id} is not an embeddings model (it outputs ${model.architecture.output_modalities.join(', ')}); choose a model whose output is embeddings`,
+      {
+        metadata: { field: 'model', location: 'body' },
+      },
+    )
   }
   return model
 }
@@ -39,10 +43,7 @@ const named = (list: readonly string[], e: CatalogEndpoint): boolean =>
 export function routeByPreferences(model: CatalogModel, prefs: ProviderPreferences = {}) {
   return (allowed: readonly CatalogEndpoint[]): CatalogEndpoint => {
     let candidates = allowed.filter(
-      (e) =>
-        (!prefs.only || named(prefs.only, e)) &&
-        !(prefs.ignore && named(prefs.ignore, e)) &&
-        !((prefs.zdr || prefs.data_collection === 'deny') && !e.zdr),
+      (e) => (!prefs.only || named(prefs.only, e)) && !(prefs.ignore && named(prefs.ignore, e)) && !((prefs.zdr || prefs.data_collection === 'deny') && !e.zdr),
     )
     if (prefs.order && prefs.order.length > 0) {
       const rank = (e: CatalogEndpoint) => prefs.order!.findIndex((p) => named([p], e))
@@ -131,7 +132,10 @@ export async function createEmbeddings(ctx: EmulatorContext, caller: AuthContext
   const limits = { model: model.id, contextTokens: model.context_length ?? DEFAULT_CONTEXT_TOKENS, numbers: ctx.config.embeddingsNumbers }
   const items = parseInput(body.input, limits)
   const computed = items.map((item) => vectorOf(model.id, dimensions, item))
-  checkRequestTokens(items.map((item, i) => ({ field: item.field, tokens: computed[i]!.tokens })), limits)
+  checkRequestTokens(
+    items.map((item, i) => ({ field: item.field, tokens: computed[i]!.tokens })),
+    limits,
+  )
   const tokens = computed.reduce((n, c) => n + c.tokens, 0)
 
   ctx.rateLimiter.admit(caller.key.hash, caller.account.id, ctx.clock.now())

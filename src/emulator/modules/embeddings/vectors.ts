@@ -48,9 +48,10 @@ const add = (into: Features, feature: number, weight: number): void => void into
 
 // Words that say little about what a text is about count for little, as in any search index.
 const STOPWORDS = new Set(
-  ('a an and are as at be but by can do does for from had has have how i if in into is it its of on or our so ' +
-    'than that the their them then there these they this to was we were what when where which who why will with you your')
-    .split(' '),
+  (
+    'a an and are as at be but by can do does for from had has have how i if in into is it its of on or our so ' +
+    'than that the their them then there these they this to was we were what when where which who why will with you your'
+  ).split(' '),
 )
 
 const WORDS = /[\p{L}\p{N}]+/gu

@@ -84,15 +84,11 @@ export function createGuardrailsRepo(db: DB) {
   const memberAssignmentSelect = `
     SELECT a.id, a.guardrail_id, a.member_id, m.account_id, a.assigned_by, a.created_at
     FROM guardrail_member_assignments a JOIN members m ON m.id = a.member_id`
-  const memberAssignmentsStmt = db.prepare<[string], MemberAssignmentRow>(
-    `${memberAssignmentSelect} WHERE a.guardrail_id = ? ORDER BY a.created_at, a.rowid`,
-  )
+  const memberAssignmentsStmt = db.prepare<[string], MemberAssignmentRow>(`${memberAssignmentSelect} WHERE a.guardrail_id = ? ORDER BY a.created_at, a.rowid`)
   const accountMemberAssignmentsStmt = db.prepare<[string], MemberAssignmentRow>(
     `${memberAssignmentSelect} WHERE m.account_id = ? ORDER BY a.created_at, a.rowid`,
   )
-  const memberGuardrailStmt = db.prepare<[string], { guardrail_id: string }>(
-    'SELECT guardrail_id FROM guardrail_member_assignments WHERE member_id = ?',
-  )
+  const memberGuardrailStmt = db.prepare<[string], { guardrail_id: string }>('SELECT guardrail_id FROM guardrail_member_assignments WHERE member_id = ?')
   const assignMemberStmt = db.prepare<{ id: string; guardrail_id: string; member_id: string; assigned_by: string | null; created_at: number }>(
     `INSERT INTO guardrail_member_assignments (id, guardrail_id, member_id, assigned_by, created_at)
      VALUES (@id, @guardrail_id, @member_id, @assigned_by, @created_at)

@@ -6,14 +6,7 @@ import { toIso } from '../../core/clock.ts'
 import type { EmulatorContext } from '../../context.ts'
 import { caller } from '../../http/auth.ts'
 import type { KeyAssignmentRow, MemberAssignmentRow } from './guardrails.repo.ts'
-import {
-  CreateGuardrailBody,
-  GuardrailListQuery,
-  GuardrailParams,
-  KeyHashesBody,
-  MemberIdsBody,
-  UpdateGuardrailBody,
-} from './guardrails.schemas.ts'
+import { CreateGuardrailBody, GuardrailListQuery, GuardrailParams, KeyHashesBody, MemberIdsBody, UpdateGuardrailBody } from './guardrails.schemas.ts'
 import { guardrailView, newGuardrailRow, patchedGuardrailRow, requireGuardrail } from './guardrails.service.ts'
 
 const keyAssignmentView = (a: KeyAssignmentRow) => ({

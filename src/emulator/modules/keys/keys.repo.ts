@@ -62,10 +62,7 @@ export function createKeysRepo(db: DB) {
        @include_byok_in_limit, @creator_user_id, @expires_at, @created_at, @updated_at)`,
   )
   const byHashStmt = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE hash = ?')
-  const listStmt = db.prepare<
-    WindowStarts & { account_id: string; kind: string; include_disabled: 0 | 1; limit: number; offset: number },
-    KeyWithUsage
-  >(
+  const listStmt = db.prepare<WindowStarts & { account_id: string; kind: string; include_disabled: 0 | 1; limit: number; offset: number }, KeyWithUsage>(
     `SELECT k.*, ${USAGE_COLUMNS}
      FROM api_keys k
      LEFT JOIN usage u ON u.key_hash = k.hash AND u.created_at <= @now
@@ -106,8 +103,7 @@ export function createKeysRepo(db: DB) {
       disabled: patch.disabled === undefined ? row.disabled : patch.disabled ? 1 : 0,
       limit_nanos: patch.limit_nanos === undefined ? row.limit_nanos : patch.limit_nanos,
       limit_reset: patch.limit_reset === undefined ? row.limit_reset : patch.limit_reset,
-      include_byok_in_limit:
-        patch.include_byok_in_limit === undefined ? row.include_byok_in_limit : patch.include_byok_in_limit ? 1 : 0,
+      include_byok_in_limit: patch.include_byok_in_limit === undefined ? row.include_byok_in_limit : patch.include_byok_in_limit ? 1 : 0,
       updated_at: now,
     })
     return true

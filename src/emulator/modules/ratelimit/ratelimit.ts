@@ -104,4 +104,3 @@ export function rateLimitState(limiter: RateLimiter, configured: RateLimits): St
     afterStateChange: () => limiter.clear(),
   }
 }
-

@@ -10,9 +10,7 @@ import { crc32 } from 'node:zlib'
 
 export type ImageFormat = 'png' | 'jpeg' | 'webp'
 
-export type InspectedImage =
-  | { kind: 'url'; url: string }
-  | { kind: 'inline'; format: ImageFormat; width: number; height: number; bytes: number }
+export type InspectedImage = { kind: 'url'; url: string } | { kind: 'inline'; format: ImageFormat; width: number; height: number; bytes: number }
 
 export type ImageProblemReason = 'ImageFormatInvalid' | 'PageSizeOutOfRange'
 

@@ -46,7 +46,9 @@ export function createVideoRepo(db: DB) {
   const planStmt = db.prepare<{ id: string; outcome: TaskOutcome; fail_code: string | null; next_at: number | null }>(
     'UPDATE video_tasks SET outcome = @outcome, fail_code = @fail_code, next_at = COALESCE(@next_at, next_at) WHERE id = @id',
   )
-  const timelineInsertStmt = db.prepare<{ task_id: string; state: string; at: number }>('INSERT INTO video_task_states (task_id, state, at) VALUES (@task_id, @state, @at)')
+  const timelineInsertStmt = db.prepare<{ task_id: string; state: string; at: number }>(
+    'INSERT INTO video_task_states (task_id, state, at) VALUES (@task_id, @state, @at)',
+  )
   const timelineStmt = db.prepare<[string], { state: string; at: number }>('SELECT state, at FROM video_task_states WHERE task_id = ? ORDER BY at, rowid')
   const dueStmt = db.prepare<[number], TaskRow>('SELECT * FROM video_tasks WHERE next_at IS NOT NULL AND next_at <= ? ORDER BY next_at, created_at, id')
   const nextDueStmt = db.prepare<[], { at: number | null }>('SELECT MIN(next_at) AS at FROM video_tasks WHERE next_at IS NOT NULL')

@@ -39,7 +39,10 @@ function sendBytes(request: FastifyRequest, reply: FastifyReply, bytes: Buffer, 
   const start = range[1] === '' ? Math.max(0, bytes.length - Number(range[2])) : Number(range[1])
   const end = range[1] === '' || range[2] === '' ? bytes.length - 1 : Math.min(Number(range[2]), bytes.length - 1)
   if (start > end || start >= bytes.length) return reply.code(416).header('content-range', `bytes */${bytes.length}`).send()
-  return reply.code(206).header('content-range', `bytes ${start}-${end}/${bytes.length}`).send(bytes.subarray(start, end + 1))
+  return reply
+    .code(206)
+    .header('content-range', `bytes ${start}-${end}/${bytes.length}`)
+    .send(bytes.subarray(start, end + 1))
 }
 
 export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: VideoService }> = async (app, { ctx, video }) => {
@@ -61,7 +64,10 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
         schema: { summary: `Create a ${operation} task`, tags: ['video'] },
       },
       async (request) => {
-        const checked = validateCreate(operation as Operation, request.body, video.fixtures.templates, { own: ctx.ownAddresses, minKeyFrames: ctx.config.multiframeMinKeyFrames })
+        const checked = validateCreate(operation as Operation, request.body, video.fixtures.templates, {
+          own: ctx.ownAddresses,
+          minKeyFrames: ctx.config.multiframeMinKeyFrames,
+        })
         const task = video.create({ caller: caller(request), request: checked, origin: originOf(request), outcome: outcomeOf(request) })
         return video.createdView(task)
       },
@@ -88,7 +94,10 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
     { config: { operation: 'video.tasks.list', auth: 'standard' }, schema: { summary: 'List tasks', tags: ['video'] } },
     async (request) => {
       const q = request.query
-      const states = [q.states, q['states[]']].flat().filter((s): s is string => typeof s === 'string').flatMap((s) => s.split(','))
+      const states = [q.states, q['states[]']]
+        .flat()
+        .filter((s): s is string => typeof s === 'string')
+        .flatMap((s) => s.split(','))
       const known = ['created', 'queueing', 'processing', 'success', 'failed']
       const unknown = states.find((s) => !known.includes(s))
       if (unknown !== undefined) throw routerError('FieldInvalid', 'invalid field: states', `states: ${unknown} is not one of ${known.join(', ')}`)
@@ -109,16 +118,28 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
         tasks: rows.map((task) => {
           const r = JSON.parse(task.request) as Record<string, unknown>
           // The list's documented fields beside the query's.
-          return { ...video.view(task, now), ...(task.template !== null && { template: task.template }), prompt: r.prompt, images: r.images, duration: r.duration, resolution: r.resolution, aspect_ratio: r.aspect_ratio }
+          return {
+            ...video.view(task, now),
+            ...(task.template !== null && { template: task.template }),
+            prompt: r.prompt,
+            images: r.images,
+            duration: r.duration,
+            resolution: r.resolution,
+            aspect_ratio: r.aspect_ratio,
+          }
         }),
         next_page_token: (page + 1) * size < total ? String(page + 1) : '',
       }
     },
   )
 
-  app.get('/templates', { config: { operation: 'video.templates' }, schema: { summary: 'List the templates of template2video', tags: ['video'] } }, async () => ({
-    templates: [...video.fixtures.templates.values()],
-  }))
+  app.get(
+    '/templates',
+    { config: { operation: 'video.templates' }, schema: { summary: 'List the templates of template2video', tags: ['video'] } },
+    async () => ({
+      templates: [...video.fixtures.templates.values()],
+    }),
+  )
 
   // Creation URLs are capabilities, like the vendor's signed URLs: no key needed to fetch them.
   app.get<{ Params: { id: string; file: string } }>(
@@ -127,7 +148,13 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
     async (request, reply) => {
       const task = ctx.repos.video.get(request.params.id)
       const file = media.get(request.params.file)
-      if (!task || task.state !== 'success' || !file) throw routerError('CreationNotFound', 'creation not found', `no ${request.params.file} for task ${request.params.id} (unknown, not finished, or not one of its files)`, 404)
+      if (!task || task.state !== 'success' || !file)
+        throw routerError(
+          'CreationNotFound',
+          'creation not found',
+          `no ${request.params.file} for task ${request.params.id} (unknown, not finished, or not one of its files)`,
+          404,
+        )
       // The plain URL of a task asked with a watermark serves the watermarked video too.
       const chosen = request.params.file === 'video.mp4' && task.watermark ? media.get('watermarked.mp4')! : file
       return sendBytes(request, reply, chosen.bytes, chosen.type)

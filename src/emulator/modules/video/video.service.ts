@@ -7,7 +7,7 @@ import { ApiError } from '../../core/errors.ts'
 import { deriveHex } from '../../core/rng.ts'
 import { resolveFixture } from '../../config.ts'
 import type { EmulatorContext } from '../../context.ts'
-import type { AuthContext } from '../../http/auth.ts'
+import type { AuthContext } from '../../core/caller.ts'
 import type { CatalogModel } from '../catalog/catalog.schemas.ts'
 import { enqueueDelivery } from '../callbacks/callbacks.service.ts'
 import { bill, refund } from '../ledger/ledger.service.ts'
@@ -144,7 +144,8 @@ function ledgerModel(ctx: EmulatorContext, name: string): CatalogModel {
 }
 
 /** An 18-digit numeric id, fixed by (seed, label), like the vendor's task and creation ids. */
-export const numericId = (seed: number, label: string): string => (BigInt(`0x${deriveHex(seed, label, 24)}`) % 900_000_000_000_000_000n + 100_000_000_000_000_000n).toString()
+export const numericId = (seed: number, label: string): string =>
+  ((BigInt(`0x${deriveHex(seed, label, 24)}`) % 900_000_000_000_000_000n) + 100_000_000_000_000_000n).toString()
 
 /** A deterministic draw in [0, 1) for a task: the same seed and task give the same outcome. */
 const draw = (seed: number, label: string): number => Number.parseInt(deriveHex(seed, label, 12), 16) / 2 ** 48
@@ -198,7 +199,14 @@ export class VideoService {
     return withStagedEffects(() => this.insertTask(caller, request, origin, outcome, credits, costNanos))
   }
 
-  private insertTask(caller: CreateTask['caller'], request: CreateTask['request'], origin: CreateTask['origin'], outcome: CreateTask['outcome'], credits: number, costNanos: number): TaskRow {
+  private insertTask(
+    caller: CreateTask['caller'],
+    request: CreateTask['request'],
+    origin: CreateTask['origin'],
+    outcome: CreateTask['outcome'],
+    credits: number,
+    costNanos: number,
+  ): TaskRow {
     const ctx = this.ctx
     return ctx.db
       .transaction((): TaskRow => {
@@ -226,7 +234,11 @@ export class VideoService {
           operation: request.operation,
           model: request.model,
           template: request.template,
-          request: JSON.stringify({ ...request, images: request.images.map((img) => (img.startsWith('http') ? img : `(inline image, ${img.length} characters)`)), seed }),
+          request: JSON.stringify({
+            ...request,
+            images: request.images.map((img) => (img.startsWith('http') ? img : `(inline image, ${img.length} characters)`)),
+            seed,
+          }),
           state: 'created',
           err_code: '',
           credits,
@@ -347,7 +359,12 @@ export class VideoService {
   /** Changes what a task will end in (admin, UI); 'stuck' keeps it processing until told otherwise. */
   replan(task: TaskRow, outcome: TaskOutcome, failCode?: string): TaskRow {
     const waiting = task.state === 'processing' && task.next_at === null && outcome !== 'stuck'
-    this.repo.plan({ id: task.id, outcome, fail_code: outcome === 'failed' ? (failCode ?? this.settings.fail_code) : null, next_at: waiting ? this.ctx.clock.now() : null })
+    this.repo.plan({
+      id: task.id,
+      outcome,
+      fail_code: outcome === 'failed' ? (failCode ?? this.settings.fail_code) : null,
+      next_at: waiting ? this.ctx.clock.now() : null,
+    })
     return this.repo.get(task.id)!
   }
 
@@ -371,7 +388,10 @@ export class VideoService {
     const progress =
       task.state === 'success' ? 100 : processing ? Math.min(99, Math.floor(((now - task.state_at) / Math.max(1, this.settings.processing_ms)) * 100)) : 0
     const base = `${task.origin}/router/v1/video/media/${task.id}`
-    const size = frameSize(task.template !== null ? this.fixtures.templates.get(task.template)?.resolution ?? '720p' : request.resolution, request.aspect_ratio ?? '16:9')
+    const size = frameSize(
+      task.template !== null ? (this.fixtures.templates.get(task.template)?.resolution ?? '720p') : request.resolution,
+      request.aspect_ratio ?? '16:9',
+    )
     return {
       id: task.id,
       ...(TASK_TYPE[task.operation as Operation] && { type: TASK_TYPE[task.operation as Operation] }),
@@ -407,7 +427,15 @@ export class VideoService {
       case 'multiframe':
         return { ...common, model: task.model, resolution: request.resolution }
       case 'text2video':
-        return { ...common, type, model: task.model, prompt: request.prompt, duration: request.duration, resolution: request.resolution, off_peak: request.off_peak }
+        return {
+          ...common,
+          type,
+          model: task.model,
+          prompt: request.prompt,
+          duration: request.duration,
+          resolution: request.resolution,
+          off_peak: request.off_peak,
+        }
       case 'img2video':
         return { ...common, type, model: task.model, duration: request.duration, resolution: request.resolution, off_peak: request.off_peak }
       case 'reference2video':

@@ -66,7 +66,8 @@ export const routerError = (reason: string, message: string, detail?: string, st
 
 const lacking = (field: string) => routerError('FieldLacking', `field is missing or empty: ${field}`, `${field} is required`)
 const invalid = (field: string, detail: string) => routerError('FieldInvalid', `invalid field: ${field}`, `${field} ${detail}`)
-const countOutOfRange = (field: string, detail: string) => routerError('FieldItemCountOutOfRange', `field item count out of range: ${field}`, `${field}: ${detail}`)
+const countOutOfRange = (field: string, detail: string) =>
+  routerError('FieldItemCountOutOfRange', `field item count out of range: ${field}`, `${field}: ${detail}`)
 
 type Body = Record<string, unknown>
 

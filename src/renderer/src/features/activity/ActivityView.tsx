@@ -93,8 +93,8 @@ export function ActivityView() {
         <Empty title={`No activity for ${account.name} in the last ${DAYS} completed days`}>
           <p>
             Activity covers completed UTC days only, so calls made today appear after midnight on the emulator's clock
-            {clock.data ? ` (now ${clock.data.now.slice(0, 16).replace('T', ' ')} UTC)` : ''}. Load 30 days of demo usage, or move the clock one day ahead to see
-            today's calls.
+            {clock.data ? ` (now ${clock.data.now.slice(0, 16).replace('T', ' ')} UTC)` : ''}. Load 30 days of demo usage, or move the clock one day ahead to
+            see today's calls.
           </p>
           <NoActivityActions />
         </Empty>
@@ -145,7 +145,10 @@ function Charts({ rows, now }: { rows: ActivityRow[]; now: string }) {
 
   // Per model over the period, biggest spend first; beyond the palette's size, the rest are "Other models".
   const byModel = useMemo(() => {
-    const map = new Map<string, { model: string; requests: number; usage: number; byok: number; prompt: number; completion: number; reasoning: number; providers: Set<string> }>()
+    const map = new Map<
+      string,
+      { model: string; requests: number; usage: number; byok: number; prompt: number; completion: number; reasoning: number; providers: Set<string> }
+    >()
     for (const r of rows) {
       const m = map.get(r.model) ?? { model: r.model, requests: 0, usage: 0, byok: 0, prompt: 0, completion: 0, reasoning: 0, providers: new Set<string>() }
       m.requests += r.requests
@@ -255,7 +258,15 @@ function Charts({ rows, now }: { rows: ActivityRow[]; now: string }) {
               <XAxis dataKey="label" tick={axis} tickLine={false} axisLine={{ stroke: colors['--line'] }} interval="preserveStartEnd" minTickGap={12} />
               <YAxis tick={axis} tickLine={false} axisLine={false} width={56} allowDecimals={false} />
               <Tooltip {...tooltip} cursor={{ stroke: colors['--line'] }} />
-              <Line name="Requests" dataKey="count" type="linear" stroke={model ? color(model) : colors['--accent']} strokeWidth={2} dot={{ r: 2 }} isAnimationActive={false} />
+              <Line
+                name="Requests"
+                dataKey="count"
+                type="linear"
+                stroke={model ? color(model) : colors['--accent']}
+                strokeWidth={2}
+                dot={{ r: 2 }}
+                isAnimationActive={false}
+              />
             </LineChart>
           </ResponsiveContainer>
         </figure>

@@ -115,11 +115,7 @@ export function ClockView() {
               <CopyButton text={now!} label="Copy ISO time" />
             </div>
             <div className="clock-mode">
-              {manual ? (
-                <span className="badge warn">manual: frozen</span>
-              ) : (
-                <span className="badge ok">system: running</span>
-              )}{' '}
+              {manual ? <span className="badge warn">manual: frozen</span> : <span className="badge ok">system: running</span>}{' '}
               <span className="muted">{manual ? 'Time stands still and moves only when you advance it.' : 'Time runs at real speed from where it is.'}</span>
             </div>
           </>
@@ -134,7 +130,12 @@ export function ClockView() {
         </h3>
         <div className="row" role="group" aria-label="Advance by">
           {STEPS.map((s) => (
-            <button key={s.by} type="button" disabled={move.isPending || !clock.data} onClick={() => move.mutate({ kind: 'advance', by: s.by, label: s.label })}>
+            <button
+              key={s.by}
+              type="button"
+              disabled={move.isPending || !clock.data}
+              onClick={() => move.mutate({ kind: 'advance', by: s.by, label: s.label })}
+            >
               {s.label}
             </button>
           ))}
@@ -166,9 +167,9 @@ export function ClockView() {
         )}
         <ErrorText error={move.error} />
         <p className="muted note">
-          Advancing runs the work that falls due on the way, in time order, before the clock answers: video tasks move through their states, pending
-          charges expire (or confirm themselves, with auto-confirm on), and callbacks are delivered and retried. The clock only moves forward here; the
-          admin API's <code className="inline">POST /_emulator/api/clock/set</code> jumps either way without running anything.
+          Advancing runs the work that falls due on the way, in time order, before the clock answers: video tasks move through their states, pending charges
+          expire (or confirm themselves, with auto-confirm on), and callbacks are delivered and retried. The clock only moves forward here; the admin API's{' '}
+          <code className="inline">POST /_emulator/api/clock/set</code> jumps either way without running anything.
         </p>
       </section>
     </div>

@@ -96,7 +96,9 @@ export function ConnectView() {
   return (
     <div className="connect-view">
       <h2>Connect a client</h2>
-      <p className="muted intro">Point your code at the emulator instead of the real service: same paths, same answers, with the keys below. Everything stays on this machine.</p>
+      <p className="muted intro">
+        Point your code at the emulator instead of the real service: same paths, same answers, with the keys below. Everything stays on this machine.
+      </p>
 
       <section className="panel" aria-labelledby={`${ids}-urls`}>
         <h3 id={`${ids}-urls`}>Base URLs</h3>
@@ -119,7 +121,8 @@ export function ConnectView() {
       <section className="panel" aria-labelledby={`${ids}-keys`}>
         <h3 id={`${ids}-keys`}>API keys</h3>
         <p className="muted">
-          Standard keys call the API (embeddings, models, video); management keys manage keys and guardrails. They are shown in full because this is a local emulator: never paste a real key here.
+          Standard keys call the API (embeddings, models, video); management keys manage keys and guardrails. They are shown in full because this is a local
+          emulator: never paste a real key here.
         </p>
         <ErrorText error={accounts.error ?? create.error} />
         {accounts.isPending ? (
@@ -201,7 +204,8 @@ export function ConnectView() {
         </div>
         <p className="muted small-print">
           The 1.x <code className="mono">@openrouter/sdk</code> retries every 5xx for a long time by default; in tests that provoke errors, pass{' '}
-          <code className="mono">{'retryConfig: { strategy: "none" }'}</code>. For <code className="mono">openai</code>, <code className="mono">maxRetries: 0</code>.
+          <code className="mono">{'retryConfig: { strategy: "none" }'}</code>. For <code className="mono">openai</code>,{' '}
+          <code className="mono">maxRetries: 0</code>.
         </p>
       </section>
     </div>

@@ -5,7 +5,18 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
 import { ADMIN, GATEWAY, admin, gateway, type Account, type AdminKey, type JournalEntry } from '../../api.ts'
 import { Bar, Empty, ErrorText, shortTime, usd } from '../../components/ui.tsx'
-import { errorMessage, isExpired, managementKey, useAccount, useClock, useInvalidateOnJournal, useKeys, selectOnKey, useSelectedAccount, windowUsage } from './shared.ts'
+import {
+  errorMessage,
+  isExpired,
+  managementKey,
+  useAccount,
+  useClock,
+  useInvalidateOnJournal,
+  useKeys,
+  selectOnKey,
+  useSelectedAccount,
+  windowUsage,
+} from './shared.ts'
 
 export function DataView() {
   const { accounts, account, select, loading, error } = useSelectedAccount()
@@ -94,7 +105,10 @@ function StatePanel() {
   })
 
   const seed = (preset: (typeof PRESETS)[number]) => {
-    if (!window.confirm(`Load the ${preset.label.toLowerCase()} preset (${preset.hint})? It replaces the whole state: accounts, keys, usage, tasks and charges.`)) return
+    if (
+      !window.confirm(`Load the ${preset.label.toLowerCase()} preset (${preset.hint})? It replaces the whole state: accounts, keys, usage, tasks and charges.`)
+    )
+      return
     action.mutate(async () => {
       await admin.post('/fixtures/seed', { preset: preset.id })
       return `Loaded the ${preset.label.toLowerCase()} preset.`
@@ -140,7 +154,15 @@ function StatePanel() {
       <div className="row state-actions">
         <span className="muted">Load a preset:</span>
         {PRESETS.map((p) => (
-          <button key={p.id} type="button" className="secondary" disabled={action.isPending} onClick={() => seed(p)} title={p.hint} aria-label={`${p.label} preset: ${p.hint}`}>
+          <button
+            key={p.id}
+            type="button"
+            className="secondary"
+            disabled={action.isPending}
+            onClick={() => seed(p)}
+            title={p.hint}
+            aria-label={`${p.label} preset: ${p.hint}`}
+          >
             {p.label}
           </button>
         ))}
@@ -195,7 +217,9 @@ function AccountDetail({ account }: { account: Account }) {
         </h3>
         <ErrorText error={keys.error} />
         {keys.data && keys.data.length === 0 ? (
-          <Empty title="No keys">Create one with <code className="inline">POST /_emulator/api/accounts/{account.id}/keys</code>.</Empty>
+          <Empty title="No keys">
+            Create one with <code className="inline">POST /_emulator/api/accounts/{account.id}/keys</code>.
+          </Empty>
         ) : (
           keys.data && <KeysTable keys={keys.data} now={now} members={members} />
         )}
@@ -280,7 +304,17 @@ interface GuardrailWithAssignments extends Guardrail {
 // A client changing guardrails through the gateway shows in the journal; that is when to read them again.
 const guardrailChange = (e: JournalEntry) => e.operation.startsWith('guardrails.') && e.method !== 'GET'
 
-function Guardrails({ account, keys, now, members }: { account: Account; keys: AdminKey[] | undefined; now: string | undefined; members: NonNullable<Account['members']> }) {
+function Guardrails({
+  account,
+  keys,
+  now,
+  members,
+}: {
+  account: Account
+  keys: AdminKey[] | undefined
+  now: string | undefined
+  members: NonNullable<Account['members']>
+}) {
   const management = managementKey(keys, now)
   useInvalidateOnJournal(['guardrails', account.id], guardrailChange)
   const guardrails = useQuery({
@@ -310,7 +344,9 @@ function Guardrails({ account, keys, now, members }: { account: Account; keys: A
         Guardrails of {account.name}
       </h3>
       {keys && !management ? (
-        <Empty title="No usable management key">Guardrails are read through the gateway with the account's management key, and this account has none that is enabled.</Empty>
+        <Empty title="No usable management key">
+          Guardrails are read through the gateway with the account's management key, and this account has none that is enabled.
+        </Empty>
       ) : (
         <>
           <ErrorText error={guardrails.error} />
@@ -388,10 +424,15 @@ function Charges({ account }: { account: Account }) {
         Crypto charges of {account.name}
       </h3>
       <ErrorText error={charges.error} />
-      {settle.error && <p className="error" role="alert">Could not settle the charge: {errorMessage(settle.error)}</p>}
+      {settle.error && (
+        <p className="error" role="alert">
+          Could not settle the charge: {errorMessage(settle.error)}
+        </p>
+      )}
       {charges.data?.length === 0 && (
         <Empty title="No charges">
-          A client buys credits with <code className="inline">POST /api/v1/credits/crypto</code>; the charge waits here as pending until you simulate its payment.
+          A client buys credits with <code className="inline">POST /api/v1/credits/crypto</code>; the charge waits here as pending until you simulate its
+          payment.
         </Empty>
       )}
       {!!charges.data?.length && (
@@ -424,10 +465,22 @@ function Charges({ account }: { account: Account }) {
                 <td>
                   {c.status === 'pending' && (
                     <div className="row nowrap">
-                      <button type="button" className="small" disabled={settle.isPending} onClick={() => settle.mutate({ id: c.id, action: 'confirm' })} aria-label={`Simulate payment of charge ${c.id}`}>
+                      <button
+                        type="button"
+                        className="small"
+                        disabled={settle.isPending}
+                        onClick={() => settle.mutate({ id: c.id, action: 'confirm' })}
+                        aria-label={`Simulate payment of charge ${c.id}`}
+                      >
                         Simulate payment
                       </button>
-                      <button type="button" className="small secondary" disabled={settle.isPending} onClick={() => settle.mutate({ id: c.id, action: 'expire' })} aria-label={`Expire charge ${c.id}`}>
+                      <button
+                        type="button"
+                        className="small secondary"
+                        disabled={settle.isPending}
+                        onClick={() => settle.mutate({ id: c.id, action: 'expire' })}
+                        aria-label={`Expire charge ${c.id}`}
+                      >
                         Expire
                       </button>
                     </div>

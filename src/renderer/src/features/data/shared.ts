@@ -37,7 +37,13 @@ const ACCOUNT_STORE = 'inspector.account'
  * The account the views look at. Chosen in the Data view and remembered for the session, so the
  * Activity view follows; the first account when none was chosen or the chosen one is gone.
  */
-export function useSelectedAccount(): { accounts: Account[] | undefined; account: Account | undefined; select(id: string): void; loading: boolean; error: unknown } {
+export function useSelectedAccount(): {
+  accounts: Account[] | undefined
+  account: Account | undefined
+  select(id: string): void
+  loading: boolean
+  error: unknown
+} {
   const query = useAccounts()
   const [chosen, setChosen] = useState<string | null>(() => sessionStorage.getItem(ACCOUNT_STORE))
   const select = useCallback((id: string) => {

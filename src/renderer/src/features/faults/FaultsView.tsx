@@ -49,11 +49,12 @@ export function FaultsView() {
     <div className="faults-view">
       <h2>Faults</h2>
       <p className="muted intro">
-        Make gateway and router requests fail on purpose, to see how your client handles errors. A fault answers before the request is handled, so a faulted request bills nothing and
-        creates nothing. Each request that a fault answers is marked <span className="badge fault">fault</span> on the <a href="#/requests">Requests</a> page.
+        Make gateway and router requests fail on purpose, to see how your client handles errors. A fault answers before the request is handled, so a faulted
+        request bills nothing and creates nothing. Each request that a fault answers is marked <span className="badge fault">fault</span> on the{' '}
+        <a href="#/requests">Requests</a> page.
       </p>
 
-      <Presets operations={complete ? operations : null} datalistId={`${ids}-ops`} onAdded={refresh} />
+      <Presets operations={complete ? operations : null} datalistId={`${ids}-ops`} onAdded={() => void refresh()} />
 
       <datalist id={`${ids}-ops`}>
         {operations.map((o) => (
@@ -73,7 +74,10 @@ export function FaultsView() {
             <p className="muted">Loading…</p>
           ) : list.length === 0 ? (
             <Empty title="No fault rules">
-              <p>Faults make requests fail on purpose: a 402 when credits run out, a 429 rate limit, a 503 outage, a slow or dropped connection. Your code should cope with all of them.</p>
+              <p>
+                Faults make requests fail on purpose: a 402 when credits run out, a 429 rate limit, a 503 outage, a slow or dropped connection. Your code should
+                cope with all of them.
+              </p>
               <p>
                 <strong>Click a preset above</strong> to add one, or write your own rule with the editor.
               </p>
@@ -100,7 +104,14 @@ export function FaultsView() {
           )}
         </section>
 
-        <RuleEditor key={editing?.id ?? 'new'} rule={editing} datalistId={`${ids}-ops`} headingRef={editorRef} onDone={() => setEditing(null)} onSaved={refresh} />
+        <RuleEditor
+          key={editing?.id ?? 'new'}
+          rule={editing}
+          datalistId={`${ids}-ops`}
+          headingRef={editorRef}
+          onDone={() => setEditing(null)}
+          onSaved={() => void refresh()}
+        />
       </div>
     </div>
   )
@@ -159,11 +170,27 @@ function Presets({ operations, datalistId, onAdded }: { operations: string[] | n
       <div className="row preset-scope">
         <label>
           Apply to operation
-          <input list={datalistId} value={operation} onChange={(e) => setOperation(e.target.value)} placeholder="every operation" size={20} aria-describedby={`${ids}-scope`} />
+          <input
+            list={datalistId}
+            value={operation}
+            onChange={(e) => setOperation(e.target.value)}
+            placeholder="every operation"
+            size={20}
+            aria-describedby={`${ids}-scope`}
+          />
         </label>
         <label>
           Next N requests
-          <input type="number" min={1} step={1} value={count} onChange={(e) => setCount(e.target.value)} placeholder="every request" className="narrow-number" aria-describedby={`${ids}-scope`} />
+          <input
+            type="number"
+            min={1}
+            step={1}
+            value={count}
+            onChange={(e) => setCount(e.target.value)}
+            placeholder="every request"
+            className="narrow-number"
+            aria-describedby={`${ids}-scope`}
+          />
         </label>
         <span className="muted" id={`${ids}-scope`}>
           {scope}
@@ -212,7 +239,9 @@ function RuleItem({ rule, editing, onEdit, onDeleted }: { rule: FaultRule; editi
           onChange={(e) => {
             setWanted(e.target.checked)
             toggle.mutate(e.target.checked)
-          }} aria-describedby={`${ids}-expl`} />
+          }}
+          aria-describedby={`${ids}-expl`}
+        />
         Enabled
       </label>
       <div className="grow rule-body">
@@ -264,7 +293,22 @@ interface Draft {
 }
 type Field = Exclude<keyof Draft, 'drop'> | 'drop'
 
-const EMPTY: Draft = { name: '', operation: '', method: '', path: '', model: '', key_hash: '', account_id: '', status: '', message: '', latency_ms: '', drop: false, probability: '', remaining: '', expires_at: '' }
+const EMPTY: Draft = {
+  name: '',
+  operation: '',
+  method: '',
+  path: '',
+  model: '',
+  key_hash: '',
+  account_id: '',
+  status: '',
+  message: '',
+  latency_ms: '',
+  drop: false,
+  probability: '',
+  remaining: '',
+  expires_at: '',
+}
 
 const FIELD_OF: Record<string, Field> = {
   name: 'name',
@@ -473,7 +517,13 @@ function RuleEditor({
             <div className="field">
               <label htmlFor={`${ids}-expires_at`}>Expires at (emulator clock)</label>
               <div className="row nowrap-row">
-                <input {...field('expires_at')} className="grow" value={draft.expires_at} onChange={(e) => set({ expires_at: e.target.value })} placeholder="never" />
+                <input
+                  {...field('expires_at')}
+                  className="grow"
+                  value={draft.expires_at}
+                  onChange={(e) => set({ expires_at: e.target.value })}
+                  placeholder="never"
+                />
                 <button type="button" className="secondary small" onClick={hourLater}>
                   In 1 h
                 </button>

@@ -75,7 +75,9 @@ export function RequestsView() {
       setSelectedId(id)
     } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault()
-      const row = (event.key === 'ArrowDown' ? event.currentTarget.nextElementSibling : event.currentTarget.previousElementSibling) as HTMLTableRowElement | null
+      const row = (
+        event.key === 'ArrowDown' ? event.currentTarget.nextElementSibling : event.currentTarget.previousElementSibling
+      ) as HTMLTableRowElement | null
       if (row?.dataset.id) {
         row.focus()
         setSelectedId(Number(row.dataset.id))
@@ -88,7 +90,11 @@ export function RequestsView() {
       <div className="row view-head">
         <h2 className="grow">Requests</h2>
         <span className="muted" aria-live="polite">
-          {entries.length === 0 ? 'Waiting for requests' : filtered ? `${shown.length} of ${entries.length} requests` : `${entries.length} requests, newest first`}
+          {entries.length === 0
+            ? 'Waiting for requests'
+            : filtered
+              ? `${shown.length} of ${entries.length} requests`
+              : `${entries.length} requests, newest first`}
         </span>
         <button type="button" className="secondary small" onClick={() => clear.mutate()} disabled={clear.isPending || entries.length === 0}>
           Clear journal
@@ -131,7 +137,14 @@ export function RequestsView() {
             </label>
             <label>
               Operation
-              <input type="search" list={`${ids}-ops`} value={filters.operation} placeholder="e.g. embeddings" onChange={(e) => set({ operation: e.target.value })} size={18} />
+              <input
+                type="search"
+                list={`${ids}-ops`}
+                value={filters.operation}
+                placeholder="e.g. embeddings"
+                onChange={(e) => set({ operation: e.target.value })}
+                size={18}
+              />
             </label>
             <datalist id={`${ids}-ops`}>
               {operations.map((o) => (
@@ -221,7 +234,10 @@ export function RequestsView() {
               {selected ? (
                 <RequestDetail key={selected.id} row={selected} />
               ) : (
-                <p className="muted detail-hint">Select a request (click it, or focus it and press Enter) to see its headers and bodies, the fault that answered it, what it caused, and the same request as a curl command.</p>
+                <p className="muted detail-hint">
+                  Select a request (click it, or focus it and press Enter) to see its headers and bodies, the fault that answered it, what it caused, and the
+                  same request as a curl command.
+                </p>
               )}
             </section>
           </div>
@@ -240,16 +256,16 @@ function Headers({ headers, label, open = false }: { headers: Record<string, str
         {label} ({list.length})
       </summary>
       <table className="kv" aria-label={label}>
-      <tbody>
-        {list.map(([name, value]) => (
-          <tr key={name}>
-            <th scope="row" className="mono">
-              {name}
-            </th>
-            <td className="mono">{value}</td>
-          </tr>
-        ))}
-      </tbody>
+        <tbody>
+          {list.map(([name, value]) => (
+            <tr key={name}>
+              <th scope="row" className="mono">
+                {name}
+              </th>
+              <td className="mono">{value}</td>
+            </tr>
+          ))}
+        </tbody>
       </table>
     </details>
   )
@@ -264,7 +280,11 @@ function FaultInfo({ fault }: { fault: string }) {
     refetchInterval: false,
   })
   if (fault === 'header') {
-    return <p>The request carried an <code className="mono">X-Emulator-Fault</code> header, which forced this status on it alone.</p>
+    return (
+      <p>
+        The request carried an <code className="mono">X-Emulator-Fault</code> header, which forced this status on it alone.
+      </p>
+    )
   }
   const gone = rule.error instanceof ApiError && rule.error.status === 404
   return (
@@ -283,7 +303,11 @@ function FaultInfo({ fault }: { fault: string }) {
 function Effects({ entry }: { entry: JournalRow }) {
   const { usage, tasks, charges, callbacks } = entry.effects
   if (usage.length + tasks.length + charges.length + callbacks.length === 0) {
-    return <p className="muted">{entry.fault ? 'None: a fault answers before the request is handled, so nothing was billed or created.' : 'None: nothing was billed or created.'}</p>
+    return (
+      <p className="muted">
+        {entry.fault ? 'None: a fault answers before the request is handled, so nothing was billed or created.' : 'None: nothing was billed or created.'}
+      </p>
+    )
   }
   return (
     <dl className="effects">
@@ -409,7 +433,8 @@ function RequestDetail({ row }: { row: JournalRow }) {
           <p className="muted small-print">
             {'authorization' in entry.request.headers && (
               <>
-                Keys never reach the journal: set <code className="mono">KEY</code> first (<code className="mono">export KEY=sk-gw-v1-…</code>, from <a href="#/connect">Connect</a>).{' '}
+                Keys never reach the journal: set <code className="mono">KEY</code> first (<code className="mono">export KEY=sk-gw-v1-…</code>, from{' '}
+                <a href="#/connect">Connect</a>).{' '}
               </>
             )}
             {bodyIncomplete(entry) && 'The journal kept only part of this body (or hid a key in it), so the command sends it as recorded.'}

@@ -19,7 +19,13 @@ interface Task {
   progress: number
   off_peak: boolean
   created_at: string
-  creations: Array<{ id: string; url: string; cover_url: string; watermarked_url: string; video: { duration: number; fps: number; resolution: { width: number; height: number } } }>
+  creations: Array<{
+    id: string
+    url: string
+    cover_url: string
+    watermarked_url: string
+    video: { duration: number; fps: number; resolution: { width: number; height: number } }
+  }>
   account_id: string
   operation: string
   request: unknown
@@ -148,8 +154,9 @@ function HowToCreate() {
           <CopyButton text={curl} label="Copy command" />
         </div>
         <p>
-          Add <code className="inline">"callback_url"</code> to the body to receive its state changes. A task moves on with the virtual clock (created → queueing → processing →
-          success in about 26 seconds): the <a href="#/clock">Clock</a> view's <em>+1 hour</em> finishes it, or push it along here once it shows up.
+          Add <code className="inline">"callback_url"</code> to the body to receive its state changes. A task moves on with the virtual clock (created →
+          queueing → processing → success in about 26 seconds): the <a href="#/clock">Clock</a> view's <em>+1 hour</em> finishes it, or push it along here once
+          it shows up.
         </p>
       </div>
     </Empty>
@@ -296,7 +303,13 @@ function Callbacks({ task }: { task: Task }) {
                   {d.next_attempt_at && `; next at ${shortTime(d.next_attempt_at)}`}
                 </span>
                 <span className="grow" />
-                <button type="button" className="small secondary" disabled={redeliver.isPending} onClick={() => redeliver.mutate(d.id)} aria-label={`Redeliver the ${d.state} callback`}>
+                <button
+                  type="button"
+                  className="small secondary"
+                  disabled={redeliver.isPending}
+                  onClick={() => redeliver.mutate(d.id)}
+                  aria-label={`Redeliver the ${d.state} callback`}
+                >
                   Redeliver
                 </button>
               </div>
@@ -317,7 +330,13 @@ function Callbacks({ task }: { task: Task }) {
                       <tr key={a.attempt}>
                         <td>{a.attempt}</td>
                         <td className="nowrap">{shortTime(a.at)}</td>
-                        <td>{a.status === null ? <span className="muted">no answer</span> : <span className={`badge ${a.status < 300 ? 'ok' : 'bad'}`}>{a.status}</span>}</td>
+                        <td>
+                          {a.status === null ? (
+                            <span className="muted">no answer</span>
+                          ) : (
+                            <span className={`badge ${a.status < 300 ? 'ok' : 'bad'}`}>{a.status}</span>
+                          )}
+                        </td>
                         <td className="num">{a.duration_ms} ms</td>
                         <td className={a.error ? 'error' : 'muted'}>{a.error ?? '—'}</td>
                       </tr>

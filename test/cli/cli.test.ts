@@ -145,7 +145,14 @@ describe('gateway-emulator CLI', () => {
     expect(
       (await post('/router/v1/video/ent/v2/text2video', standard, { model: 'videoq2', prompt: 'p', callback_url: 'http://127.0.0.1:9/hook' })).status,
     ).toBe(200)
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    // Until the callback has been attempted (and failed): its log lines are the ones to check.
+    const admin = api.replace(/\/api\/v1$/, '')
+    for (const until = Date.now() + 15_000; ;) {
+      const deliveries = ((await (await fetch(`${admin}/_emulator/api/callbacks`)).json()) as { data: Array<{ attempt_count: number }> }).data
+      if (deliveries.some((d) => d.attempt_count > 0)) break
+      if (Date.now() > until) throw new Error('timed out waiting for a callback attempt')
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
     run.child.kill('SIGTERM')
     expect(await run.exited).toBe(0)
     const secret = /sk-gw-v1-[0-9a-f]{8,}/

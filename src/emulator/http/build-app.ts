@@ -29,10 +29,10 @@ import { installAdminGuard } from './admin-guard.ts'
 import { installAuth } from './auth.ts'
 import { installCors } from './cors.ts'
 import { refuseNonCanonicalPaths } from './canonical-path.ts'
-import { envelopeForUnrouted, installErrorHandling, installNotFound, sendError, toApiError } from './error-handler.ts'
+import { installErrorHandling, installNotFound, sendError, toApiError } from './error-handler.ts'
 import { installJsonParser } from './json-body.ts'
 import { limitConnections, serverOptions } from './listeners.ts'
-import { createRouteCollector, openapiRoutes } from './openapi.ts'
+import { createRouteCollector, declareArea, openapiRoutes } from './openapi.ts'
 import { uiRoutes } from './ui.ts'
 import { validatorCompiler } from './validation.ts'
 
@@ -71,6 +71,8 @@ function prettyStream(): NodeJS.WritableStream {
 export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Services): FastifyInstance {
   const level = ctx.config.logLevel
   const traceRng = createRng(ctx.config.seed, 'trace')
+  /** The video router scope's prefix, once registered: for the errors found before any route is matched. */
+  let routerScopePrefix: string | null = null
   const app = Fastify({
     logger:
       level === 'silent'
@@ -104,9 +106,12 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
-    // Errors found before routing (a malformed URL, a bad content type header) answer in the envelope too.
+    // Errors found before routing (a malformed URL, a bad content type header) answer in an envelope
+    // too. No route (and so no scope) exists for them: the URL is all there is, and the router scope
+    // says which prefix is its own (see videoRouter below).
     frameworkErrors: (error, request, reply) => {
-      sendError(reply, toApiError(error), traceRng, envelopeForUnrouted(request.url))
+      const envelope = routerScopePrefix !== null && request.url.startsWith(`${routerScopePrefix}/`) ? 'router' : 'main'
+      sendError(reply, toApiError(error), traceRng, envelope)
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
@@ -138,7 +143,7 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
   app.removeContentTypeParser('text/plain')
   installJsonParser(app)
   installErrorHandling(app, traceRng, 'main')
-  installNotFound(app, traceRng)
+  installNotFound(app, traceRng, 'main')
   // First of all hooks: a path spelt otherwise than canonically is refused, so the route a request
   // matched is the path it named, for every guard, log and journal entry after.
   app.addHook('onRequest', refuseNonCanonicalPaths)
@@ -148,6 +153,7 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
 
   // Each surface is a plugin scope of its own, and its hooks guard exactly the routes it registers.
   app.register(async function emulatedApis(api) {
+    declareArea(api, 'gateway')
     installCors(api, ctx, [API_PREFIX, ROUTER_PREFIX])
     // The journal, authentication and faults attach to each route of this scope that needs them (by
     // its config), in this order: the journal first, so a request refused by authentication is
@@ -165,13 +171,16 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
       async function videoRouter(router) {
         // The video router answers in its vendor's envelope, its 404s included.
         installErrorHandling(router, traceRng, 'router')
-        installNotFound(router, traceRng)
+        installNotFound(router, traceRng, 'router')
+        declareArea(router, 'router')
+        routerScopePrefix = router.prefix
         router.register(videoRoutes, { prefix: VIDEO_PREFIX, ctx, video: services.video })
       },
       { prefix: ROUTER_PREFIX },
     )
   })
   app.register(async function adminSurface(admin) {
+    declareArea(admin, 'admin')
     installAdminGuard(admin, ctx)
     admin.register(adminRoutes, { prefix: ADMIN_PREFIX, ctx, hooks })
     admin.register(catalogAdminRoutes, { prefix: ADMIN_PREFIX, ctx })

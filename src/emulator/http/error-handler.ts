@@ -5,8 +5,6 @@ import { ApiError, mainEnvelope, ROUTER_REASON } from '../core/errors.ts'
 import type { Rng } from '../core/rng.ts'
 import { validationToApiError } from './validation.ts'
 
-const ROUTER_PREFIX = '/router/'
-
 /**
  * The vendor's fixed message for each reason of its error table (real-services.md A7). A router error
  * without a reason of its own (authentication, rate limits, body parsing...) answers with these words,
@@ -76,12 +74,6 @@ export function toApiError(error: FastifyError | Error, bodyLimit?: number): Api
 /** Which API's error envelope a scope answers in: the gateway's (and the admin API's), or the video router's. */
 export type Envelope = 'main' | 'router'
 
-/**
- * The envelope for a request no route matched (a 404, or an error found before routing). The path is
- * canonical by then (see canonical-path.ts), so its first segment says which API it was meant for.
- */
-export const envelopeForUnrouted = (url: string): Envelope => (url.startsWith(ROUTER_PREFIX) ? 'router' : 'main')
-
 interface RenderedError {
   body: unknown
   detail: string | undefined
@@ -119,10 +111,9 @@ export function installErrorHandling(app: FastifyInstance, traceRng: Rng, envelo
   })
 }
 
-/** The 404 for paths no route matches, in the envelope of the API the path is under. */
-export function installNotFound(app: FastifyInstance, traceRng: Rng): void {
+/** The 404 for paths no route of this scope (and its prefix) matches, in the scope's envelope. */
+export function installNotFound(app: FastifyInstance, traceRng: Rng, envelope: Envelope): void {
   app.setNotFoundHandler((request, reply) => {
-    const envelope = envelopeForUnrouted(request.url)
     const message = `Not Found: no route for ${request.method} ${request.url.split('?')[0]}`
     return sendError(reply, new ApiError(404, message), traceRng, envelope)
   })

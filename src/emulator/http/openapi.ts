@@ -27,6 +27,27 @@ export interface CollectedRoute {
   operation: string
   auth: AuthKind | AuthRequirement | undefined
   schema: FastifySchema | undefined
+  /** Which API the route belongs to: its scope stamps it (see declareArea), after this route was collected. */
+  area(): Area
+}
+
+type Area = 'gateway' | 'router' | 'admin'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The API a route belongs to, stamped by the plugin scope that registers it. */
+    area?: Area
+  }
+}
+
+/**
+ * Marks every route a scope registers as belonging to `area` (the document's tag and error schema).
+ * A nested scope stamps after its parent, so the innermost scope's area stands.
+ */
+export function declareArea(scope: FastifyInstance, area: Area): void {
+  scope.addHook('onRoute', (route) => {
+    if (route.config) route.config.area = area
+  })
 }
 
 export interface RouteCollector {
@@ -49,7 +70,9 @@ export function createRouteCollector(): RouteCollector {
         const id = `${method} ${route.url}`
         if (seen.has(id)) continue
         seen.add(id)
-        routes.push({ method, url: route.url, operation, auth: route.config?.auth, schema: route.schema as FastifySchema | undefined })
+        // The scopes' hooks run after this root one: the area is read when the document is built.
+        const config = route.config
+        routes.push({ method, url: route.url, operation, auth: config?.auth, schema: route.schema as FastifySchema | undefined, area: () => config?.area ?? 'gateway' })
       }
     },
   }
@@ -65,9 +88,6 @@ const RouterErrorSchema = Type.Object(
   { description: "The vendor's error envelope. The emulator's own explanation, when it has one, is in the X-Emulator-Detail response header." },
 )
 
-type Area = 'gateway' | 'router' | 'admin'
-
-const areaOf = (url: string): Area => (url.startsWith('/router/') ? 'router' : url.startsWith('/_emulator/') ? 'admin' : 'gateway')
 
 const AREA_TAGS: Record<Area, string> = {
   gateway: 'The Model Gateway API (/api/v1)',
@@ -165,7 +185,7 @@ export function buildOpenApiDocument(routes: readonly CollectedRoute[], version:
   const paths: Record<string, Record<string, Json>> = {}
   const tags = new Map<string, string | undefined>()
   for (const route of routes) {
-    const area = areaOf(route.url)
+    const area = route.area()
     const { path, params: pathParams } = toOpenApiPath(route.url)
     const schema = route.schema
     const routeTags = schema?.tags && schema.tags.length > 0 ? schema.tags : [area]

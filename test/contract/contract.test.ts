@@ -125,6 +125,46 @@ function authCases(
   return cases
 }
 
+/** One kind of guardrail assignment (keys or members): list, assign and unassign, each valid, refused and on an unknown guardrail. */
+function assignmentCases(
+  kind: 'keys' | 'members',
+  field: string,
+  pick: (emu: TestEmulator) => Promise<string>,
+  bad: { assign: unknown; unassign: unknown },
+): Case[] {
+  const of = async (emu: TestEmulator) => `/api/v1/guardrails/${await guardrail(emu)}/assignments/${kind}`
+  const unknown = `/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/${kind}`
+  const list = `guardrails.assignments.${kind}.list`
+  const cases: Case[] = [
+    { operation: list, name: "one guardrail's", status: 200, run: async (emu) => get(emu, await of(emu), emu.keys.management) },
+    { operation: list, name: 'an unknown guardrail', status: 404, run: (emu) => get(emu, unknown, emu.keys.management) },
+    ...authCases(list, (emu, key) => get(emu, unknown, key), 'management'),
+  ]
+  for (const [action, suffix] of [
+    ['assign', ''],
+    ['unassign', '/remove'],
+  ] as const) {
+    const operation = `guardrails.assignments.${kind}.${action}`
+    cases.push(
+      {
+        operation,
+        name: 'one',
+        status: 200,
+        run: async (emu) => send(emu, 'POST', `${await of(emu)}${suffix}`, { [field]: [await pick(emu)] }, emu.keys.management),
+      },
+      {
+        operation,
+        name: `the body ${JSON.stringify(bad[action])}`,
+        status: 400,
+        run: async (emu) => send(emu, 'POST', `${await of(emu)}${suffix}`, bad[action], emu.keys.management),
+      },
+      { operation, name: 'an unknown guardrail', status: 404, run: (emu) => send(emu, 'POST', `${unknown}${suffix}`, { [field]: ['x'] }, emu.keys.management) },
+      ...authCases(operation, (emu, key) => send(emu, 'POST', `${unknown}${suffix}`, { [field]: ['x'] }, key), 'management'),
+    )
+  }
+  return cases
+}
+
 const CASES: Case[] = [
   // Keys
   { operation: 'keys.list', name: 'the list', status: 200, run: (emu) => get(emu, '/api/v1/keys?include_disabled=true&offset=1', emu.keys.management) },
@@ -316,157 +356,8 @@ const CASES: Case[] = [
     },
   },
   ...authCases('guardrails.assignments.members.listAll', (emu, key) => get(emu, '/api/v1/guardrails/assignments/members', key), 'management'),
-  {
-    operation: 'guardrails.assignments.keys.list',
-    name: "one guardrail's",
-    status: 200,
-    run: async (emu) => get(emu, `/api/v1/guardrails/${await guardrail(emu)}/assignments/keys`, emu.keys.management),
-  },
-  {
-    operation: 'guardrails.assignments.keys.list',
-    name: 'an unknown guardrail',
-    status: 404,
-    run: (emu) => get(emu, '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/keys', emu.keys.management),
-  },
-  ...authCases(
-    'guardrails.assignments.keys.list',
-    (emu, key) => get(emu, '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/keys', key),
-    'management',
-  ),
-  {
-    operation: 'guardrails.assignments.keys.assign',
-    name: 'a key',
-    status: 200,
-    run: async (emu) =>
-      send(emu, 'POST', `/api/v1/guardrails/${await guardrail(emu)}/assignments/keys`, { key_hashes: [(await firstKey(emu)).hash] }, emu.keys.management),
-  },
-  {
-    operation: 'guardrails.assignments.keys.assign',
-    name: 'no key_hashes',
-    status: 400,
-    run: async (emu) => send(emu, 'POST', `/api/v1/guardrails/${await guardrail(emu)}/assignments/keys`, {}, emu.keys.management),
-  },
-  {
-    operation: 'guardrails.assignments.keys.assign',
-    name: 'an unknown guardrail',
-    status: 404,
-    run: (emu) => send(emu, 'POST', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/keys', { key_hashes: ['x'] }, emu.keys.management),
-  },
-  ...authCases(
-    'guardrails.assignments.keys.assign',
-    (emu, key) => send(emu, 'POST', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/keys', { key_hashes: ['x'] }, key),
-    'management',
-  ),
-  {
-    operation: 'guardrails.assignments.keys.unassign',
-    name: 'a key',
-    status: 200,
-    run: async (emu) =>
-      send(
-        emu,
-        'POST',
-        `/api/v1/guardrails/${await guardrail(emu)}/assignments/keys/remove`,
-        { key_hashes: [(await firstKey(emu)).hash] },
-        emu.keys.management,
-      ),
-  },
-  {
-    operation: 'guardrails.assignments.keys.unassign',
-    name: 'an empty list',
-    status: 400,
-    run: async (emu) => send(emu, 'POST', `/api/v1/guardrails/${await guardrail(emu)}/assignments/keys/remove`, { key_hashes: [] }, emu.keys.management),
-  },
-  {
-    operation: 'guardrails.assignments.keys.unassign',
-    name: 'an unknown guardrail',
-    status: 404,
-    run: (emu) =>
-      send(emu, 'POST', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/keys/remove', { key_hashes: ['x'] }, emu.keys.management),
-  },
-  ...authCases(
-    'guardrails.assignments.keys.unassign',
-    (emu, key) => send(emu, 'POST', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/keys/remove', { key_hashes: ['x'] }, key),
-    'management',
-  ),
-  {
-    operation: 'guardrails.assignments.members.list',
-    name: "one guardrail's",
-    status: 200,
-    run: async (emu) => get(emu, `/api/v1/guardrails/${await guardrail(emu)}/assignments/members`, emu.keys.management),
-  },
-  {
-    operation: 'guardrails.assignments.members.list',
-    name: 'an unknown guardrail',
-    status: 404,
-    run: (emu) => get(emu, '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/members', emu.keys.management),
-  },
-  ...authCases(
-    'guardrails.assignments.members.list',
-    (emu, key) => get(emu, '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/members', key),
-    'management',
-  ),
-  {
-    operation: 'guardrails.assignments.members.assign',
-    name: 'a member',
-    status: 200,
-    run: async (emu) =>
-      send(
-        emu,
-        'POST',
-        `/api/v1/guardrails/${await guardrail(emu)}/assignments/members`,
-        { member_user_ids: [(await firstKey(emu)).creator_user_id] },
-        emu.keys.management,
-      ),
-  },
-  {
-    operation: 'guardrails.assignments.members.assign',
-    name: 'a member id that is not a string',
-    status: 400,
-    run: async (emu) => send(emu, 'POST', `/api/v1/guardrails/${await guardrail(emu)}/assignments/members`, { member_user_ids: [1] }, emu.keys.management),
-  },
-  {
-    operation: 'guardrails.assignments.members.assign',
-    name: 'an unknown guardrail',
-    status: 404,
-    run: (emu) =>
-      send(emu, 'POST', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/members', { member_user_ids: ['x'] }, emu.keys.management),
-  },
-  ...authCases(
-    'guardrails.assignments.members.assign',
-    (emu, key) => send(emu, 'POST', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/members', { member_user_ids: ['x'] }, key),
-    'management',
-  ),
-  {
-    operation: 'guardrails.assignments.members.unassign',
-    name: 'a member',
-    status: 200,
-    run: async (emu) =>
-      send(
-        emu,
-        'POST',
-        `/api/v1/guardrails/${await guardrail(emu)}/assignments/members/remove`,
-        { member_user_ids: [(await firstKey(emu)).creator_user_id] },
-        emu.keys.management,
-      ),
-  },
-  {
-    operation: 'guardrails.assignments.members.unassign',
-    name: 'no list',
-    status: 400,
-    run: async (emu) => send(emu, 'POST', `/api/v1/guardrails/${await guardrail(emu)}/assignments/members/remove`, {}, emu.keys.management),
-  },
-  {
-    operation: 'guardrails.assignments.members.unassign',
-    name: 'an unknown guardrail',
-    status: 404,
-    run: (emu) =>
-      send(emu, 'POST', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/members/remove', { member_user_ids: ['x'] }, emu.keys.management),
-  },
-  ...authCases(
-    'guardrails.assignments.members.unassign',
-    (emu, key) => send(emu, 'POST', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/members/remove', { member_user_ids: ['x'] }, key),
-    'management',
-  ),
+  ...assignmentCases('keys', 'key_hashes', async (emu) => (await firstKey(emu)).hash, { assign: {}, unassign: { key_hashes: [] } }),
+  ...assignmentCases('members', 'member_user_ids', async (emu) => (await firstKey(emu)).creator_user_id, { assign: { member_user_ids: [1] }, unassign: {} }),
 
   // Embeddings
   {

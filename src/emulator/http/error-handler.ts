@@ -23,7 +23,7 @@ const VENDOR_MESSAGE: Record<string, string> = {
 }
 
 /** The header that carries the emulator's own explanation of an error whose body keeps the vendor's words. */
-export const DETAIL_HEADER = 'x-emulator-detail'
+const DETAIL_HEADER = 'x-emulator-detail'
 const MAX_DETAIL = 2000
 
 /** A header value is Latin-1 without control characters: anything else is escaped, so no detail can break the reply. */

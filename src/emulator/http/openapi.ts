@@ -72,7 +72,14 @@ export function createRouteCollector(): RouteCollector {
         seen.add(id)
         // The scopes' hooks run after this root one: the area is read when the document is built.
         const config = route.config
-        routes.push({ method, url: route.url, operation, auth: config?.auth, schema: route.schema as FastifySchema | undefined, area: () => config?.area ?? 'gateway' })
+        routes.push({
+          method,
+          url: route.url,
+          operation,
+          auth: config?.auth,
+          schema: route.schema as FastifySchema | undefined,
+          area: () => config?.area ?? 'gateway',
+        })
       }
     },
   }
@@ -87,7 +94,6 @@ const RouterErrorSchema = Type.Object(
   },
   { description: "The vendor's error envelope. The emulator's own explanation, when it has one, is in the X-Emulator-Detail response header." },
 )
-
 
 const AREA_TAGS: Record<Area, string> = {
   gateway: 'The Model Gateway API (/api/v1)',

@@ -129,6 +129,8 @@ async function main(): Promise<void> {
     'Press Ctrl+C to stop.',
   ]
   if (!quiet) process.stdout.write(`${lines.join('\n')}\n`)
+  // One log line (no keys) that says we are ready, for scripts that run with --quiet and read the log.
+  emulator.app.log.info({ url: emulator.url, euUrl: emulator.euUrl, uiUrl: config.ui ? emulator.uiUrl : null }, 'ready')
 }
 
 await main()

@@ -72,12 +72,13 @@ describe('gateway-emulator CLI', () => {
 
     run.child.kill('SIGTERM')
     expect(await run.exited).toBe(0)
-    // At the default level (info), one JSON line per request (a terminal gets them pretty-printed).
-    const lines = run
+    // At the default level (info), a "ready" line, then one JSON line per request (a terminal gets them pretty-printed).
+    const [ready, ...lines] = run
       .stderr()
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(ready).toMatchObject({ level: 30, msg: 'ready', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) })
     expect(lines).toHaveLength(2)
     for (const line of lines)
       expect(line).toMatchObject({
@@ -95,6 +96,19 @@ describe('gateway-emulator CLI', () => {
     const quiet = runCli(['--port', '0', '--db', ':memory:', '--eu-port', 'off', '--quiet', '--log-level', 'debug', '--admin-token', 'x'])
     const silent = runCli(['--port', '0', '--db', ':memory:', '--eu-port', 'off', '--log-level', 'silent'])
     const out = await waitFor(() => (silent.stdout().includes('Press Ctrl+C') ? silent.stdout() : undefined), 'the start-up summary')
+    // With --quiet, the log's "ready" line (URLs, no keys) is the readiness signal.
+    const ready = await waitFor(
+      () =>
+        quiet
+          .stderr()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+          .find((log) => log.msg === 'ready'),
+      'the ready log line',
+    )
+    expect(ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(JSON.stringify(ready)).not.toMatch(/sk-gw-v1-/)
     const api = /API\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out)![1]!
     expect((await fetch(`${api}/api/v1/models/count`)).status).toBe(200)
     silent.child.kill('SIGTERM')

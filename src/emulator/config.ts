@@ -8,90 +8,6 @@ import { parseDuration, type ClockMode } from './core/clock.ts'
 
 export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug'
 
-export interface EmulatorConfig {
-  host: string
-  /** 0 picks any free port. */
-  port: number
-  /** Port of the EU listener; null = port + 1 (or any free port when port is 0); -1 = no EU listener. */
-  euPort: number | null
-  /** A file path, or ':memory:'. */
-  db: string
-  seed: number
-  /** A directory whose files replace the bundled fixtures (seeds, catalog). */
-  fixtures: string
-  clock: ClockMode
-  /** Start of a manual clock, ISO 8601. */
-  clockStart: string | null
-  logLevel: LogLevel
-  demo: boolean
-  /** Start from the seed, discarding whatever state the database holds. */
-  reset: boolean
-  ui: boolean
-  /** Status for a request denied by an exhausted key limit (the real service was seen to send both). */
-  keyLimitStatus: 402 | 403
-  /** Status for a standard key on a management-only operation: 401 (the spec) or 403 (the real service). */
-  wrongKeyKindStatus: 401 | 403
-  /** POST /credits/crypto: create a charge (the spec), or 410 Gone as the real, deprecated endpoint does. */
-  cryptoCharges: 'create' | 'gone'
-  /** A list of numbers as embeddings input: any doubles (the spec) or token ids only (the real service). */
-  embeddingsNumbers: 'doubles' | 'token-ids'
-  /** Key frames a multiframe task needs at least: 0, image_settings optional (the spec), to 2 (the vendor's docs). */
-  multiframeMinKeyFrames: number
-  /** Largest crypto charge, in USD. */
-  chargeCapUsd: number
-  /** How long a crypto charge stays payable, in ms of the virtual clock. */
-  chargeExpiryMs: number
-  /** Confirm a pending charge by itself after this many ms of the virtual clock; null = only when told. */
-  chargeAutoConfirmMs: number | null
-  /** Request limits on inference routes (embeddings, video); null = none. */
-  rateLimitKeyPerMinute: number | null
-  rateLimitKeyPerDay: number | null
-  rateLimitAccountPerMinute: number | null
-  rateLimitAccountPerDay: number | null
-  /** Virtual ms a video task spends in created, queueing and processing; 0 skips a state. */
-  videoCreatedMs: number
-  videoQueueingMs: number
-  videoProcessingMs: number
-  /** Share of video tasks that end in failed (seeded), and the err_code they fail with. */
-  videoFailureRate: number
-  videoFailCode: string
-  /** USD value of one video credit (the spec: 1 credit = 0.005 PTC). */
-  videoCreditUsd: number
-  /** HTTP status of the router's CreditInsufficient error (the vendor documents 400; 402 was seen). */
-  videoCreditStatus: 400 | 402
-  /** Virtual delays before each retry of a failed callback delivery. */
-  callbackRetryDelaysMs: number[]
-  /** Real ms a callback receiver has to answer. */
-  callbackTimeoutMs: number
-  /** Callback attempts under way at once to one receiver (scheme, host and port). */
-  callbackConcurrency: number
-  /** Requests the journal keeps (the oldest go first); 0 turns it off. */
-  journalSize: number
-  /** Bytes of each body the journal keeps (UTF-8; the rest is counted, not kept). */
-  journalBodyLimit: number
-  /** Host names the admin API and UI answer besides loopback and the bound host (DNS rebinding guard). */
-  allowedHosts: string[]
-  /**
-   * The admin API and UI token; required when listening beyond loopback. null there means a random
-   * one is made and printed at start.
-   */
-  adminToken: string | null
-  /**
-   * Browser origins allowed to call the gateway and the video router (CORS); `*` for any. Empty: no
-   * CORS headers at all. The admin API and UI never answer other origins.
-   */
-  corsOrigins: string[]
-  /**
-   * A client must have sent its whole request (headers and body) within this long, or its connection
-   * is closed (408): connections that trickle bytes would otherwise stay open for ever.
-   */
-  requestTimeoutMs: number
-  /** An idle keep-alive connection is closed after this long. */
-  keepAliveTimeoutMs: number
-  /** Open connections at most, per listener; more are refused so the ones open keep working. */
-  maxConnections: number
-}
-
 export class ConfigError extends Error {
   override name = 'ConfigError'
 }
@@ -127,61 +43,32 @@ export function defaultDatabasePath(env: NodeJS.ProcessEnv = process.env, platfo
   return join(base, 'model-gateway-emulator', 'emulator.db')
 }
 
-export function defaultConfig(): EmulatorConfig {
-  return {
-    host: '127.0.0.1',
-    port: 8710,
-    euPort: null,
-    db: defaultDatabasePath(),
-    seed: 1,
-    fixtures: BUNDLED_FIXTURES,
-    clock: 'system',
-    clockStart: null,
-    logLevel: 'info',
-    demo: false,
-    reset: false,
-    ui: true,
-    keyLimitStatus: 402,
-    wrongKeyKindStatus: 401,
-    cryptoCharges: 'create',
-    embeddingsNumbers: 'doubles',
-    multiframeMinKeyFrames: 0,
-    chargeCapUsd: 2000,
-    chargeExpiryMs: 3_600_000,
-    chargeAutoConfirmMs: null,
-    rateLimitKeyPerMinute: null,
-    rateLimitKeyPerDay: null,
-    rateLimitAccountPerMinute: null,
-    rateLimitAccountPerDay: null,
-    videoCreatedMs: 1_000,
-    videoQueueingMs: 5_000,
-    videoProcessingMs: 20_000,
-    videoFailureRate: 0,
-    videoFailCode: 'ModelUnavailable',
-    videoCreditUsd: 0.005,
-    videoCreditStatus: 400,
-    callbackRetryDelaysMs: [10_000, 60_000, 300_000],
-    callbackTimeoutMs: 10_000,
-    callbackConcurrency: 4,
-    journalSize: 1000,
-    journalBodyLimit: 16_384,
-    allowedHosts: [],
-    adminToken: null,
-    corsOrigins: [],
-    requestTimeoutMs: 30_000,
-    keepAliveTimeoutMs: 5_000,
-    maxConnections: 1_024,
-  }
-}
-
 type Source = 'flag' | 'env' | 'config file' | 'option'
 type RawValue = string | number | boolean | null | undefined
 
-interface Setting {
-  key: keyof EmulatorConfig
+/**
+ * One setting, declared once: its config key, its flag (and so its environment variable), its default,
+ * how it is parsed and checked, and the help that `--help` and the README's table print.
+ */
+interface Setting<K extends string = string, T = unknown> {
+  key: K
   flag: string
-  parse(value: RawValue, where: string): unknown
+  /** The value's form in `--help` (`<n>`, `<dur>|off`); absent for a switch. */
+  arg?: string
+  /** `switch`: `--demo` takes no value; `negated`: the command line has only `--no-<flag>` (to turn it off). */
+  cli?: 'switch' | 'negated'
+  /** A function where the default depends on the machine (the database path). */
+  default: NoInfer<T> | (() => NoInfer<T>)
+  /** The default as `--help` and the README say it, when the value alone would not (`port + 1`). */
+  shownDefault?: string
+  /** One line for `--help` and the README; `code` marks literals (printed bare by `--help`). */
+  help: string
+  /** More for the README only. */
+  details?: string
+  parse(value: RawValue, where: string): T
 }
+
+const setting = <const K extends string, T>(declared: Setting<K, T>): Setting<K, T> => declared
 
 const describe = (where: string, value: RawValue): string => `${where} ${JSON.stringify(value)}`
 
@@ -217,17 +104,18 @@ const positiveNumber = (value: RawValue, where: string): number => {
 }
 
 /** A duration such as 90s, 15m, 1h or 2d (or milliseconds); `off` where the setting allows none. */
-const duration =
-  (allowOff: boolean) =>
-  (value: RawValue, where: string): number | null => {
-    if (allowOff && (value === null || value === 'off')) return null
-    try {
-      if (typeof value !== 'number' && typeof value !== 'string') throw new RangeError('not a duration')
-      return parseDuration(value)
-    } catch {
-      throw new ConfigError(`invalid ${describe(where, value)}: must be a duration such as 30s, 15m, 1h or 2d${allowOff ? ', or off' : ''}`)
-    }
+function durationIn(value: RawValue, where: string, orOff: string): number {
+  try {
+    if (typeof value !== 'number' && typeof value !== 'string') throw new RangeError('not a duration')
+    return parseDuration(value)
+  } catch {
+    throw new ConfigError(`invalid ${describe(where, value)}: must be a duration such as 30s, 15m, 1h or 2d${orOff}`)
   }
+}
+
+const duration = (value: RawValue, where: string): number => durationIn(value, where, '')
+
+const durationOrOff = (value: RawValue, where: string): number | null => (value === null || value === 'off' ? null : durationIn(value, where, ', or off'))
 
 const limitOrOff = (value: RawValue, where: string): number | null => (value === null || value === 'off' ? null : integer(1, 1_000_000_000)(value, where))
 
@@ -240,7 +128,7 @@ const fraction = (value: RawValue, where: string): number => {
 /** A comma list of durations (a config file may give an array). */
 const durations = (value: RawValue | RawValue[], where: string): number[] => {
   const parts = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',').filter((p) => p.trim() !== '') : [value]
-  return parts.map((part) => duration(false)(typeof part === 'string' ? part.trim() : (part as RawValue), where)!)
+  return parts.map((part) => duration(typeof part === 'string' ? part.trim() : (part as RawValue), where))
 }
 
 /** A comma list of host names (a config file may give an array). */
@@ -275,51 +163,333 @@ const isoTime = (value: RawValue, where: string): string | null => {
   return new Date(Date.parse(value)).toISOString()
 }
 
-const SETTINGS: Setting[] = [
-  { key: 'host', flag: 'host', parse: nonEmptyString },
-  { key: 'port', flag: 'port', parse: integer(0, 65535) },
-  // 'off' reads better than -1 on a command line, where "-1" looks like a flag to the parser.
-  { key: 'euPort', flag: 'eu-port', parse: (v, w) => (v === null ? null : v === 'off' ? -1 : integer(-1, 65535)(v, w)) },
-  { key: 'db', flag: 'db', parse: nonEmptyString },
-  { key: 'seed', flag: 'seed', parse: integer(0, 2 ** 31 - 1) },
-  { key: 'fixtures', flag: 'fixtures', parse: nonEmptyString },
-  { key: 'clock', flag: 'clock', parse: oneOf(['system', 'manual'] as const) },
-  { key: 'clockStart', flag: 'clock-start', parse: isoTime },
-  { key: 'logLevel', flag: 'log-level', parse: oneOf(['silent', 'error', 'warn', 'info', 'debug'] as const) },
-  { key: 'demo', flag: 'demo', parse: boolean },
-  { key: 'reset', flag: 'reset', parse: boolean },
-  { key: 'ui', flag: 'ui', parse: boolean },
-  { key: 'keyLimitStatus', flag: 'key-limit-status', parse: oneOf([402, 403] as const) },
-  { key: 'wrongKeyKindStatus', flag: 'wrong-key-kind-status', parse: oneOf([401, 403] as const) },
-  { key: 'cryptoCharges', flag: 'crypto-charges', parse: oneOf(['create', 'gone'] as const) },
-  { key: 'embeddingsNumbers', flag: 'embeddings-numbers', parse: oneOf(['doubles', 'token-ids'] as const) },
-  { key: 'multiframeMinKeyFrames', flag: 'multiframe-min-key-frames', parse: integer(0, 2) },
-  { key: 'chargeCapUsd', flag: 'charge-cap', parse: positiveNumber },
-  { key: 'chargeExpiryMs', flag: 'charge-expiry', parse: duration(false) },
-  { key: 'chargeAutoConfirmMs', flag: 'charge-auto-confirm', parse: duration(true) },
-  { key: 'rateLimitKeyPerMinute', flag: 'rate-limit-key-per-minute', parse: limitOrOff },
-  { key: 'rateLimitKeyPerDay', flag: 'rate-limit-key-per-day', parse: limitOrOff },
-  { key: 'rateLimitAccountPerMinute', flag: 'rate-limit-account-per-minute', parse: limitOrOff },
-  { key: 'rateLimitAccountPerDay', flag: 'rate-limit-account-per-day', parse: limitOrOff },
-  { key: 'videoCreatedMs', flag: 'video-created', parse: duration(false) },
-  { key: 'videoQueueingMs', flag: 'video-queueing', parse: duration(false) },
-  { key: 'videoProcessingMs', flag: 'video-processing', parse: duration(false) },
-  { key: 'videoFailureRate', flag: 'video-failure-rate', parse: fraction },
-  { key: 'videoFailCode', flag: 'video-fail-code', parse: nonEmptyString },
-  { key: 'videoCreditUsd', flag: 'video-credit-usd', parse: positiveNumber },
-  { key: 'videoCreditStatus', flag: 'video-credit-status', parse: oneOf([400, 402] as const) },
-  { key: 'callbackRetryDelaysMs', flag: 'callback-retry-delays', parse: durations as Setting['parse'] },
-  { key: 'callbackTimeoutMs', flag: 'callback-timeout', parse: duration(false) },
-  { key: 'callbackConcurrency', flag: 'callback-concurrency', parse: integer(1, 1_000) },
-  { key: 'journalSize', flag: 'journal-size', parse: integer(0, 1_000_000) },
-  { key: 'journalBodyLimit', flag: 'journal-body-limit', parse: integer(0, 100_000_000) },
-  { key: 'allowedHosts', flag: 'allowed-hosts', parse: hostList as Setting['parse'] },
-  { key: 'adminToken', flag: 'admin-token', parse: (v, w) => (v === null ? null : nonEmptyString(v, w)) },
-  { key: 'corsOrigins', flag: 'cors-origins', parse: originList as Setting['parse'] },
-  { key: 'requestTimeoutMs', flag: 'request-timeout', parse: duration(false) },
-  { key: 'keepAliveTimeoutMs', flag: 'keep-alive-timeout', parse: duration(false) },
-  { key: 'maxConnections', flag: 'max-connections', parse: integer(1, 1_000_000) },
-]
+const SETTINGS = [
+  setting({ key: 'host', flag: 'host', arg: '<addr>', default: '127.0.0.1', help: 'address to bind', parse: nonEmptyString }),
+  setting({ key: 'port', flag: 'port', arg: '<n>', default: 8710, help: 'API port; `0` picks any free port', parse: integer(0, 65535) }),
+  setting({
+    key: 'euPort',
+    flag: 'eu-port',
+    arg: '<n>|off',
+    // null: port + 1 (any free port when port is 0); -1: no EU listener.
+    default: null as number | null,
+    shownDefault: 'port + 1',
+    help: 'EU listener port; `off` for none',
+    // 'off' reads better than -1 on a command line, where "-1" looks like a flag to the parser.
+    parse: (v, w) => (v === null ? null : v === 'off' ? -1 : integer(-1, 65535)(v, w)),
+  }),
+  setting({
+    key: 'db',
+    flag: 'db',
+    arg: '<path>|:memory:',
+    default: () => defaultDatabasePath(),
+    shownDefault: 'user data dir',
+    help: 'database file, or `:memory:`; created on first start',
+    parse: nonEmptyString,
+  }),
+  setting({ key: 'seed', flag: 'seed', arg: '<n>', default: 1, help: 'fixes keys, ids and every generated value', parse: integer(0, 2 ** 31 - 1) }),
+  setting({
+    key: 'fixtures',
+    flag: 'fixtures',
+    arg: '<dir>',
+    default: () => BUNDLED_FIXTURES,
+    shownDefault: 'bundled `fixtures/`',
+    help: 'a folder whose files replace the bundled ones (e.g. `seeds/default.json`)',
+    parse: nonEmptyString,
+  }),
+  setting({
+    key: 'clock',
+    flag: 'clock',
+    arg: 'system|manual',
+    default: 'system' as ClockMode,
+    help: '`system` (real time plus an offset) or `manual` (moves only when told)',
+    parse: oneOf(['system', 'manual'] as const),
+  }),
+  setting({
+    key: 'clockStart',
+    flag: 'clock-start',
+    arg: '<iso>',
+    default: null as string | null,
+    shownDefault: '`2026-01-01T12:00:00Z` for manual',
+    help: 'where the clock starts',
+    details: 'without it, a database whose clock was moved resumes that time (a manual clock where it stopped, a system clock with its offset)',
+    parse: isoTime,
+  }),
+  setting({
+    key: 'logLevel',
+    flag: 'log-level',
+    arg: '<level>',
+    default: 'info' as LogLevel,
+    help: '`silent`, `error`, `warn`, `info` (a `ready` line, then one line per request) or `debug`',
+    details: 'secrets are redacted',
+    parse: oneOf(['silent', 'error', 'warn', 'info', 'debug'] as const),
+  }),
+  setting({ key: 'demo', flag: 'demo', cli: 'switch', default: false, help: 'a new database starts with 30 days of usage history', parse: boolean }),
+  setting({
+    key: 'reset',
+    flag: 'reset',
+    cli: 'switch',
+    default: false,
+    help: "start from the seed, discarding the database's state",
+    details: "also the way to change a database's seed",
+    parse: boolean,
+  }),
+  setting({ key: 'ui', flag: 'ui', cli: 'negated', default: true, help: 'do not serve the inspector UI', parse: boolean }),
+  setting({
+    key: 'keyLimitStatus',
+    flag: 'key-limit-status',
+    arg: '402|403',
+    default: 402 as 402 | 403,
+    help: "status for a request over a key's spending limit",
+    details: 'the real service was seen to send both',
+    parse: oneOf([402, 403] as const),
+  }),
+  setting({
+    key: 'wrongKeyKindStatus',
+    flag: 'wrong-key-kind-status',
+    arg: '401|403',
+    default: 401 as 401 | 403,
+    help: 'status for a standard key on a management-only operation',
+    details: '`401` is the spec, `403` the real service',
+    parse: oneOf([401, 403] as const),
+  }),
+  setting({
+    key: 'cryptoCharges',
+    flag: 'crypto-charges',
+    arg: 'create|gone',
+    default: 'create' as 'create' | 'gone',
+    help: '`create` charges (the spec), or `gone`: 410 Gone as the real, deprecated endpoint',
+    parse: oneOf(['create', 'gone'] as const),
+  }),
+  setting({
+    key: 'embeddingsNumbers',
+    flag: 'embeddings-numbers',
+    arg: 'doubles|token-ids',
+    default: 'doubles' as 'doubles' | 'token-ids',
+    help: 'a list of numbers as embeddings input: any `doubles` (the spec) or `token-ids` only (the real service)',
+    parse: oneOf(['doubles', 'token-ids'] as const),
+  }),
+  setting({
+    key: 'multiframeMinKeyFrames',
+    flag: 'multiframe-min-key-frames',
+    arg: '<n>',
+    default: 0,
+    help: "key frames a multiframe task needs at least: `0` (`image_settings` optional, the spec) to `2` (the vendor's docs)",
+    parse: integer(0, 2),
+  }),
+  setting({ key: 'chargeCapUsd', flag: 'charge-cap', arg: '<usd>', default: 2000, help: 'largest crypto charge, in USD', parse: positiveNumber }),
+  setting({
+    key: 'chargeExpiryMs',
+    flag: 'charge-expiry',
+    arg: '<dur>',
+    default: 3_600_000,
+    help: 'how long a charge stays payable (`30s`, `15m`, `2h`, `1d`, or milliseconds; virtual time)',
+    parse: duration,
+  }),
+  setting({
+    key: 'chargeAutoConfirmMs',
+    flag: 'charge-auto-confirm',
+    arg: '<dur>|off',
+    default: null as number | null,
+    help: 'confirm pending charges by themselves after this long (virtual time)',
+    parse: durationOrOff,
+  }),
+  setting({
+    key: 'rateLimitKeyPerMinute',
+    flag: 'rate-limit-key-per-minute',
+    arg: '<n>|off',
+    default: null as number | null,
+    help: 'requests per minute one key may make to embeddings and video',
+    parse: limitOrOff,
+  }),
+  setting({
+    key: 'rateLimitKeyPerDay',
+    flag: 'rate-limit-key-per-day',
+    arg: '<n>|off',
+    default: null as number | null,
+    help: 'requests per day one key may make to embeddings and video',
+    parse: limitOrOff,
+  }),
+  setting({
+    key: 'rateLimitAccountPerMinute',
+    flag: 'rate-limit-account-per-minute',
+    arg: '<n>|off',
+    default: null as number | null,
+    help: 'requests per minute one account may make to embeddings and video',
+    parse: limitOrOff,
+  }),
+  setting({
+    key: 'rateLimitAccountPerDay',
+    flag: 'rate-limit-account-per-day',
+    arg: '<n>|off',
+    default: null as number | null,
+    help: 'requests per day one account may make to embeddings and video',
+    parse: limitOrOff,
+  }),
+  setting({
+    key: 'videoCreatedMs',
+    flag: 'video-created',
+    arg: '<dur>',
+    default: 1_000,
+    help: 'how long a video task stays `created` (virtual time; `0` skips the state)',
+    parse: duration,
+  }),
+  setting({
+    key: 'videoQueueingMs',
+    flag: 'video-queueing',
+    arg: '<dur>',
+    default: 5_000,
+    help: 'how long a video task stays `queueing` (virtual time; `0` skips the state)',
+    parse: duration,
+  }),
+  setting({
+    key: 'videoProcessingMs',
+    flag: 'video-processing',
+    arg: '<dur>',
+    default: 20_000,
+    help: 'how long a video task stays `processing` (virtual time; `0` skips the state)',
+    parse: duration,
+  }),
+  setting({ key: 'videoFailureRate', flag: 'video-failure-rate', arg: '<0-1>', default: 0, help: 'share of video tasks that fail (seeded)', parse: fraction }),
+  setting({
+    key: 'videoFailCode',
+    flag: 'video-fail-code',
+    arg: '<code>',
+    default: 'ModelUnavailable',
+    help: 'the `err_code` they fail with',
+    parse: nonEmptyString,
+  }),
+  setting({
+    key: 'videoCreditUsd',
+    flag: 'video-credit-usd',
+    arg: '<usd>',
+    default: 0.005,
+    help: 'USD value of one video credit (the spec: 1 credit = 0.005 PTC)',
+    parse: positiveNumber,
+  }),
+  setting({
+    key: 'videoCreditStatus',
+    flag: 'video-credit-status',
+    arg: '400|402',
+    default: 400 as 400 | 402,
+    help: "HTTP status of the router's `CreditInsufficient` error",
+    details: 'the vendor documents `400`; `402` was seen',
+    parse: oneOf([400, 402] as const),
+  }),
+  setting({
+    key: 'callbackRetryDelaysMs',
+    flag: 'callback-retry-delays',
+    arg: '<dur,...>',
+    default: [10_000, 60_000, 300_000],
+    help: 'virtual delays before each retry of a failed callback delivery',
+    parse: durations,
+  }),
+  setting({
+    key: 'callbackTimeoutMs',
+    flag: 'callback-timeout',
+    arg: '<dur>',
+    default: 10_000,
+    help: 'how long a callback receiver has to answer (real time)',
+    parse: duration,
+  }),
+  setting({
+    key: 'callbackConcurrency',
+    flag: 'callback-concurrency',
+    arg: '<n>',
+    default: 4,
+    help: 'callback attempts under way at once to one receiver (scheme, host and port)',
+    parse: integer(1, 1_000),
+  }),
+  setting({
+    key: 'journalSize',
+    flag: 'journal-size',
+    arg: '<n>',
+    default: 1000,
+    help: 'requests the journal keeps (the oldest go first); `0` turns it off',
+    parse: integer(0, 1_000_000),
+  }),
+  setting({
+    key: 'journalBodyLimit',
+    flag: 'journal-body-limit',
+    arg: '<bytes>',
+    default: 16_384,
+    help: 'bytes of each body the journal keeps (the rest is counted, not kept)',
+    parse: integer(0, 100_000_000),
+  }),
+  setting({
+    key: 'allowedHosts',
+    flag: 'allowed-hosts',
+    arg: '<a,b>',
+    default: [] as string[],
+    shownDefault: 'none',
+    help: 'host names the admin API and UI answer besides loopback and the bound host (DNS rebinding guard)',
+    parse: hostList,
+  }),
+  setting({
+    key: 'adminToken',
+    flag: 'admin-token',
+    arg: '<token>',
+    // null beyond loopback: a random one is made and printed at start.
+    default: null as string | null,
+    shownDefault: 'none on loopback',
+    help: 'token the admin API and UI require',
+    details: 'beyond loopback a random one is made (and printed once) when not given',
+    parse: (v, w) => (v === null ? null : nonEmptyString(v, w)),
+  }),
+  setting({
+    key: 'corsOrigins',
+    flag: 'cors-origins',
+    arg: '<a,b>|*',
+    default: [] as string[],
+    shownDefault: 'none',
+    help: 'browser origins that may call `/api/v1` and `/router/v1` (comma list, or `*`)',
+    details: 'the admin API and UI never answer other origins',
+    parse: originList,
+  }),
+  setting({
+    key: 'requestTimeoutMs',
+    flag: 'request-timeout',
+    arg: '<dur>',
+    default: 30_000,
+    help: 'a client must send its whole request (headers and body) within this, or gets a 408 and is closed',
+    parse: duration,
+  }),
+  setting({
+    key: 'keepAliveTimeoutMs',
+    flag: 'keep-alive-timeout',
+    arg: '<dur>',
+    default: 5_000,
+    help: 'an idle keep-alive connection is closed after this',
+    parse: duration,
+  }),
+  setting({
+    key: 'maxConnections',
+    flag: 'max-connections',
+    arg: '<n>',
+    default: 1_024,
+    help: 'open connections per listener at most; more are refused, the open ones keep working',
+    parse: integer(1, 1_000_000),
+  }),
+] as const
+
+type DeclaredSetting = (typeof SETTINGS)[number]
+
+/** The emulator's configuration: one field per declared setting, typed by what its parser returns. */
+export type EmulatorConfig = { -readonly [S in DeclaredSetting as S['key']]: ReturnType<S['parse']> }
+
+/** Every setting at its default. */
+export function defaultConfig(): EmulatorConfig {
+  return Object.fromEntries(
+    SETTINGS.map((s: Setting) => [s.key, typeof s.default === 'function' ? (s.default as () => unknown)() : structuredClone(s.default)]),
+  ) as EmulatorConfig
+}
+
+/** Options of the command line only (they are not configuration). */
+const CLI_ONLY = [
+  { flag: 'config', arg: '<file>', help: "JSON config file (keys as in the README's configuration table)" },
+  { flag: 'quiet', short: 'q', help: 'no start-up summary (URLs, keys); logs still follow `--log-level`' },
+  { flag: 'version', short: 'v', help: 'print the version' },
+  { flag: 'help', short: 'h', help: 'print this help' },
+] as const
 
 const envName = (flag: string): string => `GATEWAY_EMULATOR_${flag.replace(/-/g, '_').toUpperCase()}`
 
@@ -337,7 +507,7 @@ function whereOf(source: Source, setting: Setting): string {
 }
 
 function apply(target: Record<string, unknown>, values: Record<string, RawValue>, source: Source): void {
-  for (const setting of SETTINGS) {
+  for (const setting of SETTINGS as readonly Setting[]) {
     const raw = values[source === 'flag' || source === 'env' ? setting.flag : setting.key]
     if (raw === undefined) continue
     target[setting.key] = setting.parse(raw, whereOf(source, setting))
@@ -360,7 +530,7 @@ function readConfigFile(path: string): Record<string, RawValue> {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new ConfigError(`config file ${path} must hold a JSON object`)
   }
-  const known = new Set(SETTINGS.map((s) => s.key as string))
+  const known = new Set(SETTINGS.map((s: Setting) => s.key))
   for (const key of Object.keys(parsed)) {
     if (!known.has(key)) throw new ConfigError(`config file ${path}: unknown key "${key}" (known: ${[...known].join(', ')})`)
   }
@@ -381,7 +551,7 @@ export function loadConfig(input: LoadConfigInput = {}): Readonly<EmulatorConfig
   const configPath = (input.flags?.config ?? input.options?.config ?? env[envName('config')]) as string | undefined
   if (configPath) apply(config, readConfigFile(configPath), 'config file')
   const fromEnv: Record<string, RawValue> = {}
-  for (const setting of SETTINGS) {
+  for (const setting of SETTINGS as readonly Setting[]) {
     const value = env[envName(setting.flag)]
     if (value !== undefined) fromEnv[setting.flag] = value
   }
@@ -396,15 +566,119 @@ export function loadConfig(input: LoadConfigInput = {}): Readonly<EmulatorConfig
 
 /** The flags the CLI accepts, for util.parseArgs. */
 export const CLI_FLAGS = Object.fromEntries([
-  ...SETTINGS.filter((s) => s.key !== 'demo' && s.key !== 'ui' && s.key !== 'reset').map((s) => [s.flag, { type: 'string' as const }]),
-  ['config', { type: 'string' as const }],
-  ['demo', { type: 'boolean' as const }],
-  ['reset', { type: 'boolean' as const }],
-  ['no-ui', { type: 'boolean' as const }],
-  ['quiet', { type: 'boolean' as const, short: 'q' }],
-  ['help', { type: 'boolean' as const, short: 'h' }],
-  ['version', { type: 'boolean' as const, short: 'v' }],
+  ...SETTINGS.map((s: Setting) =>
+    s.cli ? [s.cli === 'negated' ? `no-${s.flag}` : s.flag, { type: 'boolean' as const }] : [s.flag, { type: 'string' as const }],
+  ),
+  ...CLI_ONLY.map((o) => [o.flag, { type: 'arg' in o ? ('string' as const) : ('boolean' as const), ...('short' in o ? { short: o.short } : {}) }]),
 ])
+
+/** parseArgs' values by flag, with `--no-<flag>` read as `<flag>: false`; the CLI-only ones left out. */
+export function settingFlags(values: Record<string, string | boolean | undefined>): Record<string, RawValue> {
+  const flags: Record<string, RawValue> = {}
+  for (const s of SETTINGS as readonly Setting[]) {
+    const value = s.cli === 'negated' ? (values[`no-${s.flag}`] ? false : undefined) : values[s.flag]
+    if (value !== undefined) flags[s.flag] = value
+  }
+  if (typeof values.config === 'string') flags.config = values.config
+  return flags
+}
+
+interface HelpRow {
+  flag: string
+  key: string
+  shownDefault: string
+  help: string
+  details?: string
+}
+
+/** Literals printed as they are: a duration in ms as 1h, a list as a comma list, null as off. */
+function formatDefault(s: Setting, value: unknown): string {
+  if (s.shownDefault) return s.shownDefault
+  if (value === null) return '`off`'
+  if (typeof value === 'boolean') return value ? 'on' : 'off'
+  const durationOf = (ms: number): string => {
+    for (const [unit, size] of [
+      ['d', 86_400_000],
+      ['h', 3_600_000],
+      ['m', 60_000],
+      ['s', 1_000],
+    ] as const)
+      if (ms > 0 && ms % size === 0) return `${ms / size}${unit}`
+    return String(ms)
+  }
+  if (Array.isArray(value)) return `\`${value.map((v) => (s.arg?.startsWith('<dur') ? durationOf(v as number) : String(v))).join(',')}\``
+  if (typeof value === 'number' && s.arg?.startsWith('<dur')) return `\`${durationOf(value)}\``
+  return `\`${String(value)}\``
+}
+
+function helpRows(): HelpRow[] {
+  const defaults = defaultConfig() as unknown as Record<string, unknown>
+  return [
+    ...(SETTINGS as readonly Setting[]).map((s) => ({
+      flag: s.cli === 'negated' ? `--no-${s.flag}` : `--${s.flag}${s.arg ? ` ${s.arg}` : ''}`,
+      key: s.key,
+      shownDefault: formatDefault(s, defaults[s.key]),
+      help: s.help,
+      ...(s.details ? { details: s.details } : {}),
+    })),
+    ...CLI_ONLY.map((o) => ({
+      flag: `${'short' in o ? `-${o.short}, ` : ''}--${o.flag}${'arg' in o ? ` ${o.arg}` : ''}`,
+      key: '',
+      shownDefault: '',
+      help: o.help,
+    })),
+  ]
+}
+
+const plain = (text: string): string => text.replace(/`/g, '')
+
+/** `gateway-emulator --help`, from the settings table: flags in one column, help wrapped in the other. */
+export function helpText(): string {
+  const indent = 34
+  const wrapAt = 100
+  const lines: string[] = []
+  for (const row of helpRows()) {
+    // A switch's default goes without saying (off, or on for a --no- flag).
+    const shown = row.shownDefault && !/^(on|off)$/.test(row.shownDefault) ? ` (default ${plain(row.shownDefault)})` : ''
+    const words = `${plain(row.help)}${shown}`.split(' ')
+    const flag = `  ${row.flag}`
+    let line = flag.length < indent ? flag.padEnd(indent) : (lines.push(flag), ' '.repeat(indent))
+    let empty = true
+    for (const word of words) {
+      if (!empty && line.length + 1 + word.length > wrapAt) {
+        lines.push(line)
+        line = ' '.repeat(indent)
+        empty = true
+      }
+      line += empty ? word : ` ${word}`
+      empty = false
+    }
+    lines.push(line)
+  }
+  return [
+    'Usage: gateway-emulator [options]',
+    '',
+    'Runs the Model Gateway Emulator on 127.0.0.1. Every option can also be set with an environment',
+    'variable GATEWAY_EMULATOR_<NAME> (e.g. GATEWAY_EMULATOR_PORT=9000) or a key of a JSON config file.',
+    'Durations: 30s, 15m, 1h, 2d, or milliseconds.',
+    '',
+    'Options:',
+    ...lines,
+  ].join('\n')
+}
+
+/** The README's configuration table, from the settings table (a test keeps the README in step). */
+export function settingsMarkdown(): string {
+  const cell = (text: string): string => text.replace(/\|/g, '\\|')
+  return [
+    '| Flag | Config key | Default | Meaning |',
+    '| --- | --- | --- | --- |',
+    ...helpRows().map(
+      (row) =>
+        `| \`${cell(row.flag)}\` | ${row.key ? `\`${row.key}\`` : ''} | ${cell(row.shownDefault)} | ${cell(row.help)}${row.details ? `; ${cell(row.details)}` : ''} |`,
+    ),
+  ].join('\n')
+}
 
 /** A fixture file from the configured directory, or the bundled one when that directory lacks it. */
 export function resolveFixture(fixturesDir: string, relativePath: string): string {

@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { defaultDatabasePath, loadConfig } from '../../src/emulator/config.ts'
+import { CLI_FLAGS, defaultConfig, defaultDatabasePath, helpText, loadConfig, settingFlags, settingsMarkdown } from '../../src/emulator/config.ts'
 
 function configFile(content: unknown): string {
   const dir = mkdtempSync(join(tmpdir(), 'gwe-config-'))
@@ -59,5 +59,29 @@ describe('configuration', () => {
     expect(() => loadConfig({ env: {}, flags: { config: configFile('{port: 1') } })).toThrow(/is not valid JSON/)
     expect(() => loadConfig({ env: {}, flags: { config: configFile({ prot: 1 }) } })).toThrow(/unknown key "prot"/)
     expect(() => loadConfig({ env: {}, flags: { config: configFile({ port: 'x' }) } })).toThrow('invalid config file key "port" "x"')
+  })
+})
+
+describe('the settings table', () => {
+  it('keeps the README configuration table as the settings declare it (npm run docs:settings rewrites it)', async () => {
+    const { withSettingsTable } = await import('../../scripts/settings-table.ts')
+    const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8')
+    expect(withSettingsTable(readme)).toBe(readme)
+  })
+
+  it('gives every setting a flag in --help, an environment variable and a config key, and nothing else', () => {
+    const help = helpText()
+    const defaults = defaultConfig()
+    for (const key of Object.keys(defaults)) expect(settingsMarkdown()).toContain(`| \`${key}\` |`)
+    for (const flag of Object.keys(CLI_FLAGS)) expect(help).toMatch(new RegExp(`--${flag}\\b`))
+    // Every flag of the table reaches its key through the environment too.
+    expect(loadConfig({ env: { GATEWAY_EMULATOR_VIDEO_FAIL_CODE: 'X', GATEWAY_EMULATOR_UI: 'false' } })).toMatchObject({ videoFailCode: 'X', ui: false })
+    expect(loadConfig({ env: {}, flags: settingFlags({ 'no-ui': true, demo: true, port: '0' }) })).toMatchObject({ ui: false, demo: true, port: 0 })
+  })
+
+  it('starts from defaults that the parsers themselves accept', () => {
+    const defaults = defaultConfig() as unknown as Record<string, unknown>
+    // Round trip: every default, given back as an option, loads to itself.
+    expect(loadConfig({ env: {}, options: defaults })).toEqual(defaults)
   })
 })

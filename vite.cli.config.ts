@@ -13,7 +13,10 @@ const external = [
   'ajv-formats',
   /^@faker-js\/faker/,
   /^gpt-tokenizer/,
-  /^swagger-ui-dist/,
+  // They read their own files (Swagger UI's assets) beside their modules.
+  '@fastify/swagger',
+  '@fastify/swagger-ui',
+  '@fastify/static',
 ]
 
 export default defineConfig({

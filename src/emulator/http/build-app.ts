@@ -32,7 +32,7 @@ import { refuseNonCanonicalPaths } from './canonical-path.ts'
 import { installErrorHandling, installNotFound, sendError, toApiError } from './error-handler.ts'
 import { installJsonParser } from './json-body.ts'
 import { limitConnections, serverOptions } from './listeners.ts'
-import { createRouteCollector, declareArea, openapiRoutes } from './openapi.ts'
+import { declareArea, openapiRoutes, registerOpenApi } from './openapi.ts'
 import { uiRoutes } from './ui.ts'
 import { validatorCompiler } from './validation.ts'
 
@@ -148,8 +148,7 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
   // matched is the path it named, for every guard, log and journal entry after.
   app.addHook('onRequest', refuseNonCanonicalPaths)
   // Before any route plugin, so the OpenAPI document sees every route.
-  const routes = createRouteCollector()
-  app.addHook('onRoute', routes.onRoute)
+  registerOpenApi(app, ctx)
 
   // Each surface is a plugin scope of its own, and its hooks guard exactly the routes it registers.
   app.register(async function emulatedApis(api) {
@@ -190,7 +189,7 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
     admin.register(stateAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
     admin.register(faultsAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
     admin.register(journalAdminRoutes, { prefix: ADMIN_PREFIX, ctx, journal: services.journal })
-    admin.register(openapiRoutes, { ctx, routes })
+    admin.register(openapiRoutes)
     if (ctx.config.ui) admin.register(uiRoutes)
   })
   return app

@@ -1,24 +1,13 @@
 // Serves the built inspector (out/renderer, from `npm run build`) at /_emulator/, so any browser can
 // use the same UI as the desktop window. Without a build, the page says how to make one.
-import { existsSync, statSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
-import { extname, join, normalize, sep } from 'node:path'
+import fastifyStatic from '@fastify/static'
+import { existsSync } from 'node:fs'
+import { extname, join } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { PACKAGE_ROOT } from '../config.ts'
 
 export const UI_PREFIX = '/_emulator'
 export const RENDERER_DIR = join(PACKAGE_ROOT, 'out', 'renderer')
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json; charset=utf-8',
-  '.woff2': 'font/woff2',
-}
 
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Model Gateway Emulator</title>
 <body style="font-family:system-ui,sans-serif;padding:2rem;max-width:40rem">
@@ -30,25 +19,21 @@ const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Model Gateway Emu
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self'; connect-src 'self'"
 
 export async function uiRoutes(app: FastifyInstance, { dir = RENDERER_DIR }: { dir?: string } = {}): Promise<void> {
+  // @fastify/static sends the files (types, ETag, ranges, and never a path outside `dir`); the routes
+  // below decide which file a URL means.
+  await app.register(fastifyStatic, { root: dir, serve: false, index: false })
   const serve = async (request: FastifyRequest, reply: FastifyReply) => {
     // The shell's asset URLs are relative, so the page must be at /_emulator/ (the router folds the slash).
     if (request.url.split('?')[0] === UI_PREFIX) return reply.redirect(`${UI_PREFIX}/`)
     const wanted = (request.params as { '*'?: string })['*'] || 'index.html'
     // The admin API shares the prefix: an unknown API path is a JSON 404, never the app shell.
     if (wanted === 'api' || wanted.startsWith('api/')) return reply.callNotFound()
-    const path = normalize(join(dir, wanted))
     reply.header('content-security-policy', CSP).header('x-content-type-options', 'nosniff')
     if (!existsSync(join(dir, 'index.html'))) return reply.type('text/html; charset=utf-8').send(NOT_BUILT)
-    // Paths outside the build, and unknown paths, get the app shell (client-side routes) or a 404.
-    const inside = path.startsWith(dir + sep)
-    const found = inside ? statSync(path, { throwIfNoEntry: false }) : undefined
-    // A directory of the build (`assets`) is no page and no file: a 404, like an unknown file.
-    if (found?.isDirectory()) return reply.callNotFound()
-    const file = found?.isFile() ? path : join(dir, 'index.html')
-    if (file !== path && extname(wanted) !== '') return reply.callNotFound()
-    const type = TYPES[extname(file)] ?? 'application/octet-stream'
-    if (file.includes(`${sep}assets${sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable')
-    return reply.type(type).send(await readFile(file))
+    // A path without an extension is one of the app's client-side routes: the shell. A file that is
+    // missing is a 404. Built assets have content hashes in their names: cached for good.
+    if (extname(wanted) === '') return reply.sendFile('index.html', { cacheControl: false })
+    return wanted.startsWith('assets/') ? reply.sendFile(wanted, { maxAge: '365d', immutable: true }) : reply.sendFile(wanted, { cacheControl: false })
   }
   app.get(`${UI_PREFIX}/`, { config: { operation: 'ui.index' } }, serve)
   app.get(`${UI_PREFIX}/*`, { config: { operation: 'ui.asset' } }, serve)

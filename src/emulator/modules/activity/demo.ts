@@ -4,14 +4,13 @@
 import type { Faker } from '@faker-js/faker'
 import { startOfUtcDay } from '../../core/clock.ts'
 import type { EmulatorContext } from '../../context.ts'
+import { tokenCostNanos } from '../../core/money.ts'
 import type { CatalogModel } from '../catalog/catalog.schemas.ts'
 
 const DAY = 86_400_000
 const DAYS = 30
 /** The history never spends more than this share of the account's credits. */
 const MAX_SHARE_OF_CREDITS = 0.4
-
-const price = (value: string | undefined): number => Number(value ?? 0)
 
 export function backfillDemoUsage(ctx: EmulatorContext, faker: Faker, accountId: string): number {
   faker.seed(ctx.config.seed)
@@ -53,7 +52,7 @@ export function backfillDemoUsage(ctx: EmulatorContext, faker: Faker, accountId:
       const completion = isEmbeddings ? 0 : faker.number.int({ min: 40, max: 1500 })
       const reasoning = !isEmbeddings && model.supported_parameters.includes('reasoning') ? faker.number.int({ min: 0, max: 800 }) : 0
       const byok = faker.datatype.boolean({ probability: 0.08 })
-      const cost = Math.round((prompt * price(endpoint.pricing.prompt) + (completion + reasoning) * price(endpoint.pricing.completion)) * 1e9)
+      const cost = tokenCostNanos(endpoint.pricing, prompt, completion + reasoning)
       if (!byok && cost > budget) continue
       ctx.repos.usage.insert({
         account_id: accountId,

@@ -4,7 +4,7 @@
 // debits the account. Denials are ApiErrors with metadata naming what ran out.
 import { ApiError } from '../../core/errors.ts'
 import { recordEffect, withStagedEffects } from '../../journal/journal.ts'
-import { nanosToUsd } from '../../core/money.ts'
+import { formatUsd, nanosToUsd } from '../../core/money.ts'
 import { windowStartFor, windowStarts } from '../../core/windows.ts'
 import type { EmulatorContext } from '../../context.ts'
 import type { AuthContext } from '../../core/caller.ts'
@@ -80,7 +80,7 @@ function billNow(ctx: EmulatorContext, request: BillingRequest): Billed {
         const spent = ctx.repos.guardrails.spentNanos(guardrail.id, since, now, guardrail.include_byok_in_budgets === 1)
         if (spent >= guardrail.limit_nanos) {
           const window = guardrail.reset_interval ? WINDOW_NAME[guardrail.reset_interval] : 'total'
-          throw new ApiError(402, `Guardrail budget exceeded (${window} limit): guardrail "${guardrail.name}" allows $${nanosToUsd(guardrail.limit_nanos)}`, {
+          throw new ApiError(402, `Guardrail budget exceeded (${window} limit): guardrail "${guardrail.name}" allows ${formatUsd(guardrail.limit_nanos)}`, {
             metadata: {
               limit_source: 'guardrail_budget',
               guardrail_id: guardrail.id,
@@ -112,7 +112,7 @@ function billNow(ctx: EmulatorContext, request: BillingRequest): Billed {
       if (!byok && charge.cost_nanos > 0 && balance < charge.cost_nanos) {
         throw new ApiError(
           402,
-          `Insufficient credits. This request costs $${nanosToUsd(charge.cost_nanos)} and the account has $${nanosToUsd(Math.max(0, balance))} left; add credits with a crypto charge or the admin API`,
+          `Insufficient credits. This request costs ${formatUsd(charge.cost_nanos)} and the account has ${formatUsd(Math.max(0, balance))} left; add credits with a crypto charge or the admin API`,
           { metadata: { limit_source: 'openrouter_credits', balance_usd: nanosToUsd(balance), cost_usd: nanosToUsd(charge.cost_nanos) } },
         )
       }

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs'
 import type { DueSource } from '../../core/clock.ts'
 import { ApiError } from '../../core/errors.ts'
+import { usdToNanos } from '../../core/money.ts'
 import { deriveHex } from '../../core/rng.ts'
 import { resolveFixture } from '../../config.ts'
 import type { EmulatorContext } from '../../context.ts'
@@ -193,7 +194,7 @@ export class VideoService {
   create({ caller, request, origin, outcome }: CreateTask): TaskRow {
     const ctx = this.ctx
     const credits = priceCredits(this.fixtures.pricing, this.fixtures.templates, request)
-    const costNanos = Math.round(credits * ctx.config.videoCreditUsd * 1e9)
+    const costNanos = usdToNanos(credits * ctx.config.videoCreditUsd)
     ctx.rateLimiter.admit(caller.key.hash, caller.account.id, ctx.clock.now())
     // The task and its usage are reported to the journal only if the whole transaction holds.
     return withStagedEffects(() => this.insertTask(caller, request, origin, outcome, credits, costNanos))

@@ -1,9 +1,11 @@
 // Demo data: 30 days of plausible usage across the account's keys, a handful of models and their
-// providers, so activity, key usage and credits look lived-in. Generated with faker from the seed, so
-// the same seed gives the same history; written like the ledger writes (usage rows plus the debit).
-import type { Faker } from '@faker-js/faker'
+// providers, so activity, key usage and credits look lived-in. Generated with faker drawing from a
+// core/rng stream of the seed, so the same seed gives the same history; written like the ledger
+// writes (usage rows plus the debit).
 import { startOfUtcDay } from '../../core/clock.ts'
 import type { EmulatorContext } from '../../context.ts'
+import type { MakeFaker } from '../../core/faker.ts'
+import { createRng } from '../../core/rng.ts'
 import { tokenCostNanos } from '../../core/money.ts'
 import type { CatalogModel } from '../catalog/catalog.schemas.ts'
 
@@ -12,8 +14,8 @@ const DAYS = 30
 /** The history never spends more than this share of the account's credits. */
 const MAX_SHARE_OF_CREDITS = 0.4
 
-export function backfillDemoUsage(ctx: EmulatorContext, faker: Faker, accountId: string): number {
-  faker.seed(ctx.config.seed)
+export function backfillDemoUsage(ctx: EmulatorContext, makeFaker: MakeFaker, accountId: string): number {
+  const faker = makeFaker(createRng(ctx.config.seed, 'demo'))
   const now = ctx.clock.now()
   const account = ctx.repos.accounts.get(accountId)!
   // Keys with a limit stay out of the history, so none starts over its limit.

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs'
 import type { DueSource } from '../../core/clock.ts'
 import { ApiError } from '../../core/errors.ts'
 import { usdToNanos } from '../../core/money.ts'
-import { deriveHex } from '../../core/rng.ts'
+import { deriveUnit } from '../../core/rng.ts'
 import { resolveFixture } from '../../config.ts'
 import type { EmulatorContext } from '../../context.ts'
 import type { AuthContext } from '../../core/caller.ts'
@@ -144,13 +144,6 @@ function ledgerModel(ctx: EmulatorContext, name: string): CatalogModel {
   }
 }
 
-/** An 18-digit numeric id, fixed by (seed, label), like the vendor's task and creation ids. */
-export const numericId = (seed: number, label: string): string =>
-  ((BigInt(`0x${deriveHex(seed, label, 24)}`) % 900_000_000_000_000_000n) + 100_000_000_000_000_000n).toString()
-
-/** A deterministic draw in [0, 1) for a task: the same seed and task give the same outcome. */
-const draw = (seed: number, label: string): number => Number.parseInt(deriveHex(seed, label, 12), 16) / 2 ** 48
-
 export type OutcomeOverride = TaskOutcome | null
 
 export interface CreateTask {
@@ -212,7 +205,7 @@ export class VideoService {
     return ctx.db
       .transaction((): TaskRow => {
         const label = ctx.ids.next('video-task')
-        const id = numericId(ctx.config.seed, `task:${label}`)
+        const id = ctx.ids.task(label)
         let billed
         try {
           billed = bill(ctx, {
@@ -225,9 +218,10 @@ export class VideoService {
           throw this.denial(error)
         }
         const rate = this.settings.model_failure_rates[request.model ?? ''] ?? this.settings.failure_rate
-        const planned: TaskOutcome = outcome ?? (draw(ctx.config.seed, `outcome:${label}`) < rate ? 'failed' : 'success')
+        // Fixed by (seed, task): the same seed and calls give the same outcomes.
+        const planned: TaskOutcome = outcome ?? (deriveUnit(ctx.config.seed, `outcome:${label}`) < rate ? 'failed' : 'success')
         const now = ctx.clock.now()
-        const seed = request.seed ?? Math.floor(draw(ctx.config.seed, `seed:${label}`) * 2_147_483_647) + 1
+        const seed = request.seed ?? Math.floor(deriveUnit(ctx.config.seed, `seed:${label}`) * 2_147_483_647) + 1
         const row: TaskRow = {
           id,
           account_id: caller.account.id,
@@ -408,7 +402,7 @@ export class VideoService {
         task.state === 'success'
           ? [
               {
-                id: numericId(this.ctx.config.seed, `creation:${task.id}`),
+                id: this.ctx.ids.creation(task.id),
                 url: `${base}/video.mp4`,
                 cover_url: `${base}/cover.jpg`,
                 watermarked_url: `${base}/watermarked.mp4`,

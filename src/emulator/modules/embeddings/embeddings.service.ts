@@ -142,7 +142,8 @@ export async function createEmbeddings(ctx: EmulatorContext, caller: AuthContext
   const billed = bill(ctx, {
     caller,
     operation: 'embeddings.create',
-    model,
+    model: { id: model.id, canonical_slug: model.canonical_slug },
+    endpoints: model.endpoints,
     region,
     route: routeByPreferences(model, body.provider),
     price: (endpoint) => ({ prompt_tokens: tokens, cost_nanos: tokenCostNanos(endpoint.pricing, tokens) }),

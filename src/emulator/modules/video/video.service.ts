@@ -9,7 +9,6 @@ import { deriveUnit } from '../../core/rng.ts'
 import { resolveFixture } from '../../config.ts'
 import type { EmulatorContext } from '../../context.ts'
 import type { AuthContext } from '../../core/caller.ts'
-import type { CatalogModel } from '../catalog/catalog.schemas.ts'
 import { enqueueDelivery } from '../callbacks/callbacks.service.ts'
 import { bill, refund } from '../ledger/ledger.service.ts'
 import { recordEffect, withStagedEffects } from '../../journal/journal.ts'
@@ -95,52 +94,12 @@ export function initialVideoSettings(ctx: EmulatorContext): VideoSettings {
   }
 }
 
-/** Video models are billed like catalog models, with the router as their one provider. */
-function ledgerModel(ctx: EmulatorContext, name: string): CatalogModel {
+/** Video models are billed like catalog models, with the router as their one provider and endpoint. */
+function videoBillable(ctx: EmulatorContext, name: string) {
   const id = `video/${name}`
   return {
-    id,
-    canonical_slug: id,
-    hugging_face_id: null,
-    name: `Video: ${name}`,
-    created: 0,
-    description: '',
-    context_length: 0,
-    architecture: { modality: 'text+image->video', input_modalities: ['text', 'image'], output_modalities: ['video'], tokenizer: 'Other', instruct_type: null },
-    pricing: { prompt: '0', completion: '0' },
-    top_provider: { context_length: null, max_completion_tokens: null, is_moderated: false },
-    per_request_limits: null,
-    supported_parameters: [],
-    default_parameters: null,
-    supported_voices: null,
-    knowledge_cutoff: null,
-    expiration_date: null,
-    categories: [],
-    embedding_dimensions: null,
-    endpoints: [
-      {
-        id: ctx.ids.uuid(`video-endpoint:${name}`),
-        provider: 'video',
-        provider_name: 'Video',
-        tag: 'video',
-        quantization: null,
-        context_length: 0,
-        max_completion_tokens: null,
-        max_prompt_tokens: null,
-        pricing: { prompt: '0', completion: '0' },
-        supported_parameters: [],
-        status: 0,
-        uptime_last_30m: 100,
-        uptime_last_5m: 100,
-        uptime_last_1d: 100,
-        supports_implicit_caching: false,
-        latency_last_30m: null,
-        throughput_last_30m: null,
-        supports_tool_choice: { auto: false, function: false, none: false, required: false },
-        zdr: false,
-        regions: ['us'],
-      },
-    ],
+    model: { id, canonical_slug: id },
+    endpoints: [{ id: ctx.ids.uuid(`video-endpoint:${name}`), provider: 'video', provider_name: 'Video', status: 0, zdr: false, regions: ['us' as const] }],
   }
 }
 
@@ -211,7 +170,7 @@ export class VideoService {
           billed = bill(ctx, {
             caller,
             operation: `video.${request.operation.replace('-', '')}`,
-            model: ledgerModel(ctx, request.model ?? `template/${request.template}`),
+            ...videoBillable(ctx, request.model ?? `template/${request.template}`),
             price: () => ({ prompt_tokens: 0, cost_nanos: costNanos }),
           })
         } catch (error) {

@@ -110,9 +110,9 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
 
     // Replaces the whole state with a preset's, in one transaction (the demo history included).
     const applyPreset = async (preset: SeedPreset): Promise<void> => {
-      const faker = preset === 'demo' ? await loadFaker() : null
+      const makeFaker = preset === 'demo' ? await loadFaker() : null
       resetState(ctx, preset === 'empty' ? seeds.empty : seeds.default, () => {
-        if (faker) backfillDemoUsage(ctx, faker, defaultAccountId(ctx)!)
+        if (makeFaker) backfillDemoUsage(ctx, makeFaker, defaultAccountId(ctx)!)
       })
       // Run-time settings back to the configured ones; then every module rebuilds from its tables.
       for (const [, settings] of ctx.state.settings()) settings.restore(settings.defaults())

@@ -3,6 +3,7 @@
 // tests call it directly with a real emulator, then read the effects through the HTTP API.
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../src/emulator/core/errors.ts'
+import { usdToNanos } from '../../src/emulator/core/money.ts'
 import { sha256Hex } from '../../src/emulator/core/rng.ts'
 import { bill } from '../../src/emulator/modules/ledger/ledger.service.ts'
 import { testEmulator, type TestEmulator } from '../helpers/emulator.ts'
@@ -13,11 +14,13 @@ const MODEL = 'openai/gpt-4.1-mini'
 function spend(emu: Emulator, token: string, usd: number, model = MODEL, byok = false) {
   const key = emu.ctx.repos.keys.byHash(sha256Hex(token))!
   const account = emu.ctx.repos.accounts.get(key.account_id)!
+  const { id, canonical_slug, endpoints } = emu.ctx.catalog.get().find(model)!
   return bill(emu.ctx, {
     caller: { key, account },
     operation: 'test.spend',
-    model: emu.ctx.catalog.get().find(model)!,
-    price: () => ({ prompt_tokens: 10, cost_nanos: Math.round(usd * 1e9) }),
+    model: { id, canonical_slug },
+    endpoints,
+    price: () => ({ prompt_tokens: 10, cost_nanos: usdToNanos(usd) }),
     byok,
   })
 }
@@ -140,6 +143,41 @@ describe('the ledger', () => {
     if (!zdr) throw new Error(`${MODEL} needs a ZDR endpoint in the fixtures`)
     await emu.send('PATCH', `/_emulator/api/accounts/${account.id}`, { zdr_only: true })
     expect(spend(emu, emu.keys.standard, 0.01).endpoint.zdr).toBe(true)
+  })
+
+  it("bills what it is given: the model's names and its endpoints, priced by the one it routes to", async () => {
+    const emu = await testEmulator()
+    const key = emu.ctx.repos.keys.byHash(sha256Hex(emu.keys.standard))!
+    const account = emu.ctx.repos.accounts.get(key.account_id)!
+    const endpoint = (id: string, status: number, usd: number) => ({
+      id,
+      provider: 'acme',
+      provider_name: 'Acme',
+      status,
+      zdr: false,
+      regions: ['us' as const],
+      usd,
+    })
+    const charge = () =>
+      bill(emu.ctx, {
+        caller: { key, account },
+        operation: 'test.custom',
+        model: { id: 'acme/model-1', canonical_slug: 'acme/model-1-2026' },
+        endpoints: [endpoint('degraded', -2, 0.5), endpoint('healthy', 0, 0.25)],
+        price: (chosen) => ({ prompt_tokens: 1, cost_nanos: usdToNanos(chosen.usd) }),
+      })
+    const billed = charge()
+    expect(billed.endpoint.id).toBe('healthy')
+    expect(billed.charge.cost_nanos).toBe(250_000_000)
+
+    // Guardrails name the model by its id or its canonical slug.
+    const guardrail = (await emu.send('POST', '/api/v1/guardrails', { name: 'by slug', allowed_models: ['acme/model-1-2026'] }, emu.keys.management)).body.data
+    await emu.send('POST', `/api/v1/guardrails/${guardrail.id}/assignments/keys`, { key_hashes: [key.hash] }, emu.keys.management)
+    expect(charge().usage_id).toBeGreaterThan(billed.usage_id)
+    await emu.send('PATCH', `/api/v1/guardrails/${guardrail.id}`, { allowed_models: ['acme/other'] }, emu.keys.management)
+    expect(denial(charge).metadata).toEqual({ model: 'acme/model-1', restrictions: [`guardrail ${guardrail.id}`] })
+    const keys = (await emu.get('/api/v1/keys', emu.keys.management)).body.data as Array<{ hash: string; usage: number }>
+    expect(keys.find((k) => k.hash === key.hash)!.usage).toBe(0.5)
   })
 
   it('sets a balance through the admin API, counting what was spent', async () => {

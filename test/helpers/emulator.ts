@@ -2,6 +2,7 @@
 // Fastify pipeline without a socket; `listen` gives a real URL for the official clients.
 import type { InjectOptions } from 'fastify'
 import { onTestFinished } from 'vitest'
+import { usdToNanos } from '../../src/emulator/core/money.ts'
 import { createEmulator, startEmulator, type Emulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.ts'
 
 export const TEST_START = '2026-03-04T10:00:00.000Z' // a Wednesday
@@ -70,7 +71,7 @@ export function recordUsage(emu: Emulator, keyHash: string, costUsd: number, at:
     prompt_tokens: 10,
     completion_tokens: 0,
     reasoning_tokens: 0,
-    cost_nanos: Math.round(costUsd * 1e9),
+    cost_nanos: usdToNanos(costUsd),
     byok: byok ? 1 : 0,
     created_at: typeof at === 'number' ? at : Date.parse(at),
   })

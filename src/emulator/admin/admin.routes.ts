@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { parseDuration } from '../core/clock.ts'
 import { ApiError, fieldError } from '../core/errors.ts'
-import { nanosToUsd, usdToNanos } from '../core/money.ts'
+import { formatUsd, nanosToUsd, usdToNanos } from '../core/money.ts'
 import { windowStarts } from '../core/windows.ts'
 import type { EmulatorContext } from '../context.ts'
 import { Nullable, OptionalBody, ResetIntervalSchema, StringEnum } from '../http/schemas.ts'
@@ -199,7 +199,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
           if (credits < 0) {
             throw fieldError(
               'balance_usd',
-              `must be >= -${nanosToUsd(account.spent_nanos)} for this account: lower would need negative credits (it has spent $${nanosToUsd(account.spent_nanos)})`,
+              `must be >= -${nanosToUsd(account.spent_nanos)} for this account: lower would need negative credits (it has spent ${formatUsd(account.spent_nanos)})`,
             )
           }
           ctx.repos.accounts.setCredits(account.id, credits)

@@ -46,7 +46,14 @@ export interface Ids {
   next(kind: string): string
   /** 20 base62 characters, as in generation ids `gen-emb-<unix seconds>-<20 chars>`. */
   generation(label: string): string
+  /** 18 decimal digits, like the video vendor's task ids. */
+  task(label: string): string
+  /** 18 decimal digits for the creation of a finished task, fixed by the task's id. */
+  creation(taskId: string): string
 }
+
+/** An 18-digit number (no leading zero) from 96 bits of hex. */
+const digits18 = (hex: string): string => ((BigInt(`0x${hex}`) % 900_000_000_000_000_000n) + 100_000_000_000_000_000n).toString()
 
 export function createIds(seed: number, nextSequence: (kind: string) => number): Ids {
   return {
@@ -56,6 +63,8 @@ export function createIds(seed: number, nextSequence: (kind: string) => number):
     uuid: (label) => uuidFromHex(deriveHex(seed, `uuid:${label}`, 32)),
     next: (kind) => `${kind}#${nextSequence(kind)}`,
     generation: (label) => base62(deriveHex(seed, `generation:${label}`, 40), 20),
+    task: (label) => digits18(deriveHex(seed, `task:${label}`, 24)),
+    creation: (taskId) => digits18(deriveHex(seed, `creation:${taskId}`, 24)),
   }
 }
 

@@ -1,7 +1,9 @@
-// Seeded randomness. Two kinds:
-// - derive(): a value fixed by (seed, label), independent of call order, for things tests hard-code
-//   (the seeded keys, member ids);
-// - createRng(): a fast stream (sfc32) for probabilities and picks, seeded from (seed, label).
+// Seeded randomness: every draw of the emulator comes from here. Two kinds:
+// - deriveHex()/deriveUnit(): a value fixed by (seed, label), independent of call order, for things
+//   tests hard-code (the seeded keys, member ids) and for draws that must not depend on what ran
+//   before (a task's outcome, a fault's probability);
+// - createRng(): a fast stream (sfc32) for probabilities and picks, seeded from (seed, label); faker
+//   draws from one too (core/faker.ts).
 import { createHash } from 'node:crypto'
 
 export interface Rng {
@@ -23,6 +25,9 @@ export function deriveHex(seed: number, label: string, chars = 64): string {
   for (let block = 0; out.length < chars; block++) out += sha256Hex(`${seed}\u0000${label}\u0000${block}`)
   return out.slice(0, chars)
 }
+
+/** A draw in [0, 1) fixed by (seed, label): 48 bits of deriveHex. */
+export const deriveUnit = (seed: number, label: string): number => Number.parseInt(deriveHex(seed, label, 12), 16) / 2 ** 48
 
 function sfc32(a: number, b: number, c: number, d: number): () => number {
   return () => {

@@ -4,7 +4,7 @@
 // clock. A fault answers before the handler runs, so a faulted request changes no state.
 import { Type, type Static } from 'typebox'
 import { ApiError, ROUTER_REASON } from '../core/errors.ts'
-import { deriveHex } from '../core/rng.ts'
+import { deriveUnit } from '../core/rng.ts'
 import { Nullable } from '../http/schemas.ts'
 import type { DB } from '../store/db.ts'
 import type { StateOwner } from '../core/lifecycle.ts'
@@ -136,8 +136,7 @@ export function matches(match: FaultMatch, target: FaultTarget): boolean {
 }
 
 /** A draw in [0, 1) fixed by (seed, rule, how many times the rule has been evaluated). */
-export const faultDraw = (seed: number, ruleId: string, evaluation: number): number =>
-  Number.parseInt(deriveHex(seed, `fault:${ruleId}:${evaluation}`, 12), 16) / 2 ** 48
+export const faultDraw = (seed: number, ruleId: string, evaluation: number): number => deriveUnit(seed, `fault:${ruleId}:${evaluation}`)
 
 /** The gateway's messages; on the video router a status the vendor's table knows answers in its words. */
 const STATUS_TEXT: Record<number, { message: string }> = {

@@ -1,6 +1,7 @@
 // Accounts are isolated workspaces: each has its own members, keys, credits and everything those
 // touch. The seed file and the admin API both create them through createAccount.
 import { loadFaker } from '../../core/faker.ts'
+import { createRng } from '../../core/rng.ts'
 import { usdToNanos } from '../../core/money.ts'
 import type { EmulatorContext } from '../../context.ts'
 import type { ResetInterval } from '../../core/windows.ts'
@@ -93,9 +94,7 @@ export function createAccount(ctx: EmulatorContext, input: NewAccount): CreatedA
 
 /** A few plausible members for a new account, fixed by (seed, label). Faker loads on first use only. */
 export async function generateMembers(seed: number, label: string, count = 3): Promise<NewMember[]> {
-  const faker = await loadFaker()
-  // Seeded right before use, with no await in between, so the shared instance is deterministic here.
-  faker.seed([seed, ...[...label].map((c) => c.charCodeAt(0))])
+  const faker = (await loadFaker())(createRng(seed, `members:${label}`))
   return Array.from({ length: count }, () => {
     const firstName = faker.person.firstName()
     const lastName = faker.person.lastName()

@@ -1,9 +1,12 @@
 // Demo data: 30 days of plausible usage across the account's keys, a handful of models and their
-// providers, so activity, key usage and credits look lived-in. Generated with faker from the seed, so
-// the same seed gives the same history; written like the ledger writes (usage rows plus the debit).
-import type { Faker } from '@faker-js/faker'
+// providers, so activity, key usage and credits look lived-in. Generated with faker drawing from a
+// core/rng stream of the seed, so the same seed gives the same history; written like the ledger
+// writes (usage rows plus the debit).
 import { startOfUtcDay } from '../../core/clock.ts'
 import type { EmulatorContext } from '../../context.ts'
+import type { MakeFaker } from '../../core/faker.ts'
+import { createRng } from '../../core/rng.ts'
+import { tokenCostNanos } from '../../core/money.ts'
 import type { CatalogModel } from '../catalog/catalog.schemas.ts'
 
 const DAY = 86_400_000
@@ -11,10 +14,8 @@ const DAYS = 30
 /** The history never spends more than this share of the account's credits. */
 const MAX_SHARE_OF_CREDITS = 0.4
 
-const price = (value: string | undefined): number => Number(value ?? 0)
-
-export function backfillDemoUsage(ctx: EmulatorContext, faker: Faker, accountId: string): number {
-  faker.seed(ctx.config.seed)
+export function backfillDemoUsage(ctx: EmulatorContext, makeFaker: MakeFaker, accountId: string): number {
+  const faker = makeFaker(createRng(ctx.config.seed, 'demo'))
   const now = ctx.clock.now()
   const account = ctx.repos.accounts.get(accountId)!
   // Keys with a limit stay out of the history, so none starts over its limit.
@@ -53,7 +54,7 @@ export function backfillDemoUsage(ctx: EmulatorContext, faker: Faker, accountId:
       const completion = isEmbeddings ? 0 : faker.number.int({ min: 40, max: 1500 })
       const reasoning = !isEmbeddings && model.supported_parameters.includes('reasoning') ? faker.number.int({ min: 0, max: 800 }) : 0
       const byok = faker.datatype.boolean({ probability: 0.08 })
-      const cost = Math.round((prompt * price(endpoint.pricing.prompt) + (completion + reasoning) * price(endpoint.pricing.completion)) * 1e9)
+      const cost = tokenCostNanos(endpoint.pricing, prompt, completion + reasoning)
       if (!byok && cost > budget) continue
       ctx.repos.usage.insert({
         account_id: accountId,

@@ -1,5 +1,6 @@
 // The models list as an RSS 2.0 feed (GET /api/v1/models?use_rss=true). Item titles follow the
 // real feed's "Author: Name (slug)"; links point at this emulator's inspector.
+import { formatPricePerMillion } from '../../core/money.ts'
 import type { CatalogModel } from './catalog.schemas.ts'
 
 const escapeXml = (text: string): string =>
@@ -11,11 +12,10 @@ const cdata = (text: string): string => `<![CDATA[${text.replace(/]]>/g, ']]]]><
 const rfc822 = (unixSeconds: number): string => new Date(unixSeconds * 1000).toUTCString()
 
 function describeModel(m: CatalogModel): string {
-  const perMillion = (price: string): string => `$${(Number(price) * 1_000_000).toFixed(2)}`
   return (
     `<p>${escapeXml(m.description)}</p>` +
     `<p>Context: ${m.context_length.toLocaleString('en-US')} tokens. ` +
-    `Input: ${perMillion(m.pricing.prompt)}/M tokens. Output: ${perMillion(m.pricing.completion)}/M tokens.</p>`
+    `Input: ${formatPricePerMillion(m.pricing.prompt)}/M tokens. Output: ${formatPricePerMillion(m.pricing.completion)}/M tokens.</p>`
   )
 }
 

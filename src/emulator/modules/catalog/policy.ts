@@ -16,21 +16,27 @@ export interface EndpointPolicy {
   region?: Region | null
 }
 
+/** The names a model is allowed or ignored by. */
+export type ModelNames = Pick<CatalogModel, 'id' | 'canonical_slug'>
+
+/** What the policies read of an endpoint. */
+export type PolicyEndpoint = Pick<CatalogEndpoint, 'provider' | 'provider_name' | 'zdr' | 'regions'>
+
 const norm = (s: string): string => s.trim().toLowerCase()
 
-function providerIn(list: readonly string[], endpoint: CatalogEndpoint): boolean {
+function providerIn(list: readonly string[], endpoint: PolicyEndpoint): boolean {
   const slug = norm(endpoint.provider)
   const name = norm(endpoint.provider_name)
   return list.some((p) => norm(p) === slug || norm(p) === name)
 }
 
 /** A model is named by its id, its canonical slug, or its id without the `:free` suffix. */
-export function modelNamedIn(list: readonly string[], model: CatalogModel): boolean {
+export function modelNamedIn(list: readonly string[], model: ModelNames): boolean {
   const names = new Set([norm(model.id), norm(model.canonical_slug), norm(model.id.replace(/:free$/, ''))])
   return list.some((m) => names.has(norm(m)))
 }
 
-export function endpointAllowed(model: CatalogModel, endpoint: CatalogEndpoint, policies: readonly EndpointPolicy[]): boolean {
+export function endpointAllowed(model: ModelNames, endpoint: PolicyEndpoint, policies: readonly EndpointPolicy[]): boolean {
   for (const p of policies) {
     if (p.allowedModels && !modelNamedIn(p.allowedModels, model)) return false
     if (p.ignoredModels && modelNamedIn(p.ignoredModels, model)) return false
@@ -42,9 +48,10 @@ export function endpointAllowed(model: CatalogModel, endpoint: CatalogEndpoint, 
   return true
 }
 
-export function availableEndpoints(model: CatalogModel, policies: readonly EndpointPolicy[]): CatalogEndpoint[] {
-  if (policies.length === 0) return model.endpoints
-  return model.endpoints.filter((e) => endpointAllowed(model, e, policies))
+/** Those of a model's endpoints that every policy allows, in their order. */
+export function availableEndpoints<E extends PolicyEndpoint>(model: ModelNames, endpoints: readonly E[], policies: readonly EndpointPolicy[]): readonly E[] {
+  if (policies.length === 0) return endpoints
+  return endpoints.filter((e) => endpointAllowed(model, e, policies))
 }
 
 export const hasAvailableEndpoint = (model: CatalogModel, policies: readonly EndpointPolicy[]): boolean =>

@@ -2,11 +2,11 @@
 // balance (GET /credits). A charge credits the account only once confirmed (admin or auto-confirm).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ApiError, fieldError } from '../../core/errors.ts'
-import { nanosToUsd, usdToNanos } from '../../core/money.ts'
+import { nanosToUsd, NANOS_PER_USDC_UNIT, usdToUsdcUnits } from '../../core/money.ts'
 import type { EmulatorContext } from '../../context.ts'
 import { caller } from '../../http/auth.ts'
 import { ChargeResponse, CreateChargeBody, CreditsResponse } from './credits.schemas.ts'
-import { chargeView, createCharge, NANOS_PER_USDC_UNIT } from './credits.service.ts'
+import { chargeView, createCharge } from './credits.service.ts'
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
@@ -43,7 +43,7 @@ export const creditsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> 
         // The cap is runtime configuration, so it is checked here rather than in the schema.
         if (amount > ctx.config.chargeCapUsd) throw fieldError('amount', `must be <= ${ctx.config.chargeCapUsd} (the largest charge)`)
         // Paid in USDC, whose smallest unit is 0.000001: a smaller amount cannot be transferred.
-        const units = Math.round(usdToNanos(amount) / NANOS_PER_USDC_UNIT)
+        const units = usdToUsdcUnits(amount)
         if (units < 1) throw fieldError('amount', `must be at least ${nanosToUsd(NANOS_PER_USDC_UNIT)} (one USDC base unit)`)
         if (!ADDRESS.test(sender)) throw fieldError('sender', 'must be a 0x address of 40 hex digits')
         const charge = createCharge(ctx, { account_id: account.id, key_hash: key.hash, units, chain_id, sender })

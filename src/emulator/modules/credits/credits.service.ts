@@ -1,7 +1,7 @@
 // Crypto charges: creation with deterministic call data, and the two ways a pending charge ends:
 // confirmed (the account is credited, once) or expired. Auto-confirm and expiry run off the clock.
 import { toIso, type DueSource } from '../../core/clock.ts'
-import { nanosToUsd } from '../../core/money.ts'
+import { nanosToUsd, percentOf, usdcUnitsToNanos } from '../../core/money.ts'
 import { deriveHex } from '../../core/rng.ts'
 import { recordEffect } from '../../journal/journal.ts'
 import type { EmulatorContext } from '../../context.ts'
@@ -22,9 +22,6 @@ const TRANSFERS_CONTRACT: Record<ChainId, string> = {
   8453: '0x9Bb4D44e6963260A1850926E8f6bEB8d5803836F',
 }
 
-/** USDC has 6 decimals: one base unit is 1000 nano-USD. */
-export const NANOS_PER_USDC_UNIT = 1000
-
 export interface NewCharge {
   account_id: string
   key_hash: string | null
@@ -42,7 +39,7 @@ export function createCharge(ctx: EmulatorContext, input: NewCharge): ChargeRow 
       const hex = (what: string, chars: number) => `0x${deriveHex(ctx.config.seed, `charge:${label}:${what}`, chars)}`
       const now = ctx.clock.now()
       const expiresAt = now + ctx.config.chargeExpiryMs
-      const fee = Math.round(input.units / 100) // the 1% processing fee, inside the amount
+      const fee = percentOf(input.units, 1) // the 1% processing fee, inside the amount
       const web3: Web3Data = {
         transfer_intent: {
           call_data: {
@@ -65,7 +62,7 @@ export function createCharge(ctx: EmulatorContext, input: NewCharge): ChargeRow 
         id: ctx.ids.uuid(label),
         account_id: input.account_id,
         key_hash: input.key_hash,
-        amount_nanos: input.units * NANOS_PER_USDC_UNIT,
+        amount_nanos: usdcUnitsToNanos(input.units),
         chain_id: input.chain_id,
         sender: input.sender,
         status: 'pending',

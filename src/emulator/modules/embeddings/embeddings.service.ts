@@ -2,7 +2,7 @@
 // bills through the ledger, then makes the vectors. Nothing is billed for a request that fails.
 import { ownedCopy } from '../../core/buffers.ts'
 import { ApiError, fieldError } from '../../core/errors.ts'
-import { nanosToUsd } from '../../core/money.ts'
+import { nanosToUsd, tokenCostNanos } from '../../core/money.ts'
 import type { EmulatorContext } from '../../context.ts'
 import type { AuthContext } from '../../http/auth.ts'
 import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
@@ -142,10 +142,11 @@ export async function createEmbeddings(ctx: EmulatorContext, caller: AuthContext
   const billed = bill(ctx, {
     caller,
     operation: 'embeddings.create',
-    model,
+    model: { id: model.id, canonical_slug: model.canonical_slug },
+    endpoints: model.endpoints,
     region,
     route: routeByPreferences(model, body.provider),
-    price: (endpoint) => ({ prompt_tokens: tokens, cost_nanos: Math.round(tokens * Number(endpoint.pricing.prompt) * 1e9) }),
+    price: (endpoint) => ({ prompt_tokens: tokens, cost_nanos: tokenCostNanos(endpoint.pricing, tokens) }),
   })
 
   const vectors = computed.map((c) => encodedVector(c, body.encoding_format === 'base64'))

@@ -1,7 +1,7 @@
 // Key creation and the public key object. Usage fields and limit_remaining are derived from usage
 // rows against the clock on every read, so a reset is just a window boundary passing.
 import { maskToken } from '../../core/ids.ts'
-import { nanosToUsd } from '../../core/money.ts'
+import { nanosToUsd, usdToNanos } from '../../core/money.ts'
 import { sha256Hex } from '../../core/rng.ts'
 import { toIso } from '../../core/clock.ts'
 import { windowStarts, type ResetInterval } from '../../core/windows.ts'
@@ -35,7 +35,7 @@ export function insertKey(ctx: EmulatorContext, input: NewKey): { row: KeyRow; t
     name: input.name,
     label: maskToken(token),
     disabled: input.disabled ? 1 : 0,
-    limit_nanos: input.limit_usd === undefined || input.limit_usd === null ? null : Math.round(input.limit_usd * 1e9),
+    limit_nanos: input.limit_usd === undefined || input.limit_usd === null ? null : usdToNanos(input.limit_usd),
     limit_reset: input.limit_reset ?? null,
     include_byok_in_limit: input.include_byok_in_limit ? 1 : 0,
     creator_user_id: input.creator_user_id,

@@ -4,12 +4,12 @@
 // debits the account. Denials are ApiErrors with metadata naming what ran out.
 import { ApiError } from '../../core/errors.ts'
 import { recordEffect, withStagedEffects } from '../../journal/journal.ts'
-import { nanosToUsd } from '../../core/money.ts'
+import { formatUsd, nanosToUsd } from '../../core/money.ts'
 import { windowStartFor, windowStarts } from '../../core/windows.ts'
 import type { EmulatorContext } from '../../context.ts'
 import type { AuthContext } from '../../core/caller.ts'
-import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
-import { availableEndpoints } from '../catalog/policy.ts'
+import type { CatalogEndpoint, Region } from '../catalog/catalog.schemas.ts'
+import { availableEndpoints, type ModelNames, type PolicyEndpoint } from '../catalog/policy.ts'
 import { guardrailsOf } from '../guardrails/guardrails.service.ts'
 import { limitUsageNanos } from '../keys/keys.service.ts'
 
@@ -20,41 +20,50 @@ export interface Charge {
   cost_nanos: number
 }
 
-export interface BillingRequest {
+/**
+ * An endpoint as the ledger sees it: what the policies check, what routing ranks by (`status`) and
+ * what the usage row records. A catalog endpoint is one; the price callback gets the caller's own type.
+ */
+export type LedgerEndpoint = PolicyEndpoint & Pick<CatalogEndpoint, 'id' | 'status'>
+
+export interface BillingRequest<E extends LedgerEndpoint> {
   caller: AuthContext
   /** Operation id of the route, recorded on the usage row. */
   operation: string
-  model: CatalogModel
+  /** The model's id (recorded on the usage row) and canonical slug: the names guardrails allow it by. */
+  model: ModelNames
+  /** The endpoints that may serve the model, in catalog order. */
+  endpoints: readonly E[]
   region?: Region | null
   /** Picks the serving endpoint among those the caller may use; may throw its own 404. Default: the healthiest. */
-  route?: (allowed: readonly CatalogEndpoint[]) => CatalogEndpoint
-  /** Tokens and cost of the action on the chosen endpoint. */
-  price: (endpoint: CatalogEndpoint) => Charge
+  route?: (allowed: readonly E[]) => E
+  /** Tokens and cost of the action on the chosen endpoint (its prices). */
+  price: (endpoint: E) => Charge
   /** Paid through the caller's own provider key: recorded, but not debited from credits. */
   byok?: boolean
 }
 
-export interface Billed {
+export interface Billed<E extends LedgerEndpoint> {
   usage_id: number
-  endpoint: CatalogEndpoint
+  endpoint: E
   charge: Charge
 }
 
 /** Endpoints in good health first (status 0, then the least degraded), keeping catalog order otherwise. */
-export function healthiest(allowed: readonly CatalogEndpoint[]): CatalogEndpoint {
+export function healthiest<E extends Pick<LedgerEndpoint, 'status'>>(allowed: readonly E[]): E {
   return [...allowed].sort((a, b) => b.status - a.status)[0]!
 }
 
 const WINDOW_NAME = { daily: 'daily', weekly: 'weekly', monthly: 'monthly' } as const
 
-export function bill(ctx: EmulatorContext, request: BillingRequest): Billed {
+export function bill<E extends LedgerEndpoint>(ctx: EmulatorContext, request: BillingRequest<E>): Billed<E> {
   // The usage row is reported to the journal only once its transaction (and any enclosing one) holds.
   return withStagedEffects(() => billNow(ctx, request))
 }
 
-function billNow(ctx: EmulatorContext, request: BillingRequest): Billed {
+function billNow<E extends LedgerEndpoint>(ctx: EmulatorContext, request: BillingRequest<E>): Billed<E> {
   return ctx.db
-    .transaction((): Billed => {
+    .transaction((): Billed<E> => {
       const now = ctx.clock.now()
       const { caller, model } = request
       // The key as of now: it may have been changed, or revoked, since the request was authenticated
@@ -64,7 +73,7 @@ function billNow(ctx: EmulatorContext, request: BillingRequest): Billed {
       const account = ctx.repos.accounts.get(caller.account.id)!
 
       const policies = ctx.policies.for({ key, account }, request.region ?? null)
-      const allowed = availableEndpoints(model, policies)
+      const allowed = availableEndpoints(model, request.endpoints, policies)
       if (allowed.length === 0) {
         throw new ApiError(404, 'No endpoints available matching your guardrail restrictions and data policy', {
           metadata: { model: model.id, restrictions: policies.map((p) => p.source) },
@@ -80,7 +89,7 @@ function billNow(ctx: EmulatorContext, request: BillingRequest): Billed {
         const spent = ctx.repos.guardrails.spentNanos(guardrail.id, since, now, guardrail.include_byok_in_budgets === 1)
         if (spent >= guardrail.limit_nanos) {
           const window = guardrail.reset_interval ? WINDOW_NAME[guardrail.reset_interval] : 'total'
-          throw new ApiError(402, `Guardrail budget exceeded (${window} limit): guardrail "${guardrail.name}" allows $${nanosToUsd(guardrail.limit_nanos)}`, {
+          throw new ApiError(402, `Guardrail budget exceeded (${window} limit): guardrail "${guardrail.name}" allows ${formatUsd(guardrail.limit_nanos)}`, {
             metadata: {
               limit_source: 'guardrail_budget',
               guardrail_id: guardrail.id,
@@ -112,7 +121,7 @@ function billNow(ctx: EmulatorContext, request: BillingRequest): Billed {
       if (!byok && charge.cost_nanos > 0 && balance < charge.cost_nanos) {
         throw new ApiError(
           402,
-          `Insufficient credits. This request costs $${nanosToUsd(charge.cost_nanos)} and the account has $${nanosToUsd(Math.max(0, balance))} left; add credits with a crypto charge or the admin API`,
+          `Insufficient credits. This request costs ${formatUsd(charge.cost_nanos)} and the account has ${formatUsd(Math.max(0, balance))} left; add credits with a crypto charge or the admin API`,
           { metadata: { limit_source: 'openrouter_credits', balance_usd: nanosToUsd(balance), cost_usd: nanosToUsd(charge.cost_nanos) } },
         )
       }

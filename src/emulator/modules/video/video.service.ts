@@ -4,11 +4,11 @@
 import { readFileSync } from 'node:fs'
 import type { DueSource } from '../../core/clock.ts'
 import { ApiError } from '../../core/errors.ts'
-import { deriveHex } from '../../core/rng.ts'
+import { usdToNanos } from '../../core/money.ts'
+import { deriveUnit } from '../../core/rng.ts'
 import { resolveFixture } from '../../config.ts'
 import type { EmulatorContext } from '../../context.ts'
 import type { AuthContext } from '../../core/caller.ts'
-import type { CatalogModel } from '../catalog/catalog.schemas.ts'
 import { enqueueDelivery } from '../callbacks/callbacks.service.ts'
 import { bill, refund } from '../ledger/ledger.service.ts'
 import { recordEffect, withStagedEffects } from '../../journal/journal.ts'
@@ -94,61 +94,14 @@ export function initialVideoSettings(ctx: EmulatorContext): VideoSettings {
   }
 }
 
-/** Video models are billed like catalog models, with the router as their one provider. */
-function ledgerModel(ctx: EmulatorContext, name: string): CatalogModel {
+/** Video models are billed like catalog models, with the router as their one provider and endpoint. */
+function videoBillable(ctx: EmulatorContext, name: string) {
   const id = `video/${name}`
   return {
-    id,
-    canonical_slug: id,
-    hugging_face_id: null,
-    name: `Video: ${name}`,
-    created: 0,
-    description: '',
-    context_length: 0,
-    architecture: { modality: 'text+image->video', input_modalities: ['text', 'image'], output_modalities: ['video'], tokenizer: 'Other', instruct_type: null },
-    pricing: { prompt: '0', completion: '0' },
-    top_provider: { context_length: null, max_completion_tokens: null, is_moderated: false },
-    per_request_limits: null,
-    supported_parameters: [],
-    default_parameters: null,
-    supported_voices: null,
-    knowledge_cutoff: null,
-    expiration_date: null,
-    categories: [],
-    embedding_dimensions: null,
-    endpoints: [
-      {
-        id: ctx.ids.uuid(`video-endpoint:${name}`),
-        provider: 'video',
-        provider_name: 'Video',
-        tag: 'video',
-        quantization: null,
-        context_length: 0,
-        max_completion_tokens: null,
-        max_prompt_tokens: null,
-        pricing: { prompt: '0', completion: '0' },
-        supported_parameters: [],
-        status: 0,
-        uptime_last_30m: 100,
-        uptime_last_5m: 100,
-        uptime_last_1d: 100,
-        supports_implicit_caching: false,
-        latency_last_30m: null,
-        throughput_last_30m: null,
-        supports_tool_choice: { auto: false, function: false, none: false, required: false },
-        zdr: false,
-        regions: ['us'],
-      },
-    ],
+    model: { id, canonical_slug: id },
+    endpoints: [{ id: ctx.ids.uuid(`video-endpoint:${name}`), provider: 'video', provider_name: 'Video', status: 0, zdr: false, regions: ['us' as const] }],
   }
 }
-
-/** An 18-digit numeric id, fixed by (seed, label), like the vendor's task and creation ids. */
-export const numericId = (seed: number, label: string): string =>
-  ((BigInt(`0x${deriveHex(seed, label, 24)}`) % 900_000_000_000_000_000n) + 100_000_000_000_000_000n).toString()
-
-/** A deterministic draw in [0, 1) for a task: the same seed and task give the same outcome. */
-const draw = (seed: number, label: string): number => Number.parseInt(deriveHex(seed, label, 12), 16) / 2 ** 48
 
 export type OutcomeOverride = TaskOutcome | null
 
@@ -193,7 +146,7 @@ export class VideoService {
   create({ caller, request, origin, outcome }: CreateTask): TaskRow {
     const ctx = this.ctx
     const credits = priceCredits(this.fixtures.pricing, this.fixtures.templates, request)
-    const costNanos = Math.round(credits * ctx.config.videoCreditUsd * 1e9)
+    const costNanos = usdToNanos(credits * ctx.config.videoCreditUsd)
     ctx.rateLimiter.admit(caller.key.hash, caller.account.id, ctx.clock.now())
     // The task and its usage are reported to the journal only if the whole transaction holds.
     return withStagedEffects(() => this.insertTask(caller, request, origin, outcome, credits, costNanos))
@@ -211,22 +164,23 @@ export class VideoService {
     return ctx.db
       .transaction((): TaskRow => {
         const label = ctx.ids.next('video-task')
-        const id = numericId(ctx.config.seed, `task:${label}`)
+        const id = ctx.ids.task(label)
         let billed
         try {
           billed = bill(ctx, {
             caller,
             operation: `video.${request.operation.replace('-', '')}`,
-            model: ledgerModel(ctx, request.model ?? `template/${request.template}`),
+            ...videoBillable(ctx, request.model ?? `template/${request.template}`),
             price: () => ({ prompt_tokens: 0, cost_nanos: costNanos }),
           })
         } catch (error) {
           throw this.denial(error)
         }
         const rate = this.settings.model_failure_rates[request.model ?? ''] ?? this.settings.failure_rate
-        const planned: TaskOutcome = outcome ?? (draw(ctx.config.seed, `outcome:${label}`) < rate ? 'failed' : 'success')
+        // Fixed by (seed, task): the same seed and calls give the same outcomes.
+        const planned: TaskOutcome = outcome ?? (deriveUnit(ctx.config.seed, `outcome:${label}`) < rate ? 'failed' : 'success')
         const now = ctx.clock.now()
-        const seed = request.seed ?? Math.floor(draw(ctx.config.seed, `seed:${label}`) * 2_147_483_647) + 1
+        const seed = request.seed ?? Math.floor(deriveUnit(ctx.config.seed, `seed:${label}`) * 2_147_483_647) + 1
         const row: TaskRow = {
           id,
           account_id: caller.account.id,
@@ -407,7 +361,7 @@ export class VideoService {
         task.state === 'success'
           ? [
               {
-                id: numericId(this.ctx.config.seed, `creation:${task.id}`),
+                id: this.ctx.ids.creation(task.id),
                 url: `${base}/video.mp4`,
                 cover_url: `${base}/cover.jpg`,
                 watermarked_url: `${base}/watermarked.mp4`,

@@ -1,22 +1,16 @@
 // GET /api/v1/activity (management key): usage per UTC date and endpoint over the last 30 completed
 // UTC days; today is not complete, so it is not there yet.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from 'typebox'
 import { startOfUtcDay } from '../../core/clock.ts'
 import { fieldError } from '../../core/errors.ts'
 import { nanosToUsd } from '../../core/money.ts'
 import type { EmulatorContext } from '../../context.ts'
 import { caller } from '../../http/auth.ts'
 import { createActivityRepo } from './activity.repo.ts'
+import { ActivityQuery, ActivityResponse, type ActivityItem } from './activity.schemas.ts'
 
 const DAY = 86_400_000
 export const ACTIVITY_DAYS = 30
-
-const ActivityQuery = Type.Object({
-  date: Type.Optional(Type.String()),
-  api_key_hash: Type.Optional(Type.String()),
-  user_id: Type.Optional(Type.String()),
-})
 
 const isoDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10)
 
@@ -30,7 +24,7 @@ export const activityRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }>
         operation: 'activity.list',
         auth: { kind: 'management', wrongKindStatus: 403, wrongKindMessage: 'Only management keys can fetch activity for an account' },
       },
-      schema: { summary: 'Usage per day and endpoint', tags: ['activity'], querystring: ActivityQuery },
+      schema: { summary: 'Usage per day and endpoint', tags: ['activity'], querystring: ActivityQuery, response: ActivityResponse },
     },
     async (request) => {
       const { account } = caller(request)
@@ -58,7 +52,7 @@ export const activityRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }>
         member_id: request.query.user_id ?? null,
       })
       return {
-        data: rows.map((r) => ({
+        data: rows.map((r): ActivityItem => ({
           date: r.date,
           model: r.model,
           model_permaslug: catalog.find(r.model)?.canonical_slug ?? r.model,

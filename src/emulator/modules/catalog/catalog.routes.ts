@@ -8,11 +8,28 @@ import type { EmulatorContext } from '../../context.ts'
 import { isEuRequest } from '../../http/listeners.ts'
 import { caller } from '../../http/auth.ts'
 import type { ModelFilters } from './catalog.ts'
-import { ListModelsQuery, ModelPathParams, OUTPUT_MODALITIES, type Region } from './catalog.schemas.ts'
+import {
+  ListModelsQuery,
+  ModelCountResponse,
+  ModelEndpointsResponse,
+  ModelListResponse,
+  ModelPathParams,
+  OUTPUT_MODALITIES,
+  UserModelListResponse,
+  ZdrEndpointsResponse,
+  type Region,
+} from './catalog.schemas.ts'
 import { modelsFeed } from './catalog.rss.ts'
 import type { EndpointPolicy } from './policy.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
+
+/**
+ * Sends a body the catalog serialised ahead (once per catalog or per distinct query): Fastify sends
+ * bytes and JSON strings as they are, so the routes' response schemas document these bodies without
+ * re-serialising them.
+ */
+const sendPrepared = (reply: FastifyReply, body: Buffer | string): FastifyReply => reply.type(JSON_TYPE).send(body)
 
 function commaList(value: string | undefined): string[] {
   return (value ?? '')
@@ -73,12 +90,15 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> 
       const models = catalog.list(filters, policies, nextBase(request)).models
       return reply.type('application/rss+xml; charset=utf-8').send(modelsFeed(models, originOf(request), query.use_rss_chat_links ?? false))
     }
-    return reply.type(JSON_TYPE).send(catalog.list(filters, policies, nextBase(request)).body)
+    return sendPrepared(reply, catalog.list(filters, policies, nextBase(request)).body)
   }
 
   app.get(
     '/models',
-    { config: { operation: 'models.list' }, schema: { summary: 'List models', tags: ['models'], querystring: ListModelsQuery } },
+    {
+      config: { operation: 'models.list' },
+      schema: { summary: 'List models', tags: ['models'], querystring: ListModelsQuery, response: ModelListResponse },
+    },
     async (request, reply) => {
       const region = regionOf(request, request.query)
       // The public list is cacheable, as the real one says (a browser app or a proxy may keep it).
@@ -91,13 +111,16 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> 
           `${region}|${request.url}`,
           () => ctx.catalog.get().list(filtersOf(request.query), region ? [{ source: 'region', region }] : [], nextBase(request)).body,
         )
-      return reply.type(JSON_TYPE).send(body)
+      return sendPrepared(reply, body)
     },
   )
 
   app.get(
     '/models/count',
-    { config: { operation: 'models.count' }, schema: { summary: 'Count models', tags: ['models'], querystring: ListModelsQuery } },
+    {
+      config: { operation: 'models.count' },
+      schema: { summary: 'Count models', tags: ['models'], querystring: ListModelsQuery, response: ModelCountResponse },
+    },
     async (request) => {
       const region = regionOf(request, request.query)
       const models = ctx.catalog
@@ -111,27 +134,33 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> 
     '/models/user',
     {
       config: { operation: 'models.user', auth: 'any' },
-      schema: { summary: "List the models the caller's key may use", tags: ['models'], querystring: ListModelsQuery },
+      schema: { summary: "List the models the caller's key may use", tags: ['models'], querystring: ListModelsQuery, response: UserModelListResponse },
     },
     async (request, reply) => sendList(request, reply, request.query, ctx.policies.for(caller(request), regionOf(request, request.query))),
   )
 
   app.get(
     '/models/:author/:slug/endpoints',
-    { config: { operation: 'models.endpoints' }, schema: { summary: 'List the endpoints of a model', tags: ['models'], params: ModelPathParams } },
+    {
+      config: { operation: 'models.endpoints' },
+      schema: { summary: 'List the endpoints of a model', tags: ['models'], params: ModelPathParams, response: ModelEndpointsResponse },
+    },
     async (request, reply) => {
       const { author, slug } = request.params
       const id = `${author}/${slug}`
       const catalog = ctx.catalog.get()
       const model = catalog.find(id)
       if (!model) throw new ApiError(404, `Model ${id} not found`)
-      return reply.type(JSON_TYPE).send(catalog.endpointsJson(model))
+      return sendPrepared(reply, catalog.endpointsJson(model))
     },
   )
 
   app.get(
     '/endpoints/zdr',
-    { config: { operation: 'endpoints.zdr' }, schema: { summary: 'Preview zero-data-retention endpoints', tags: ['models'], querystring: Type.Object({}) } },
-    async (_request, reply) => reply.type(JSON_TYPE).send(ctx.catalog.get().zdrBody),
+    {
+      config: { operation: 'endpoints.zdr' },
+      schema: { summary: 'Preview zero-data-retention endpoints', tags: ['models'], querystring: Type.Object({}), response: ZdrEndpointsResponse },
+    },
+    async (_request, reply) => sendPrepared(reply, ctx.catalog.get().zdrBody),
   )
 }

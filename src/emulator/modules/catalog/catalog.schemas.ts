@@ -1,8 +1,8 @@
-// The catalog document (fixtures/catalog/catalog.json, the admin API) and the query of the models list.
-// Fields the API does not show (categories, embedding_dimensions, zdr, regions, provider) drive the
-// filters, the EU listener and embeddings.
+// The catalog document (fixtures/catalog/catalog.json, the admin API), the query of the models list,
+// and the catalog's answers. Fields the API does not show (categories, embedding_dimensions, zdr,
+// regions, provider) drive the filters, the EU listener and embeddings.
 import { Type, type Static } from 'typebox'
-import { Nullable, StringEnum } from '../../http/schemas.ts'
+import { ErrorEnvelope, Nullable, StringEnum } from '../../http/schemas.ts'
 
 export const CATEGORIES = [
   'programming',
@@ -23,8 +23,10 @@ export const OUTPUT_MODALITIES = ['text', 'image', 'audio', 'embeddings'] as con
 export const REGIONS = ['eu', 'us'] as const
 export type Region = (typeof REGIONS)[number]
 
+/** USD as a decimal string, never a float: "0.00000015" per token. */
 const Price = Type.String({ pattern: '^-?\\d+(\\.\\d+)?$' })
 const Percentiles = Nullable(Type.Object({ p50: Type.Number(), p75: Type.Number(), p90: Type.Number(), p99: Type.Number() }))
+const SupportsToolChoice = Type.Object({ auto: Type.Boolean(), function: Type.Boolean(), none: Type.Boolean(), required: Type.Boolean() })
 
 const PricingFields = {
   prompt: Price,
@@ -63,10 +65,32 @@ export const CatalogEndpoint = Type.Object({
   supports_implicit_caching: Type.Boolean(),
   latency_last_30m: Percentiles,
   throughput_last_30m: Percentiles,
-  supports_tool_choice: Type.Object({ auto: Type.Boolean(), function: Type.Boolean(), none: Type.Boolean(), required: Type.Boolean() }),
+  supports_tool_choice: SupportsToolChoice,
   zdr: Type.Boolean(),
   regions: Type.Array(StringEnum(REGIONS)),
 })
+
+const Architecture = Type.Object({
+  modality: Nullable(Type.String({ description: 'Inputs and outputs in one line, e.g. `text+image->text`' })),
+  input_modalities: Type.Array(Type.String()),
+  output_modalities: Type.Array(Type.String(), { minItems: 1 }),
+  tokenizer: Type.String({ description: 'The tokenizer family, e.g. `GPT` or `Claude`' }),
+  instruct_type: Nullable(Type.String()),
+})
+
+const TopProvider = Type.Object(
+  {
+    context_length: Nullable(Type.Integer({ minimum: 0 })),
+    max_completion_tokens: Nullable(Type.Integer({ minimum: 0 })),
+    is_moderated: Type.Boolean(),
+  },
+  { description: "The limits of the model's main endpoint" },
+)
+
+const PerRequestLimits = Nullable(Type.Object({ prompt_tokens: Type.Number(), completion_tokens: Type.Number() }))
+
+/** Sampling defaults by parameter name (temperature, top_p...); null when the model sets none. */
+const DefaultParameters = Nullable(Type.Record(Type.String(), Nullable(Type.Number())))
 
 export const CatalogModel = Type.Object({
   id: Type.String({ pattern: '^[^/\\s]+/[^/\\s]+$' }),
@@ -76,22 +100,12 @@ export const CatalogModel = Type.Object({
   created: Type.Integer({ minimum: 0 }),
   description: Type.String(),
   context_length: Type.Integer({ minimum: 0 }),
-  architecture: Type.Object({
-    modality: Nullable(Type.String()),
-    input_modalities: Type.Array(Type.String()),
-    output_modalities: Type.Array(Type.String(), { minItems: 1 }),
-    tokenizer: Type.String(),
-    instruct_type: Nullable(Type.String()),
-  }),
+  architecture: Architecture,
   pricing: Pricing,
-  top_provider: Type.Object({
-    context_length: Nullable(Type.Integer({ minimum: 0 })),
-    max_completion_tokens: Nullable(Type.Integer({ minimum: 0 })),
-    is_moderated: Type.Boolean(),
-  }),
-  per_request_limits: Nullable(Type.Object({ prompt_tokens: Type.Number(), completion_tokens: Type.Number() })),
+  top_provider: TopProvider,
+  per_request_limits: PerRequestLimits,
   supported_parameters: Type.Array(Type.String()),
-  default_parameters: Nullable(Type.Record(Type.String(), Nullable(Type.Number()))),
+  default_parameters: DefaultParameters,
   supported_voices: Nullable(Type.Array(Type.String())),
   knowledge_cutoff: Nullable(Type.String()),
   expiration_date: Nullable(Type.String()),
@@ -127,3 +141,112 @@ export const ListModelsQuery = Type.Object({
 export type ListModelsQuery = Static<typeof ListModelsQuery>
 
 export const ModelPathParams = Type.Object({ author: Type.String({ minLength: 1 }), slug: Type.String({ minLength: 1 }) })
+
+// ---- Answers -------------------------------------------------------------------------------------
+// The list, endpoints and ZDR bodies are serialised once per catalog (or per distinct query) and sent
+// as bytes, so their schemas document them rather than drive Fastify's serializer (which would only
+// redo, per request, work already done); test/emulator/openapi-gateway.test.ts re-serialises served
+// bodies through them to prove they describe every field.
+
+/** A model as GET /models and /models/user show it. */
+export const ModelObject = Type.Object({
+  id: Type.String({ description: 'The id requests name, e.g. `openai/gpt-4o` (a `:free` suffix is the free variant)' }),
+  canonical_slug: Type.String({ description: 'The permanent slug of this version of the model' }),
+  hugging_face_id: Nullable(Type.String()),
+  name: Type.String(),
+  created: Type.Integer({ description: 'Unix time (seconds) the model was added' }),
+  description: Type.String(),
+  context_length: Type.Integer(),
+  architecture: Architecture,
+  pricing: Pricing,
+  top_provider: TopProvider,
+  per_request_limits: PerRequestLimits,
+  supported_parameters: Type.Array(Type.String()),
+  default_parameters: DefaultParameters,
+  supported_voices: Nullable(Type.Array(Type.String(), { description: 'Voices of a text-to-speech model; null for the others' })),
+  knowledge_cutoff: Nullable(Type.String({ description: 'YYYY-MM-DD, or null when unknown' })),
+  expiration_date: Nullable(Type.String({ description: 'YYYY-MM-DD after which the model may go, or null' })),
+  links: Type.Object({ details: Type.String({ description: 'The path of this model’s endpoints list' }) }),
+})
+export type ModelObject = Static<typeof ModelObject>
+
+export const ModelListBody = Type.Object({
+  data: Type.Array(ModelObject),
+  total_count: Type.Integer({ description: 'Models matching the filters, across all pages' }),
+  links: Type.Object({ next: Nullable(Type.String({ description: 'The next page (offset and limit), or null on the last page' })) }),
+})
+
+/** An endpoint's prices: the ZDR preview lists every key (unset ones as "0") and adds `discount`. */
+export const EndpointPricing = Type.Object({
+  ...PricingFields,
+  discount: Type.Optional(Type.Number({ description: 'Fraction taken off the prices (0 = none); only in the ZDR preview' })),
+})
+
+/** One provider's endpoint of a model. */
+export const EndpointObject = Type.Object({
+  name: Type.String({ description: '`<provider name> | <canonical slug>`' }),
+  model_id: Type.String(),
+  model_name: Type.String(),
+  context_length: Type.Integer(),
+  pricing: EndpointPricing,
+  provider_name: Type.String(),
+  tag: Type.String({ description: 'The provider tag that routing preferences name' }),
+  quantization: Nullable(Type.String()),
+  max_completion_tokens: Nullable(Type.Integer()),
+  max_prompt_tokens: Nullable(Type.Integer()),
+  supported_parameters: Type.Array(Type.String()),
+  status: Type.Integer({ description: '0 when healthy; negative (down to -10) the more degraded it is' }),
+  uptime_last_30m: Nullable(Type.Number({ description: 'Percent of successful requests' })),
+  uptime_last_5m: Nullable(Type.Number()),
+  uptime_last_1d: Nullable(Type.Number()),
+  supports_implicit_caching: Type.Boolean(),
+  latency_last_30m: Percentiles,
+  throughput_last_30m: Percentiles,
+  supports_tool_choice: SupportsToolChoice,
+})
+export type EndpointObject = Static<typeof EndpointObject>
+export type EndpointPricing = Static<typeof EndpointPricing>
+
+export const ModelEndpointsBody = Type.Object({
+  data: Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    created: Type.Integer(),
+    description: Type.String(),
+    architecture: Architecture,
+    endpoints: Type.Array(EndpointObject),
+  }),
+})
+export type ModelEndpointsBody = Static<typeof ModelEndpointsBody>
+
+const json = <T>(schema: T) => ({ 'application/json': { schema } })
+/** What `use_rss=true` answers instead of JSON. */
+const RSS = { 'application/rss+xml': { schema: Type.String({ description: 'An RSS 2.0 feed of the same models' }) } }
+
+export const ModelListResponse = {
+  200: {
+    description: 'The models, one page of them with `limit`; an RSS feed with `use_rss=true`',
+    headers: { 'cache-control': Type.String({ description: 'The list is public: `public, max-age=120, stale-while-revalidate=3600, stale-if-error=3600`' }) },
+    content: { ...json(ModelListBody), ...RSS },
+  },
+  '4xx': ErrorEnvelope,
+}
+export const UserModelListResponse = {
+  200: { description: "The models the caller's key may use (its guardrails and region applied)", content: { ...json(ModelListBody), ...RSS } },
+  '4xx': ErrorEnvelope,
+}
+export const ModelCountResponse = {
+  200: Type.Object(
+    { data: Type.Object({ count: Type.Integer({ description: 'Models matching the filters (paging ignored)' }) }) },
+    { description: 'How many models the list would show' },
+  ),
+  '4xx': ErrorEnvelope,
+}
+export const ModelEndpointsResponse = {
+  200: { description: "The model and its providers' endpoints", content: json(ModelEndpointsBody) },
+  '4xx': ErrorEnvelope,
+}
+export const ZdrEndpointsResponse = {
+  200: { description: 'Every zero-data-retention endpoint of the catalog', content: json(Type.Object({ data: Type.Array(EndpointObject) })) },
+  '4xx': ErrorEnvelope,
+}

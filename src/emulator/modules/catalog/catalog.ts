@@ -5,7 +5,17 @@ import { join, resolve } from 'node:path'
 import { BUNDLED_FIXTURES } from '../../config.ts'
 import { markImmutable } from '../../core/buffers.ts'
 import { compileCheck } from '../../http/validation.ts'
-import { CatalogDocument, CatalogExtension, PRICING_KEYS, type CatalogEndpoint, type CatalogModel } from './catalog.schemas.ts'
+import {
+  CatalogDocument,
+  CatalogExtension,
+  PRICING_KEYS,
+  type CatalogEndpoint,
+  type CatalogModel,
+  type EndpointObject,
+  type EndpointPricing,
+  type ModelEndpointsBody,
+  type ModelObject,
+} from './catalog.schemas.ts'
 import { hasAvailableEndpoint, type EndpointPolicy } from './policy.ts'
 
 export class CatalogError extends Error {
@@ -94,7 +104,7 @@ export const BUNDLED_CATALOG = resolve(BUNDLED_FIXTURES, 'catalog', 'catalog.jso
 
 // ---- API views -----------------------------------------------------------------------------------
 
-function modelView(m: CatalogModel) {
+function modelView(m: CatalogModel): ModelObject {
   return {
     id: m.id,
     canonical_slug: m.canonical_slug,
@@ -119,7 +129,7 @@ function modelView(m: CatalogModel) {
 /** A free variant shares its canonical slug with the paid model, so its own id names its endpoints. */
 const detailsSlug = (m: CatalogModel): string => (m.id.endsWith(':free') ? m.id : m.canonical_slug)
 
-export function endpointView(m: CatalogModel, e: CatalogEndpoint, pricing: Record<string, string | number> = e.pricing) {
+export function endpointView(m: CatalogModel, e: CatalogEndpoint, pricing: EndpointPricing = e.pricing): EndpointObject {
   return {
     name: `${e.provider_name} | ${m.canonical_slug}`,
     model_id: m.id,
@@ -144,14 +154,13 @@ export function endpointView(m: CatalogModel, e: CatalogEndpoint, pricing: Recor
 }
 
 /** The ZDR preview lists every pricing key, unset ones as "0", plus the numeric discount. */
-function fullPricing(e: CatalogEndpoint): Record<string, string | number> {
-  const out: Record<string, string | number> = {}
+function fullPricing(e: CatalogEndpoint): EndpointPricing {
+  const out: Record<string, string> = {}
   for (const key of PRICING_KEYS) out[key] = e.pricing[key] ?? '0'
-  out.discount = 0
-  return out
+  return { ...(out as Required<CatalogEndpoint['pricing']>), discount: 0 }
 }
 
-function endpointsView(m: CatalogModel, endpoints: readonly CatalogEndpoint[]) {
+function endpointsView(m: CatalogModel, endpoints: readonly CatalogEndpoint[]): ModelEndpointsBody['data'] {
   return {
     id: m.id,
     name: m.name,

@@ -5,7 +5,7 @@ import { ApiError, fieldError } from '../../core/errors.ts'
 import { nanosToUsd, NANOS_PER_USDC_UNIT, usdToUsdcUnits } from '../../core/money.ts'
 import type { EmulatorContext } from '../../context.ts'
 import { caller } from '../../http/auth.ts'
-import { ChargeResponse, CreateChargeBody, CreditsResponse } from './credits.schemas.ts'
+import { ChargeResponse, ChargesGoneResponse, CreateChargeBody, CreditsResponse } from './credits.schemas.ts'
 import { chargeView, createCharge } from './credits.service.ts'
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
@@ -24,7 +24,10 @@ export const creditsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> 
       // As the real endpoint: no key needed, nothing read, 410 for everyone.
       app.post(
         path,
-        { config: { operation }, schema: { summary: 'Gone: crypto charges were retired (--crypto-charges gone)', tags: ['credits'] } },
+        {
+          config: { operation },
+          schema: { summary: 'Gone: crypto charges were retired (--crypto-charges gone)', tags: ['credits'], response: ChargesGoneResponse },
+        },
         async () => {
           throw new ApiError(410, CHARGES_GONE_MESSAGE)
         },

@@ -42,16 +42,30 @@ export type Web3Data = Static<typeof Web3Data>
 export const ChargeObject = Type.Object({
   id: Type.String(),
   created_at: Type.String({ format: 'date-time' }),
-  expires_at: Type.String({ format: 'date-time' }),
-  web3_data: Web3Data,
+  expires_at: Type.String({ format: 'date-time', description: 'The charge must be paid before this time' }),
+  web3_data: Type.Object(Web3Data.properties, { description: "What the sender's wallet signs: a USDC transfer intent to the charge's contract" }),
 })
 
-export const ChargeResponse = { 200: Type.Object({ data: ChargeObject }), '4xx': ErrorEnvelope }
-
-export const CreditsResponse = {
-  200: Type.Object({ data: Type.Object({ total_credits: Type.Number(), total_usage: Type.Number() }) }),
+export const ChargeResponse = {
+  200: Type.Object({ data: ChargeObject }, { description: 'A pending charge: the credits arrive once it is confirmed' }),
   '4xx': ErrorEnvelope,
 }
+
+export const CreditsResponse = {
+  200: Type.Object(
+    {
+      data: Type.Object({
+        total_credits: Type.Number({ description: 'USD of credits bought or granted' }),
+        total_usage: Type.Number({ description: 'USD spent; the balance is total_credits - total_usage' }),
+      }),
+    },
+    { description: "The account's credits" },
+  ),
+  '4xx': ErrorEnvelope,
+}
+
+/** With `--crypto-charges gone` both charge paths answer 410, as the real, deprecated endpoint. */
+export const ChargesGoneResponse = { 410: ErrorEnvelope }
 
 export const ChargeParams = Type.Object({ id: Type.String({ minLength: 1 }) })
 

@@ -1,9 +1,10 @@
 // POST /api/v1/embeddings (standard key).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply } from 'fastify'
 import type { EmulatorContext } from '../../context.ts'
 import { caller } from '../../http/auth.ts'
 import { isEuRequest } from '../../http/listeners.ts'
-import { EmbeddingsBody } from './embeddings.schemas.ts'
+import { EmbeddingsBody, EmbeddingsResponse } from './embeddings.schemas.ts'
 import { createEmbeddings } from './embeddings.service.ts'
 
 /** 2048 inputs, or images as data URIs, need more than the default 1 MB. */
@@ -15,12 +16,13 @@ export const embeddingsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
     {
       config: { operation: 'embeddings.create', auth: 'standard' },
       bodyLimit: EMBEDDINGS_BODY_LIMIT,
-      schema: { summary: 'Create embeddings', tags: ['embeddings'], body: EmbeddingsBody },
+      schema: { summary: 'Create embeddings', tags: ['embeddings'], body: EmbeddingsBody, response: EmbeddingsResponse },
     },
     async (request, reply) => {
       const region = isEuRequest(request.raw) ? 'eu' : null
       const body = await createEmbeddings(ctx, caller(request), request.body, region)
-      return reply.type('application/json; charset=utf-8').send(body)
+      // Bytes written by the service: Fastify sends them as they are (the schema only documents them).
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(body)
     },
   )
 }

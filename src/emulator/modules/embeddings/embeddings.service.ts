@@ -8,7 +8,7 @@ import type { AuthContext } from '../../http/auth.ts'
 import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
 import { bill, healthiest } from '../ledger/ledger.service.ts'
 import { checkRequestTokens, parseInput, type EmbeddingItem } from './embeddings.input.ts'
-import type { EmbeddingsBody, ProviderPreferences } from './embeddings.schemas.ts'
+import type { EmbeddingsBody, EmbeddingsResult, ProviderPreferences } from './embeddings.schemas.ts'
 import { loadTokenizer } from './tokens.ts'
 import { embedFeatures, jsonVectorCapacity, writeJsonVector } from './vectors.ts'
 
@@ -150,11 +150,11 @@ export async function createEmbeddings(ctx: EmulatorContext, caller: AuthContext
   })
 
   const vectors = computed.map((c) => encodedVector(c, body.encoding_format === 'base64'))
-  const head = {
+  const head: Pick<EmbeddingsResult, 'id' | 'object'> = {
     id: `gen-emb-${Math.floor(ctx.clock.now() / 1000)}-${ctx.ids.generation(`emb:${billed.usage_id}`)}`,
     object: 'list',
   }
-  const tail = {
+  const tail: Pick<EmbeddingsResult, 'model' | 'provider' | 'usage'> = {
     model: upstreamName(model),
     provider: billed.endpoint.provider_name,
     usage: { prompt_tokens: tokens, total_tokens: tokens, cost: nanosToUsd(billed.charge.cost_nanos) },

@@ -6,10 +6,27 @@ import { toIso } from '../../core/clock.ts'
 import type { EmulatorContext } from '../../context.ts'
 import { caller } from '../../http/auth.ts'
 import type { KeyAssignmentRow, MemberAssignmentRow } from './guardrails.repo.ts'
-import { CreateGuardrailBody, GuardrailListQuery, GuardrailParams, KeyHashesBody, MemberIdsBody, UpdateGuardrailBody } from './guardrails.schemas.ts'
+import {
+  AssignedResponse,
+  CreateGuardrailBody,
+  GuardrailCreatedResponse,
+  GuardrailDeletedResponse,
+  GuardrailListQuery,
+  GuardrailListResponse,
+  GuardrailParams,
+  GuardrailResponse,
+  KeyAssignmentListResponse,
+  KeyHashesBody,
+  MemberAssignmentListResponse,
+  MemberIdsBody,
+  UnassignedResponse,
+  UpdateGuardrailBody,
+  type KeyAssignmentObject,
+  type MemberAssignmentObject,
+} from './guardrails.schemas.ts'
 import { guardrailView, newGuardrailRow, patchedGuardrailRow, requireGuardrail } from './guardrails.service.ts'
 
-const keyAssignmentView = (a: KeyAssignmentRow) => ({
+const keyAssignmentView = (a: KeyAssignmentRow): KeyAssignmentObject => ({
   id: a.id,
   key_hash: a.key_hash,
   guardrail_id: a.guardrail_id,
@@ -19,7 +36,7 @@ const keyAssignmentView = (a: KeyAssignmentRow) => ({
   created_at: toIso(a.created_at),
 })
 
-const memberAssignmentView = (a: MemberAssignmentRow) => ({
+const memberAssignmentView = (a: MemberAssignmentRow): MemberAssignmentObject => ({
   id: a.id,
   user_id: a.member_id,
   organization_id: a.account_id,
@@ -35,7 +52,10 @@ export const guardrailsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
 
   app.get(
     '/guardrails',
-    { config: { operation: 'guardrails.list', ...management }, schema: { summary: 'List guardrails', tags, querystring: GuardrailListQuery } },
+    {
+      config: { operation: 'guardrails.list', ...management },
+      schema: { summary: 'List guardrails', tags, querystring: GuardrailListQuery, response: GuardrailListResponse },
+    },
     async (request) => {
       const { account } = caller(request)
       const rows = repo.list(account.id, request.query.limit ?? 50, request.query.offset ?? 0)
@@ -45,7 +65,10 @@ export const guardrailsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
 
   app.post(
     '/guardrails',
-    { config: { operation: 'guardrails.create', ...management }, schema: { summary: 'Create a guardrail', tags, body: CreateGuardrailBody } },
+    {
+      config: { operation: 'guardrails.create', ...management },
+      schema: { summary: 'Create a guardrail', tags, body: CreateGuardrailBody, response: GuardrailCreatedResponse },
+    },
     async (request, reply) => {
       const { account } = caller(request)
       const row = newGuardrailRow(ctx, account, request.body)
@@ -56,7 +79,10 @@ export const guardrailsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
 
   app.get(
     '/guardrails/assignments/keys',
-    { config: { operation: 'guardrails.assignments.keys.listAll', ...management }, schema: { summary: 'List every key assignment', tags } },
+    {
+      config: { operation: 'guardrails.assignments.keys.listAll', ...management },
+      schema: { summary: 'List every key assignment', tags, response: KeyAssignmentListResponse },
+    },
     async (request) => {
       const rows = repo.accountKeyAssignments(caller(request).account.id)
       return { data: rows.map(keyAssignmentView), total_count: rows.length }
@@ -65,7 +91,10 @@ export const guardrailsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
 
   app.get(
     '/guardrails/assignments/members',
-    { config: { operation: 'guardrails.assignments.members.listAll', ...management }, schema: { summary: 'List every member assignment', tags } },
+    {
+      config: { operation: 'guardrails.assignments.members.listAll', ...management },
+      schema: { summary: 'List every member assignment', tags, response: MemberAssignmentListResponse },
+    },
     async (request) => {
       const rows = repo.accountMemberAssignments(caller(request).account.id)
       return { data: rows.map(memberAssignmentView), total_count: rows.length }
@@ -74,7 +103,10 @@ export const guardrailsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
 
   app.get(
     '/guardrails/:id',
-    { config: { operation: 'guardrails.get', ...management }, schema: { summary: 'Get a guardrail', tags, params: GuardrailParams } },
+    {
+      config: { operation: 'guardrails.get', ...management },
+      schema: { summary: 'Get a guardrail', tags, params: GuardrailParams, response: GuardrailResponse },
+    },
     async (request) => {
       const { account } = caller(request)
       return { data: guardrailView(requireGuardrail(repo, account, request.params.id), account) }
@@ -85,7 +117,7 @@ export const guardrailsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
     '/guardrails/:id',
     {
       config: { operation: 'guardrails.update', ...management },
-      schema: { summary: 'Update a guardrail', tags, params: GuardrailParams, body: UpdateGuardrailBody },
+      schema: { summary: 'Update a guardrail', tags, params: GuardrailParams, body: UpdateGuardrailBody, response: GuardrailResponse },
     },
     async (request) => {
       const { account } = caller(request)
@@ -102,7 +134,10 @@ export const guardrailsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
 
   app.delete(
     '/guardrails/:id',
-    { config: { operation: 'guardrails.delete', ...management }, schema: { summary: 'Delete a guardrail', tags, params: GuardrailParams } },
+    {
+      config: { operation: 'guardrails.delete', ...management },
+      schema: { summary: 'Delete a guardrail', tags, params: GuardrailParams, response: GuardrailDeletedResponse },
+    },
     async (request) => {
       const { account } = caller(request)
       ctx.db
@@ -111,13 +146,16 @@ export const guardrailsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
           repo.delete(requireGuardrail(repo, account, request.params.id).id)
         })
         .immediate()
-      return { deleted: true }
+      return { deleted: true as const }
     },
   )
 
   app.get(
     '/guardrails/:id/assignments/keys',
-    { config: { operation: 'guardrails.assignments.keys.list', ...management }, schema: { summary: "List a guardrail's keys", tags, params: GuardrailParams } },
+    {
+      config: { operation: 'guardrails.assignments.keys.list', ...management },
+      schema: { summary: "List a guardrail's keys", tags, params: GuardrailParams, response: KeyAssignmentListResponse },
+    },
     async (request) => {
       const rows = repo.keyAssignments(requireGuardrail(repo, caller(request).account, request.params.id).id)
       return { data: rows.map(keyAssignmentView), total_count: rows.length }
@@ -128,7 +166,7 @@ export const guardrailsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
     '/guardrails/:id/assignments/members',
     {
       config: { operation: 'guardrails.assignments.members.list', ...management },
-      schema: { summary: "List a guardrail's members", tags, params: GuardrailParams },
+      schema: { summary: "List a guardrail's members", tags, params: GuardrailParams, response: MemberAssignmentListResponse },
     },
     async (request) => {
       const rows = repo.memberAssignments(requireGuardrail(repo, caller(request).account, request.params.id).id)
@@ -164,7 +202,7 @@ export const guardrailsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
       `/guardrails/:id/assignments/${target.path}`,
       {
         config: { operation: `guardrails.assignments.${target.path}.assign`, ...management },
-        schema: { summary: `Assign ${target.path} to a guardrail`, tags, params: GuardrailParams, body: target.schema },
+        schema: { summary: `Assign ${target.path} to a guardrail`, tags, params: GuardrailParams, body: target.schema, response: AssignedResponse },
       },
       async (request) => {
         const { account, key } = caller(request)
@@ -183,7 +221,7 @@ export const guardrailsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
       `/guardrails/:id/assignments/${target.path}/remove`,
       {
         config: { operation: `guardrails.assignments.${target.path}.unassign`, ...management },
-        schema: { summary: `Unassign ${target.path} from a guardrail`, tags, params: GuardrailParams, body: target.schema },
+        schema: { summary: `Unassign ${target.path} from a guardrail`, tags, params: GuardrailParams, body: target.schema, response: UnassignedResponse },
       },
       async (request) => {
         const { account } = caller(request)

@@ -8,13 +8,13 @@ import type { AuthContext } from '../../core/caller.ts'
 import type { AccountRow } from '../accounts/accounts.repo.ts'
 import type { EndpointPolicy } from '../catalog/policy.ts'
 import type { GuardrailRow, GuardrailsRepo } from './guardrails.repo.ts'
-import { GUARDRAIL_COLUMNS, READ_ONLY_FIELDS, type CreateGuardrailBody, type UpdateGuardrailBody } from './guardrails.schemas.ts'
+import { GUARDRAIL_COLUMNS, READ_ONLY_FIELDS, type CreateGuardrailBody, type GuardrailObject, type UpdateGuardrailBody } from './guardrails.schemas.ts'
 
 const list = (json: string | null): string[] | null => (json === null ? null : (JSON.parse(json) as string[]))
 const listJson = (value: string[] | null | undefined, current: string | null): string | null =>
   value === undefined ? current : value === null ? null : JSON.stringify(value)
 
-export function guardrailView(row: GuardrailRow, account: AccountRow) {
+export function guardrailView(row: GuardrailRow, account: AccountRow): GuardrailObject {
   return {
     id: row.id,
     name: row.name,

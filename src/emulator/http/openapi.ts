@@ -68,7 +68,10 @@ function describeRoute({ schema, url, route }: { schema: FastifySchema; url: str
   const secured = auth !== undefined && area !== 'admin'
   const errorRef = { $ref: `#/components/schemas/${area === 'router' ? 'RouterError' : 'Error'}` }
   const response = Object.fromEntries(
-    Object.entries((schema?.response ?? {}) as Record<string, unknown>).map(([code, entry]) => [code, entry === ErrorEnvelope ? errorRef : entry]),
+    Object.entries((schema?.response ?? {}) as Record<string, unknown>).map(([code, entry]) => [
+      code,
+      entry === ErrorEnvelope ? { description: code.startsWith('5') ? 'Server error' : code.startsWith('4') ? 'Client error' : 'Error', ...errorRef } : entry,
+    ]),
   )
   return {
     url,

@@ -14,6 +14,15 @@ import type { EmulatorContext } from '../context.ts'
 import type { AuthKind, AuthRequirement } from './auth.ts'
 import { ErrorEnvelope, OPTIONAL_BODY } from './schemas.ts'
 
+// Here rather than beside the schema helpers (schemas.ts), which the browser build type-checks.
+declare module 'fastify' {
+  interface FastifySchema {
+    /** For the OpenAPI document: one line on what the route does, and its group. */
+    summary?: string
+    tags?: string[]
+  }
+}
+
 export const OPENAPI_PATH = '/_emulator/api/openapi.json'
 export const DOCS_PATH = '/_emulator/docs'
 

@@ -1,32 +1,22 @@
 // Helpers for users' test suites (`model-gateway-emulator/testing`), with no test framework tied in:
 // start an emulator for a test file, or own an isolated account in a shared one; move the clock, add a
 // fault, read the journal, reset. Everything goes through the public admin API.
+import type {
+  ClockState,
+  CreateAccountInput,
+  CreatedAccount,
+  Envelope,
+  FaultRuleInput,
+  FaultRule as FaultRuleView,
+  JournalEntry,
+  JournalQuery,
+} from './admin/types.ts'
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from './emulator.ts'
 
-export interface FaultRule {
-  match?: { operation?: string; method?: string; path?: string; key_hash?: string; account_id?: string; model?: string }
-  action: {
-    status?: number
-    message?: string
-    headers?: Record<string, string>
-    latency_ms?: number
-    latency_range_ms?: { min: number; max: number }
-    drop?: boolean
-  }
-  probability?: number
-  remaining?: number | null
-  expires_at?: string | null
-  name?: string
-}
-
-export interface JournalQuery {
-  status?: number
-  operation?: string
-  path?: string
-  key?: string
-  fault?: string
-  limit?: number
-}
+// The admin API's shapes are declared once (admin/types.ts, also exported by the package's main entry).
+export type { ClockState, CreateAccountInput, CreatedAccount, FaultRuleInput, JournalEntry, JournalQuery } from './admin/types.ts'
+/** A fault rule as `fault()` takes it: the body of POST /_emulator/api/faults (the name this module had first). */
+export type FaultRule = FaultRuleInput
 
 /** The admin API of a running emulator, by its base URL. */
 export class EmulatorAdmin {
@@ -47,9 +37,9 @@ export class EmulatorAdmin {
   }
 
   /** Moves virtual time forward (a duration such as '1d', or milliseconds); due work runs first. */
-  async advance(by: string | number): Promise<{ now: string }> {
+  async advance(by: string | number): Promise<ClockState> {
     const body = typeof by === 'number' ? { ms: by } : { by }
-    return (await this.call<{ data: { now: string } }>('POST', '/clock/advance', body)).data
+    return (await this.call<Envelope<ClockState>>('POST', '/clock/advance', body)).data
   }
 
   /**
@@ -64,8 +54,8 @@ export class EmulatorAdmin {
   }
 
   /** Adds a fault rule; returns its id. */
-  async fault(rule: FaultRule): Promise<string> {
-    return (await this.call<{ data: { id: string } }>('POST', '/faults', rule)).data.id
+  async fault(rule: FaultRuleInput): Promise<string> {
+    return (await this.call<Envelope<FaultRuleView>>('POST', '/faults', rule)).data.id
   }
 
   async removeFault(id: string): Promise<void> {
@@ -73,9 +63,9 @@ export class EmulatorAdmin {
   }
 
   /** Journal entries, newest first. */
-  async journal(query: JournalQuery = {}): Promise<Array<Record<string, unknown>>> {
+  async journal(query: JournalQuery = {}): Promise<JournalEntry[]> {
     const search = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))
-    return (await this.call<{ data: Array<Record<string, unknown>> }>('GET', `/journal?${search}`)).data
+    return (await this.call<Envelope<JournalEntry[]>>('GET', `/journal?${search}`)).data
   }
 
   /** Everything back to the seed. */
@@ -84,8 +74,8 @@ export class EmulatorAdmin {
   }
 
   /** An isolated account of this emulator: its own keys, members and credits. */
-  async workspace(options: { name?: string; credits_usd?: number } = {}): Promise<Workspace> {
-    const { data } = await this.call<{ data: { id: string; management_key: string; standard_key: string } }>('POST', '/accounts', options)
+  async workspace(options: CreateAccountInput = {}): Promise<Workspace> {
+    const { data } = await this.call<Envelope<CreatedAccount>>('POST', '/accounts', options)
     return new Workspace(this, data.id, { management: data.management_key, standard: data.standard_key })
   }
 }
@@ -117,7 +107,7 @@ export class Workspace {
   }
 
   /** A fault that touches this account only. */
-  async fault(rule: FaultRule): Promise<string> {
+  async fault(rule: FaultRuleInput): Promise<string> {
     return this.admin.fault({ ...rule, match: { ...rule.match, account_id: this.accountId } })
   }
 }

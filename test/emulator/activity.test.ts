@@ -275,3 +275,42 @@ describe('demo data', () => {
     expect((await firstAccount(emu)).spent_usd).toBe(spentBefore)
   })
 })
+
+describe('GET /_emulator/api/accounts/:id/activity', () => {
+  it('answers what the gateway answers, without a key, and leaves no journal entry', async () => {
+    const emu = await testEmulator()
+    const account = await firstAccount(emu)
+    await embed(emu, 'some text')
+    await embed(emu, 'another piece of text')
+    await emu.clock.advanceTo(Date.parse('2026-03-05T00:00:00Z'))
+    const before = (await emu.get('/_emulator/api/journal')).body.total_count as number
+
+    const admin = await emu.get(`/_emulator/api/accounts/${account.id}/activity`)
+    expect(admin.status).toBe(200)
+    expect(admin.body.data).toHaveLength(1)
+    expect(admin.body.data[0]).toMatchObject({ date: '2026-03-04', model: MODEL, model_permaslug: PERMASLUG, requests: 2 })
+    expect((await emu.get('/_emulator/api/journal')).body.total_count).toBe(before)
+    expect(admin.body).toEqual({ data: await activity(emu) })
+
+    // The same filters, checked the same way.
+    const day = await emu.get(`/_emulator/api/accounts/${account.id}/activity?date=2026-03-04`)
+    expect(day.body).toEqual({ data: await activity(emu, '?date=2026-03-04') })
+    const bad = await emu.get(`/_emulator/api/accounts/${account.id}/activity?date=2026-03-05`)
+    expect(bad.status).toBe(400)
+    expect(bad.body.error.message).toMatch(/date/)
+  })
+
+  it('reads any account, each its own, and a fault rule does not touch it; an unknown account is a 404', async () => {
+    const emu = await testEmulator()
+    const other = (await emu.send('POST', '/_emulator/api/accounts', { credits_usd: 5 })).body.data
+    await embed(emu, 'text of the other account', other.standard_key)
+    await emu.clock.advanceTo(Date.parse('2026-03-05T00:00:00Z'))
+    await emu.send('POST', '/_emulator/api/faults', { action: { status: 503 } })
+
+    expect((await emu.get(`/_emulator/api/accounts/${other.id}/activity`)).body.data).toMatchObject([{ requests: 1 }])
+    expect((await emu.get(`/_emulator/api/accounts/${(await firstAccount(emu)).id}/activity`)).body).toEqual({ data: [] })
+    const missing = await emu.get('/_emulator/api/accounts/nope/activity')
+    expect(missing.status).toBe(404)
+    expect(missing.body.error.message).toBe('Account nope not found')
+  })
+})

@@ -193,8 +193,20 @@ describe('fault rules', () => {
 
   it('presets are one call each; a bad rule is a 400 naming the field', async () => {
     const emu = await testEmulator()
-    const presets = (await emu.get('/_emulator/api/faults/presets')).body.data.map((p: { id: string }) => p.id)
+    const list = (await emu.get('/_emulator/api/faults/presets')).body.data as Array<Record<string, unknown>>
+    const presets = list.map((p) => p.id)
     expect(presets).toEqual(expect.arrayContaining(['insufficient-credits', 'rate-limited', 'provider-unavailable']))
+    // Each says enough for a button; the design's three (402, 429, 503) are the common ones.
+    expect(list.filter((p) => p.common).map((p) => p.id)).toEqual(['insufficient-credits', 'rate-limited', 'provider-unavailable'])
+    expect(list.find((p) => p.id === 'rate-limited')).toEqual({
+      id: 'rate-limited',
+      name: '429 rate limited',
+      label: '429 Rate limited',
+      description: 'with Retry-After and X-RateLimit-* headers',
+      common: true,
+      action: { status: 429 },
+    })
+    for (const p of list) expect(p).toEqual(expect.objectContaining({ label: expect.any(String), description: expect.any(String), action: expect.any(Object) }))
     for (const [preset, status] of [
       ['insufficient-credits', 402],
       ['rate-limited', 429],

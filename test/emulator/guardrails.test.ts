@@ -299,3 +299,33 @@ describe("guardrails narrow the caller's models", () => {
     expect(await userModels(emu, emu.keys.standard)).toEqual(textModels.filter((m) => m.endpoints.some((e) => e.provider === 'anthropic')).map((m) => m.id))
   })
 })
+
+describe('GET /_emulator/api/accounts/:id/guardrails', () => {
+  it("lists the account's guardrails with their assigned keys and members, as the gateway shows them", async () => {
+    const emu = await testEmulator()
+    const account = (await emu.get('/_emulator/api/accounts')).body.data[0]
+    expect((await emu.get(`/_emulator/api/accounts/${account.id}/guardrails`)).body).toEqual({ data: [], total_count: 0 })
+
+    const guardrail = (await create(emu, { name: 'Budget', limit_usd: 5, allowed_models: ['openai/text-embedding-3-small'] })).body.data
+    await create(emu, { name: 'Unassigned' })
+    const [key] = await seededKeys(emu)
+    await emu.send('POST', `/api/v1/guardrails/${guardrail.id}/assignments/keys`, { key_hashes: [key!.hash] }, emu.keys.management)
+    await emu.send('POST', `/api/v1/guardrails/${guardrail.id}/assignments/members`, { member_user_ids: [key!.creator_user_id] }, emu.keys.management)
+
+    const res = await emu.get(`/_emulator/api/accounts/${account.id}/guardrails`)
+    expect(res.status).toBe(200)
+    expect(res.body.total_count).toBe(2)
+    const [first, second] = res.body.data
+    const keys = (await emu.get(`/api/v1/guardrails/${guardrail.id}/assignments/keys`, emu.keys.management)).body.data
+    const members = (await emu.get(`/api/v1/guardrails/${guardrail.id}/assignments/members`, emu.keys.management)).body.data
+    expect(first).toEqual({ ...(await emu.get(`/api/v1/guardrails/${guardrail.id}`, emu.keys.management)).body.data, keys, members })
+    expect(first.keys).toMatchObject([{ key_hash: key!.hash, key_name: key!.name }])
+    expect(first.members).toMatchObject([{ user_id: key!.creator_user_id }])
+    expect(second).toMatchObject({ name: 'Unassigned', keys: [], members: [] })
+
+    // Another account sees none of them; an unknown one is a 404.
+    const other = (await emu.send('POST', '/_emulator/api/accounts', {})).body.data
+    expect((await emu.get(`/_emulator/api/accounts/${other.id}/guardrails`)).body.data).toEqual([])
+    expect((await emu.get('/_emulator/api/accounts/nope/guardrails')).status).toBe(404)
+  })
+})

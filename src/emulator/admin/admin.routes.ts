@@ -7,7 +7,9 @@ import { ApiError, fieldError } from '../core/errors.ts'
 import { formatUsd, nanosToUsd, usdToNanos } from '../core/money.ts'
 import { windowStarts } from '../core/windows.ts'
 import type { EmulatorContext } from '../context.ts'
-import { Nullable, OptionalBody, ResetIntervalSchema, StringEnum } from '../http/schemas.ts'
+import { OptionalBody, StringEnum } from '../http/schemas.ts'
+import type { Account, AccountDetail, AdminKey, CreatedAccount } from './types.ts'
+import { AccountCreditsBody, AccountParams, ClockAdvanceBody, ClockSetBody, CreateAccountBody, CreateKeyBody, UpdateAccountBody } from './admin.schemas.ts'
 import { createAccount, generateMembers, STARTER_KEYS } from '../modules/accounts/accounts.service.ts'
 import type { AccountRow } from '../modules/accounts/accounts.repo.ts'
 import { insertKey, toKeyView } from '../modules/keys/keys.service.ts'
@@ -21,40 +23,8 @@ export interface AdminHooks {
   seed(preset: SeedPreset): Promise<void>
 }
 
-const AccountParams = Type.Object({ id: Type.String({ minLength: 1 }) })
-
-const CreateAccountBody = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  credits_usd: Type.Optional(Type.Number({ minimum: 0, maximum: 1e9 })),
-})
-
-const UpdateAccountBody = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  ignored_providers: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-  zdr_only: Type.Optional(Type.Boolean()),
-})
-
-const CreateKeyBody = Type.Object({
-  kind: Type.Optional(StringEnum(['management', 'standard'] as const)),
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  disabled: Type.Optional(Type.Boolean()),
-  limit: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1e9 }))),
-  limit_reset: Type.Optional(Nullable(ResetIntervalSchema)),
-  include_byok_in_limit: Type.Optional(Type.Boolean()),
-  expires_at: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
-  creator_user_id: Type.Optional(Type.String()),
-})
-
-const ClockAdvanceBody = Type.Object({
-  ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e13 })),
-  by: Type.Optional(Type.String({ minLength: 1 })),
-  to: Type.Optional(Type.String({ format: 'date-time' })),
-})
-
-const ClockSetBody = Type.Object({ to: Type.String({ format: 'date-time' }) })
-
 export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hooks: AdminHooks }> = async (app, { ctx, hooks }) => {
-  const accountView = (account: AccountRow) => ({
+  const accountView = (account: AccountRow): Account => ({
     id: account.id,
     name: account.name,
     credits_usd: nanosToUsd(account.credits_nanos),
@@ -70,7 +40,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
     if (!account) throw new ApiError(404, `Account ${id} not found`)
     return account
   }
-  const adminKeyView = (hash: string) => {
+  const adminKeyView = (hash: string): AdminKey => {
     const row = ctx.repos.keys.withUsage(hash, windowStarts(ctx.clock.now()))!
     const account = ctx.repos.accounts.get(row.account_id)!
     return { ...toKeyView(row, account.workspace_id), kind: row.kind, key: row.token }
@@ -128,27 +98,25 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
     })
     ctx.events.emit('account.created', { id: created.account.id })
     const token = (kind: string) => created.keys.find((k) => k.row.kind === kind)!.token
-    return reply.code(201).send({
-      data: {
-        id: created.account.id,
-        name: created.account.name,
-        management_key: token('management'),
-        standard_key: token('standard'),
-        credits_usd: nanosToUsd(created.account.credits_nanos),
-        workspace_id: created.account.workspace_id,
-        members: created.members.map((m) => ({ id: m.id, name: m.name, email: m.email, role: m.role })),
-      },
-    })
+    const data: CreatedAccount = {
+      id: created.account.id,
+      name: created.account.name,
+      management_key: token('management'),
+      standard_key: token('standard'),
+      credits_usd: nanosToUsd(created.account.credits_nanos),
+      workspace_id: created.account.workspace_id,
+      members: created.members.map((m) => ({ id: m.id, name: m.name, email: m.email, role: m.role })),
+    }
+    return reply.code(201).send({ data })
   })
 
   app.get('/accounts/:id', { config: { operation: 'admin.accounts.get' }, schema: { params: AccountParams } }, async (request) => {
     const account = requireAccount(request.params.id)
-    return {
-      data: {
-        ...accountView(account),
-        members: ctx.repos.accounts.members(account.id).map((m) => ({ id: m.id, name: m.name, email: m.email, role: m.role })),
-      },
+    const data: AccountDetail = {
+      ...accountView(account),
+      members: ctx.repos.accounts.members(account.id).map((m) => ({ id: m.id, name: m.name, email: m.email, role: m.role })),
     }
+    return { data }
   })
 
   app.patch(
@@ -179,10 +147,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
       config: { operation: 'admin.accounts.credits' },
       schema: {
         params: AccountParams,
-        body: Type.Object({
-          credits_usd: Type.Optional(Type.Number({ minimum: 0, maximum: 1e9 })),
-          balance_usd: Type.Optional(Type.Number({ minimum: -1e9, maximum: 1e9 })),
-        }),
+        body: AccountCreditsBody,
       },
     },
     async (request) => {

@@ -1,7 +1,8 @@
 // The emulator's only source of time. Everything in src/emulator asks this clock, never Date.now(),
 // so a test can move time by hand and every reset window, expiry and task transition follows.
+import type { ClockMode, ClockState } from '../admin/types.ts'
 
-export type ClockMode = 'system' | 'manual'
+export type { ClockMode, ClockState }
 
 /** Something that has work due at points in virtual time (video tasks, charge expiries, callbacks). */
 export interface DueSource {
@@ -10,11 +11,6 @@ export interface DueSource {
   nextDue(): number | null
   /** Runs everything due at or before `now`. */
   runDue(now: number): Promise<void> | void
-}
-
-export interface ClockState {
-  now: string
-  mode: ClockMode
 }
 
 export interface Clock {

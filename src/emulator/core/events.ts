@@ -1,16 +1,8 @@
 // In-process events: the journal, state changes and clock moves, for the admin SSE stream and tests.
 import { EventEmitter } from 'node:events'
+import type { EmulatorEvents } from '../admin/types.ts'
 
-export interface EmulatorEvents {
-  'state.reset': { at: string }
-  'clock.moved': { now: string; mode: string }
-  'account.created': { id: string }
-  'video.task': { id: string; state: string }
-  'charge.created': { id: string; account_id: string }
-  'charge.confirmed': { id: string; account_id: string }
-  'charge.expired': { id: string; account_id: string }
-  'callback.attempt': { delivery_id: string; task_id: string; status: number | null; outcome: 'delivered' | 'retry' | 'failed' }
-}
+export type { EmulatorEvents }
 
 export class EmulatorEventBus {
   private readonly emitter = new EventEmitter()

@@ -6,27 +6,19 @@ import { toIso } from '../core/clock.ts'
 import { ApiError } from '../core/errors.ts'
 import type { EmulatorContext } from '../context.ts'
 import { OptionalBody } from '../http/schemas.ts'
-import { CreateFaultBody, explain, FaultMatch, PRESETS, UpdateFaultBody, type FaultRow } from './faults.ts'
+import type { FaultAction, FaultMatch, FaultPreset, FaultRule } from '../admin/types.ts'
+import { explain, PRESETS, type FaultRow } from './faults.ts'
+import { CreateFaultBody, PresetBody, UpdateFaultBody } from './faults.schemas.ts'
 
 const Params = Type.Object({ id: Type.String() })
 
-const PresetBody = Type.Object(
-  {
-    match: Type.Optional(FaultMatch),
-    remaining: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 1e9 }), Type.Null()])),
-    probability: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
-    expires_at: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
-  },
-  { additionalProperties: false },
-)
-
-export function faultView(row: FaultRow) {
+export function faultView(row: FaultRow): FaultRule {
   return {
     id: row.id,
     name: row.name,
     enabled: row.enabled === 1,
-    match: JSON.parse(row.match) as unknown,
-    action: JSON.parse(row.action) as unknown,
+    match: JSON.parse(row.match) as FaultMatch,
+    action: JSON.parse(row.action) as FaultAction,
     probability: row.probability,
     remaining: row.remaining,
     expires_at: row.expires_at === null ? null : toIso(row.expires_at),
@@ -88,7 +80,7 @@ export const faultsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext
   )
 
   app.get('/faults/presets', { config: { operation: 'admin.faults.presets' } }, async () => ({
-    data: Object.entries(PRESETS).map(([id, preset]) => ({ id, ...preset })),
+    data: Object.entries(PRESETS).map(([id, preset]): FaultPreset => ({ id, ...preset })),
   }))
 
   app.post(

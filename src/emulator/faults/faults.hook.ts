@@ -8,7 +8,8 @@ import type { EmulatorContext } from '../context.ts'
 import { bearerToken } from '../http/auth.ts'
 import { addRouteHook } from '../http/route-hooks.ts'
 import type { Journal } from '../journal/journal.ts'
-import { faultDraw, faultError, matches, type FaultAction, type FaultMatch, type FaultTarget } from './faults.ts'
+import { faultDraw, faultError, matches, type FaultTarget } from './faults.ts'
+import type { FaultAction, FaultMatch } from './faults.schemas.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -2,61 +2,12 @@
 // realistic body and headers, added latency, or a dropped connection), matched by operation, method
 // and path, key, account and model; with a seeded probability, a remaining count and an expiry on the
 // clock. A fault answers before the handler runs, so a faulted request changes no state.
-import { Type, type Static } from 'typebox'
 import { ApiError, ROUTER_REASON } from '../core/errors.ts'
 import { deriveUnit } from '../core/rng.ts'
-import { Nullable } from '../http/schemas.ts'
+import type { FaultPreset } from '../admin/types.ts'
+import type { FaultAction, FaultMatch } from './faults.schemas.ts'
 import type { DB } from '../store/db.ts'
 import type { StateOwner } from '../core/lifecycle.ts'
-
-export const FaultMatch = Type.Object(
-  {
-    operation: Type.Optional(Type.String({ minLength: 1 })),
-    method: Type.Optional(Type.String({ minLength: 1 })),
-    /** A path, where `*` stands for any run of characters: `/api/v1/models*`. */
-    path: Type.Optional(Type.String({ minLength: 1 })),
-    key_hash: Type.Optional(Type.String({ minLength: 1 })),
-    account_id: Type.Optional(Type.String({ minLength: 1 })),
-    model: Type.Optional(Type.String({ minLength: 1 })),
-  },
-  { additionalProperties: false },
-)
-
-export const FaultAction = Type.Object(
-  {
-    status: Type.Optional(Type.Integer({ minimum: 400, maximum: 599 })),
-    message: Type.Optional(Type.String({ minLength: 1 })),
-    headers: Type.Optional(Type.Record(Type.String(), Type.String())),
-    /** Added latency in ms: a fixed delay, or a seeded draw between min and max. */
-    latency_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 600_000 })),
-    latency_range_ms: Type.Optional(
-      Type.Object(
-        { min: Type.Integer({ minimum: 0, maximum: 600_000 }), max: Type.Integer({ minimum: 0, maximum: 600_000 }) },
-        { additionalProperties: false },
-      ),
-    ),
-    /** Closes the connection without an answer. */
-    drop: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
-)
-
-const RuleFields = {
-  name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-  enabled: Type.Optional(Type.Boolean()),
-  probability: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
-  remaining: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 1e9 }))),
-  expires_at: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
-}
-
-export const CreateFaultBody = Type.Object({ match: Type.Optional(FaultMatch), action: FaultAction, ...RuleFields }, { additionalProperties: false })
-export const UpdateFaultBody = Type.Object(
-  { match: Type.Optional(FaultMatch), action: Type.Optional(FaultAction), ...RuleFields },
-  { additionalProperties: false },
-)
-export type FaultMatch = Static<typeof FaultMatch>
-export type FaultAction = Static<typeof FaultAction>
-export type CreateFaultBody = Static<typeof CreateFaultBody>
 
 export interface FaultRow {
   id: string
@@ -206,15 +157,40 @@ export function explain(row: FaultRow): string {
 }
 
 /** One call each for the common cases. */
-export const PRESETS: Record<string, { name: string; action: FaultAction }> = {
-  'insufficient-credits': { name: '402 insufficient credits', action: { status: 402 } },
-  'rate-limited': { name: '429 rate limited', action: { status: 429 } },
-  'provider-unavailable': { name: '503 provider unavailable', action: { status: 503 } },
-  'server-error': { name: '500 server error', action: { status: 500 } },
-  'bad-gateway': { name: '502 bad gateway', action: { status: 502 } },
-  timeout: { name: '408 timeout', action: { status: 408 } },
-  slow: { name: 'slow: 2 s of latency', action: { latency_ms: 2000 } },
-  'drop-connection': { name: 'dropped connection', action: { drop: true } },
+/** The common faults, one call each; `common` ones are offered first (the design's 402, 429 and 503). */
+export const PRESETS: Record<string, Omit<FaultPreset, 'id'>> = {
+  'insufficient-credits': {
+    name: '402 insufficient credits',
+    label: '402 Insufficient credits',
+    description: 'the account has run out of credits',
+    common: true,
+    action: { status: 402 },
+  },
+  'rate-limited': {
+    name: '429 rate limited',
+    label: '429 Rate limited',
+    description: 'with Retry-After and X-RateLimit-* headers',
+    common: true,
+    action: { status: 429 },
+  },
+  'provider-unavailable': {
+    name: '503 provider unavailable',
+    label: '503 Provider unavailable',
+    description: 'the upstream provider is down, with Retry-After',
+    common: true,
+    action: { status: 503 },
+  },
+  'server-error': { name: '500 server error', label: '500 Server error', description: 'an internal error', common: false, action: { status: 500 } },
+  'bad-gateway': { name: '502 bad gateway', label: '502 Bad gateway', description: 'the upstream answered badly', common: false, action: { status: 502 } },
+  timeout: { name: '408 timeout', label: '408 Timeout', description: 'the request took too long', common: false, action: { status: 408 } },
+  slow: { name: 'slow: 2 s of latency', label: 'Slow: +2 s latency', description: 'answers as usual, 2 s late', common: false, action: { latency_ms: 2000 } },
+  'drop-connection': {
+    name: 'dropped connection',
+    label: 'Drop the connection',
+    description: 'closes the connection without an answer',
+    common: false,
+    action: { drop: true },
+  },
 }
 
 /** Fault rules belong to the whole emulator: an account reset keeps them. */

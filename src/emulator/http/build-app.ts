@@ -7,10 +7,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { createRng } from '../core/rng.ts'
 import type { EmulatorContext } from '../context.ts'
 import { adminRoutes, type AdminHooks } from '../admin/admin.routes.ts'
+import { activityAdminRoutes } from '../modules/activity/activity.admin.ts'
 import { activityRoutes } from '../modules/activity/activity.routes.ts'
 import { catalogAdminRoutes } from '../modules/catalog/catalog.admin.ts'
 import { catalogRoutes } from '../modules/catalog/catalog.routes.ts'
 import { embeddingsRoutes } from '../modules/embeddings/embeddings.routes.ts'
+import { guardrailsAdminRoutes } from '../modules/guardrails/guardrails.admin.ts'
 import { guardrailsRoutes } from '../modules/guardrails/guardrails.routes.ts'
 import { keysRoutes } from '../modules/keys/keys.routes.ts'
 import { creditsRoutes } from '../modules/credits/credits.routes.ts'
@@ -181,7 +183,16 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
   app.register(async function adminSurface(admin) {
     declareArea(admin, 'admin')
     installAdminGuard(admin, ctx)
+    // A change made through the admin API (by a script, a test, another window) reaches the event
+    // stream, so an open inspector follows it without polling.
+    admin.addHook('onResponse', (request, reply, done) => {
+      const operation = request.routeOptions.config.operation
+      if (operation && request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) ctx.events.emit('admin.changed', { operation })
+      done()
+    })
     admin.register(adminRoutes, { prefix: ADMIN_PREFIX, ctx, hooks })
+    admin.register(activityAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
+    admin.register(guardrailsAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
     admin.register(catalogAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
     admin.register(creditsAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
     admin.register(callbacksAdminRoutes, { prefix: ADMIN_PREFIX, ctx, dispatcher: services.callbacks })

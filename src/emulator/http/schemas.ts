@@ -30,11 +30,3 @@ export function OptionalBody<T extends TSchema>(schema: T): ReturnType<typeof Ty
 }
 
 export const OPTIONAL_BODY = 'x-optional-body'
-
-declare module 'fastify' {
-  interface FastifySchema {
-    /** For the OpenAPI document: one line on what the route does, and its group. */
-    summary?: string
-    tags?: string[]
-  }
-}

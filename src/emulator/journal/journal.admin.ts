@@ -1,23 +1,13 @@
 // The journal under /_emulator/api: list with filters and paging (newest first), one entry, clear,
 // a HAR 1.2 export that browser dev tools import, and an SSE stream of new entries and state changes.
-import type { ServerResponse } from 'node:http'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { ApiError } from '../core/errors.ts'
 import type { EmulatorContext } from '../context.ts'
-import type { Journal, JournalEntry } from './journal.ts'
-
-const ListQuery = Type.Object({
-  status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })),
-  operation: Type.Optional(Type.String()),
-  path: Type.Optional(Type.String()),
-  key: Type.Optional(Type.String()),
-  fault: Type.Optional(Type.String()),
-  since: Type.Optional(Type.String({ format: 'date-time' })),
-  until: Type.Optional(Type.String({ format: 'date-time' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e9 })),
-})
+import type { JournalEntry } from '../admin/types.ts'
+import type { Journal } from './journal.ts'
+import { JournalListQuery } from './journal.schemas.ts'
+import { EventStream } from './event-stream.ts'
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
@@ -94,12 +84,12 @@ export const journalAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
     until: q.until === undefined ? undefined : Date.parse(q.until),
   })
 
-  app.get('/journal', { config: { operation: 'admin.journal.list' }, schema: { querystring: ListQuery } }, async (request) => {
+  app.get('/journal', { config: { operation: 'admin.journal.list' }, schema: { querystring: JournalListQuery } }, async (request) => {
     const { entries, total } = journal.list(filterOf(request.query), request.query.limit ?? 100, request.query.offset ?? 0)
     return { data: entries, total_count: total }
   })
 
-  app.get('/journal/har', { config: { operation: 'admin.journal.har' }, schema: { querystring: ListQuery } }, async (request, reply) => {
+  app.get('/journal/har', { config: { operation: 'admin.journal.har' }, schema: { querystring: JournalListQuery } }, async (request, reply) => {
     const { entries } = journal.list(filterOf(request.query), request.query.limit ?? 10_000, request.query.offset ?? 0)
     const origin = `${request.protocol}://${request.host}`
     reply.header('content-disposition', 'attachment; filename="emulator.har"')
@@ -129,31 +119,18 @@ export const journalAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
     return { data: { cleared: true } }
   })
 
-  // Server-sent events: `journal` for each new entry, and one event per state change (video.task,
-  // callback.attempt, charge.*, clock.moved, state.reset, account.created).
+  // Server-sent events: `journal` for each new entry, one event per state change (video.task,
+  // callback.attempt, charge.*, clock.moved, state.reset, account.created, admin.changed), each with
+  // an id; Last-Event-ID replays what a client missed (event-stream.ts).
+  const stream = new EventStream(ctx, journal)
   // Event streams never end by themselves: a close ends them first, so it need not wait them out.
-  const streams = new Set<ServerResponse>()
   app.addHook('preClose', (done) => {
-    for (const res of streams) res.end()
+    stream.close()
     done()
   })
   app.get('/events', { config: { operation: 'admin.events' } }, async (request, reply) => {
     reply.hijack()
-    const res = reply.raw
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' })
-    res.write(`retry: 2000\n: connected\n\n`)
-    const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
-    const stopJournal = journal.onEntry((entry) => send('journal', entry))
-    const stopEvents = ctx.events.onAny(({ type, payload }) => send(type, payload))
-    // A comment now and then keeps proxies and idle timeouts from closing the stream.
-    const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), 15_000)
-    heartbeat.unref()
-    streams.add(res)
-    request.raw.once('close', () => {
-      streams.delete(res)
-      clearInterval(heartbeat)
-      stopJournal()
-      stopEvents()
-    })
+    const lastEventId = request.headers['last-event-id']
+    stream.attach(reply.raw, Array.isArray(lastEventId) ? lastEventId[0] : lastEventId)
   })
 }

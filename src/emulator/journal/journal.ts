@@ -7,32 +7,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isImmutable, ownedCopy } from '../core/buffers.ts'
 import { toIso, wallClock } from '../core/clock.ts'
 import type { EmulatorContext } from '../context.ts'
+import type { JournalEntry, JournalSummary } from '../admin/types.ts'
 import { addRouteHook } from '../http/route-hooks.ts'
 import { redact, redactQuery, REDACTED, SECRET_NAME } from '../core/redact.ts'
 
 export type EffectKind = 'usage' | 'task' | 'charge' | 'callback'
-
-export interface JournalEntry {
-  id: number
-  /** Virtual time the request arrived. */
-  time: string
-  /** Real time, for HAR and for reading next to other logs. */
-  wall_time: string
-  operation: string
-  method: string
-  path: string
-  query: string
-  status: number
-  duration_ms: number
-  account_id: string | null
-  key_hash: string | null
-  fault: string | null
-  /** True when the connection was closed before an answer (a dropped-connection fault). */
-  aborted: boolean
-  request: { headers: Record<string, string>; body: string | null; body_bytes: number }
-  response: { headers: Record<string, string>; body: string | null; body_bytes: number }
-  effects: { usage: number[]; tasks: string[]; charges: string[]; callbacks: string[] }
-}
 
 // What a request causes is collected where it happens (the ledger, the video service...), without
 // those modules knowing about requests: they report into the request's async context, if any.
@@ -117,9 +96,6 @@ interface RawEntry {
   responseBytes: number
   effects: JournalEntry['effects']
 }
-
-/** A journal entry without its headers and bodies: what the live stream sends. */
-export type JournalSummary = Omit<JournalEntry, 'request' | 'response'>
 
 export interface JournalFilter {
   status?: number | undefined

@@ -1,7 +1,7 @@
-// The inspector speaks to the emulator only over HTTP: the admin API and the gateway, on the page's
-// own origin (the emulator serves this UI), so the same build works in a browser and in the window.
+// The inspector speaks to the emulator only over HTTP, through the admin API of the page's own origin
+// (the emulator serves this UI), so the same build works in a browser and in the window. It reads
+// nothing through the gateway: no key of its own, nothing journaled, no fault in its way.
 export const ADMIN = '/_emulator/api'
-export const GATEWAY = '/api/v1'
 
 export class ApiError extends Error {
   readonly status: number
@@ -40,75 +40,26 @@ export const admin = {
   del: <T>(path: string) => call<T>('DELETE', `${ADMIN}${path}`),
 }
 
-/** The gateway and the router, with an API key. */
-export const gateway = {
-  get: <T>(path: string, key: string) => call<T>('GET', path, undefined, { authorization: `Bearer ${key}` }),
-  post: <T>(path: string, key: string, body: unknown) => call<T>('POST', path, body, { authorization: `Bearer ${key}` }),
-}
-
 export const origin = (): string => window.location.origin
 
-// Shapes of the admin API this UI reads (only the fields it uses).
-export interface Account {
-  id: string
-  name: string
-  credits_usd: number
-  spent_usd: number
-  balance_usd: number
-  workspace_id: string
-  members?: Array<{ id: string; name: string; email: string; role: string }>
-}
-export interface AdminKey {
-  hash: string
-  name: string
-  label: string
-  kind: 'management' | 'standard'
-  key: string | null
-  disabled: boolean
-  limit: number | null
-  limit_remaining: number | null
-  limit_reset: string | null
-  usage: number
-  usage_daily: number
-  usage_weekly: number
-  usage_monthly: number
-  expires_at: string | null
-  creator_user_id: string | null
-}
-export interface ClockState {
-  now: string
-  mode: 'system' | 'manual'
-}
-export interface JournalEntry {
-  id: number
-  time: string
-  wall_time: string
-  operation: string
-  method: string
-  path: string
-  query: string
-  status: number
-  duration_ms: number
-  account_id: string | null
-  key_hash: string | null
-  fault: string | null
-  aborted: boolean
-  request: { headers: Record<string, string>; body: string | null; body_bytes: number }
-  response: { headers: Record<string, string>; body: string | null; body_bytes: number }
-  effects: { usage: number[]; tasks: string[]; charges: string[]; callbacks: string[] }
-}
-/** A journal entry as the live stream sends it: without headers and bodies. */
-export type JournalSummary = Omit<JournalEntry, 'request' | 'response'>
-
-export interface FaultRule {
-  id: string
-  name: string | null
-  enabled: boolean
-  match: Record<string, string>
-  action: { status?: number; latency_ms?: number; latency_range_ms?: { min: number; max: number }; drop?: boolean; message?: string }
-  probability: number
-  remaining: number | null
-  expires_at: string | null
-  hits: number
-  explanation: string
-}
+// The admin API's shapes, declared once in the emulator (type-only: nothing of it is bundled here).
+export type {
+  Account,
+  AccountDetail,
+  AccountGuardrail,
+  ActivityRow,
+  AdminKey,
+  CallbackDelivery,
+  Charge,
+  ClockState,
+  Envelope,
+  FaultPreset,
+  FaultRule,
+  JournalEntry,
+  JournalSummary,
+  Member,
+  Page,
+  StreamEvents,
+  VideoTask,
+  VideoTaskState,
+} from '../../emulator/admin/types.ts'

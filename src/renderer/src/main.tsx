@@ -5,8 +5,9 @@ import { createRoot } from 'react-dom/client'
 import { App } from './App.tsx'
 import './styles.css'
 
-// Lists refresh on focus and every few seconds as a fallback to the live event stream.
-const queryClient = new QueryClient({ defaultOptions: { queries: { refetchInterval: 5000, staleTime: 1000, retry: 1 } } })
+// No polling: the event stream (events.ts) invalidates exactly the queries a change touched. A view
+// that mounts again reuses what it read unless that is older than the stale time.
+const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: 1 } } })
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -38,3 +38,5 @@ export function createActivityRepo(db: DB) {
   )
   return { grouped: (query: ActivityQuery) => stmt.all(query) }
 }
+
+export type ActivityRepo = ReturnType<typeof createActivityRepo>

@@ -9,6 +9,7 @@ import { toIso, wallClock, type DueSource } from '../../core/clock.ts'
 import type { EmulatorContext } from '../../context.ts'
 import { ApiError } from '../../core/errors.ts'
 import { recordEffect } from '../../journal/journal.ts'
+import type { CallbackDelivery } from '../../admin/types.ts'
 import type { AttemptRow, DeliveryFilter, DeliveryRow } from './callbacks.repo.ts'
 
 /** Our neutral name for the vendor, sent as X-HMAC-ACCESS-KEY and signed. */
@@ -365,7 +366,7 @@ export async function redeliver(ctx: EmulatorContext, dispatcher: CallbackDispat
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : toIso(ms))
 
 /** A delivery and its attempts, for the admin API and the journal. */
-export function deliveryView(row: DeliveryRow, attempts: readonly AttemptRow[]) {
+export function deliveryView(row: DeliveryRow, attempts: readonly AttemptRow[]): CallbackDelivery {
   return {
     id: row.id,
     task_id: row.task_id,
@@ -391,7 +392,7 @@ export function deliveryView(row: DeliveryRow, attempts: readonly AttemptRow[]) 
   }
 }
 
-export type DeliveryView = ReturnType<typeof deliveryView>
+export type DeliveryView = CallbackDelivery
 
 export function getDeliveryView(ctx: EmulatorContext, id: string): DeliveryView | undefined {
   const repo = ctx.repos.callbacks

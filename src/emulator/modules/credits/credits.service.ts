@@ -5,6 +5,7 @@ import { nanosToUsd, percentOf, usdcUnitsToNanos } from '../../core/money.ts'
 import { deriveHex } from '../../core/rng.ts'
 import { recordEffect } from '../../journal/journal.ts'
 import type { EmulatorContext } from '../../context.ts'
+import type { Charge } from '../../admin/types.ts'
 import type { ChargeRow } from './credits.repo.ts'
 import type { ChainId, Web3Data } from './credits.schemas.ts'
 
@@ -92,7 +93,7 @@ export function chargeView(row: ChargeRow) {
 }
 
 /** The admin view: the API charge plus what the emulator knows about it. */
-export function adminChargeView(row: ChargeRow) {
+export function adminChargeView(row: ChargeRow): Charge {
   return {
     ...chargeView(row),
     account_id: row.account_id,

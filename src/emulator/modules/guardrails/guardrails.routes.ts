@@ -2,10 +2,8 @@
 // of assignments. Only keys and members of the caller's account can be assigned; counts say what
 // actually changed, so repeating a call counts 0.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { toIso } from '../../core/clock.ts'
 import type { EmulatorContext } from '../../context.ts'
 import { caller } from '../../http/auth.ts'
-import type { KeyAssignmentRow, MemberAssignmentRow } from './guardrails.repo.ts'
 import {
   AssignedResponse,
   CreateGuardrailBody,
@@ -21,29 +19,8 @@ import {
   MemberIdsBody,
   UnassignedResponse,
   UpdateGuardrailBody,
-  type KeyAssignmentObject,
-  type MemberAssignmentObject,
 } from './guardrails.schemas.ts'
-import { guardrailView, newGuardrailRow, patchedGuardrailRow, requireGuardrail } from './guardrails.service.ts'
-
-const keyAssignmentView = (a: KeyAssignmentRow): KeyAssignmentObject => ({
-  id: a.id,
-  key_hash: a.key_hash,
-  guardrail_id: a.guardrail_id,
-  key_name: a.key_name,
-  key_label: a.key_label,
-  assigned_by: a.assigned_by,
-  created_at: toIso(a.created_at),
-})
-
-const memberAssignmentView = (a: MemberAssignmentRow): MemberAssignmentObject => ({
-  id: a.id,
-  user_id: a.member_id,
-  organization_id: a.account_id,
-  guardrail_id: a.guardrail_id,
-  assigned_by: a.assigned_by,
-  created_at: toIso(a.created_at),
-})
+import { guardrailView, keyAssignmentView, memberAssignmentView, newGuardrailRow, patchedGuardrailRow, requireGuardrail } from './guardrails.service.ts'
 
 export const guardrailsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
   const repo = ctx.repos.guardrails

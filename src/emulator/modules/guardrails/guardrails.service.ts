@@ -7,8 +7,16 @@ import type { EmulatorContext } from '../../context.ts'
 import type { AuthContext } from '../../core/caller.ts'
 import type { AccountRow } from '../accounts/accounts.repo.ts'
 import type { EndpointPolicy } from '../catalog/policy.ts'
-import type { GuardrailRow, GuardrailsRepo } from './guardrails.repo.ts'
-import { GUARDRAIL_COLUMNS, READ_ONLY_FIELDS, type CreateGuardrailBody, type GuardrailObject, type UpdateGuardrailBody } from './guardrails.schemas.ts'
+import type { GuardrailRow, GuardrailsRepo, KeyAssignmentRow, MemberAssignmentRow } from './guardrails.repo.ts'
+import {
+  GUARDRAIL_COLUMNS,
+  READ_ONLY_FIELDS,
+  type CreateGuardrailBody,
+  type GuardrailObject,
+  type KeyAssignmentObject,
+  type MemberAssignmentObject,
+  type UpdateGuardrailBody,
+} from './guardrails.schemas.ts'
 
 const list = (json: string | null): string[] | null => (json === null ? null : (JSON.parse(json) as string[]))
 const listJson = (value: string[] | null | undefined, current: string | null): string | null =>
@@ -32,6 +40,25 @@ export function guardrailView(row: GuardrailRow, account: AccountRow): Guardrail
     ...(JSON.parse(row.extras) as Record<string, unknown>),
   }
 }
+
+export const keyAssignmentView = (a: KeyAssignmentRow): KeyAssignmentObject => ({
+  id: a.id,
+  key_hash: a.key_hash,
+  guardrail_id: a.guardrail_id,
+  key_name: a.key_name,
+  key_label: a.key_label,
+  assigned_by: a.assigned_by,
+  created_at: toIso(a.created_at),
+})
+
+export const memberAssignmentView = (a: MemberAssignmentRow): MemberAssignmentObject => ({
+  id: a.id,
+  user_id: a.member_id,
+  organization_id: a.account_id,
+  guardrail_id: a.guardrail_id,
+  assigned_by: a.assigned_by,
+  created_at: toIso(a.created_at),
+})
 
 /** Client fields without a column of their own, kept as sent (later values replace earlier ones). */
 function extrasOf(body: Record<string, unknown>, current: string): string {

@@ -6,6 +6,7 @@ import { toIso } from '../../core/clock.ts'
 import { ApiError } from '../../core/errors.ts'
 import type { EmulatorContext } from '../../context.ts'
 import { Nullable, OptionalBody, StringEnum } from '../../http/schemas.ts'
+import type { VideoTask } from '../../admin/types.ts'
 import type { TaskRow } from './video.repo.ts'
 import { VideoSettingsBody, type VideoService } from './video.service.ts'
 
@@ -17,7 +18,7 @@ export const videoAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext;
     if (!task) throw new ApiError(404, `Video task ${id} not found`)
     return task
   }
-  const adminView = (task: TaskRow) => ({
+  const adminView = (task: TaskRow): VideoTask => ({
     ...video.view(task, ctx.clock.now()),
     ...(task.template !== null && { template: task.template }),
     created_at: toIso(task.created_at),

@@ -2,8 +2,10 @@
 import type { DB } from '../../store/db.ts'
 import type { StateOwner } from '../../core/lifecycle.ts'
 
-export type TaskState = 'created' | 'queueing' | 'processing' | 'success' | 'failed'
-export type TaskOutcome = 'success' | 'failed' | 'stuck'
+import type { VideoTaskOutcome, VideoTaskState } from '../../admin/types.ts'
+
+export type TaskState = VideoTaskState
+export type TaskOutcome = VideoTaskOutcome
 
 export interface TaskRow {
   id: string
@@ -49,7 +51,7 @@ export function createVideoRepo(db: DB) {
   const timelineInsertStmt = db.prepare<{ task_id: string; state: string; at: number }>(
     'INSERT INTO video_task_states (task_id, state, at) VALUES (@task_id, @state, @at)',
   )
-  const timelineStmt = db.prepare<[string], { state: string; at: number }>('SELECT state, at FROM video_task_states WHERE task_id = ? ORDER BY at, rowid')
+  const timelineStmt = db.prepare<[string], { state: TaskState; at: number }>('SELECT state, at FROM video_task_states WHERE task_id = ? ORDER BY at, rowid')
   const dueStmt = db.prepare<[number], TaskRow>('SELECT * FROM video_tasks WHERE next_at IS NOT NULL AND next_at <= ? ORDER BY next_at, created_at, id')
   const nextDueStmt = db.prepare<[], { at: number | null }>('SELECT MIN(next_at) AS at FROM video_tasks WHERE next_at IS NOT NULL')
   const listStmt = db.prepare<{ account_id: string | null; states: string | null; limit: number; offset: number }, TaskRow>(

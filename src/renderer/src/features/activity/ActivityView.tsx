@@ -1,24 +1,12 @@
-// The Activity view: GET /api/v1/activity with the account's management key, as a client sees it:
-// spend per day (stacked by model), requests per day, and a table by model over the last 30
-// completed UTC days.
+// The Activity view: an account's activity as a client reads GET /api/v1/activity, read here from the
+// admin API (GET /accounts/:id/activity: no key, not journaled): spend per day (stacked by model),
+// requests per day, and a table by model over the last 30 completed UTC days.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useState } from 'react'
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
-import { GATEWAY, admin, gateway } from '../../api.ts'
+import { admin, type ActivityRow, type Envelope } from '../../api.ts'
 import { Empty, ErrorText, usd } from '../../components/ui.tsx'
-import { managementKey, useClock, useKeys, useSelectedAccount } from '../data/shared.ts'
-
-interface ActivityRow {
-  date: string
-  model: string
-  provider_name: string
-  usage: number
-  byok_usage_inference: number
-  requests: number
-  prompt_tokens: number
-  completion_tokens: number
-  reasoning_tokens: number
-}
+import { useClock, useSelectedAccount } from '../data/shared.ts'
 
 const DAY = 86_400_000
 const DAYS = 30
@@ -47,15 +35,10 @@ const tokens = (n: number): string => n.toLocaleString('en')
 export function ActivityView() {
   const { accounts, account, select, loading, error } = useSelectedAccount()
   const clock = useClock()
-  const keys = useKeys(account?.id)
-  const management = managementKey(keys.data, clock.data?.now)
   const activity = useQuery({
-    queryKey: ['activity', account?.id, management?.hash],
-    enabled: management !== undefined,
-    // Read through the gateway (and journaled): only when the clock moves, the state changes or on focus.
-    refetchInterval: false,
-    staleTime: 5 * 60_000,
-    queryFn: () => gateway.get<{ data: ActivityRow[] }>(`${GATEWAY}/activity`, management!.key!).then((r) => r.data),
+    queryKey: ['activity', account?.id],
+    enabled: account !== undefined,
+    queryFn: () => admin.get<Envelope<ActivityRow[]>>(`/accounts/${encodeURIComponent(account!.id)}/activity`).then((r) => r.data),
   })
 
   return (
@@ -75,16 +58,14 @@ export function ActivityView() {
           </label>
         )}
       </div>
-      <ErrorText error={error ?? keys.error ?? activity.error} />
-      {loading || (account && (keys.isPending || clock.isPending)) ? (
+      <ErrorText error={error ?? activity.error} />
+      {loading || (account && clock.isPending) ? (
         <p className="muted">Loading…</p>
       ) : !account ? (
         <Empty title="No accounts">
           The state is empty: load the demo preset below, or the default one in the <a href="#/data">Data</a> view.
           <NoActivityActions />
         </Empty>
-      ) : !management ? (
-        <Empty title="No usable management key">Activity is read with the account's management key, and {account.name} has none that is enabled.</Empty>
       ) : activity.isPending ? (
         <p className="muted">Loading…</p>
       ) : activity.data && activity.data.length > 0 && clock.data ? (

@@ -3,20 +3,9 @@
 // controls: seed presets, reset, export and import.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
-import { ADMIN, GATEWAY, admin, gateway, type Account, type AdminKey, type JournalEntry } from '../../api.ts'
+import { ADMIN, admin, type Account, type AccountGuardrail, type AdminKey, type Charge, type Member, type Page } from '../../api.ts'
 import { Bar, Empty, ErrorText, shortTime, usd } from '../../components/ui.tsx'
-import {
-  errorMessage,
-  isExpired,
-  managementKey,
-  useAccount,
-  useClock,
-  useInvalidateOnJournal,
-  useKeys,
-  selectOnKey,
-  useSelectedAccount,
-  windowUsage,
-} from './shared.ts'
+import { errorMessage, isExpired, useAccount, useClock, useKeys, selectOnKey, useSelectedAccount, windowUsage } from './shared.ts'
 
 export function DataView() {
   const { accounts, account, select, loading, error } = useSelectedAccount()
@@ -224,13 +213,13 @@ function AccountDetail({ account }: { account: Account }) {
           keys.data && <KeysTable keys={keys.data} now={now} members={members} />
         )}
       </section>
-      <Guardrails account={account} keys={keys.data} now={now} members={members} />
+      <Guardrails account={account} members={members} />
       <Charges account={account} />
     </>
   )
 }
 
-function KeysTable({ keys, now, members }: { keys: AdminKey[]; now: string | undefined; members: NonNullable<Account['members']> }) {
+function KeysTable({ keys, now, members }: { keys: AdminKey[]; now: string | undefined; members: Member[] }) {
   const memberName = (id: string | null) => members.find((m) => m.id === id)?.name ?? id ?? '—'
   return (
     <table>
@@ -285,56 +274,12 @@ function KeysTable({ keys, now, members }: { keys: AdminKey[]; now: string | und
   )
 }
 
-interface Guardrail {
-  id: string
-  name: string
-  description: string | null
-  limit_usd: number | null
-  reset_interval: string | null
-  allowed_providers: string[] | null
-  ignored_providers: string[] | null
-  allowed_models: string[] | null
-  enforce_zdr: boolean | null
-}
-interface GuardrailWithAssignments extends Guardrail {
-  keys: Array<{ key_hash: string; key_name: string; key_label: string }>
-  members: Array<{ user_id: string }>
-}
-
-// A client changing guardrails through the gateway shows in the journal; that is when to read them again.
-const guardrailChange = (e: JournalEntry) => e.operation.startsWith('guardrails.') && e.method !== 'GET'
-
-function Guardrails({
-  account,
-  keys,
-  now,
-  members,
-}: {
-  account: Account
-  keys: AdminKey[] | undefined
-  now: string | undefined
-  members: NonNullable<Account['members']>
-}) {
-  const management = managementKey(keys, now)
-  useInvalidateOnJournal(['guardrails', account.id], guardrailChange)
+// Read from the admin API: a client's change through the gateway shows in the journal, and the event
+// stream invalidates ['guardrails'] then (events.ts).
+function Guardrails({ account, members }: { account: Account; members: Member[] }) {
   const guardrails = useQuery({
-    queryKey: ['guardrails', account.id, management?.hash],
-    enabled: management !== undefined,
-    refetchInterval: false,
-    staleTime: 60_000,
-    queryFn: async (): Promise<GuardrailWithAssignments[]> => {
-      const token = management!.key!
-      const list = await gateway.get<{ data: Guardrail[] }>(`${GATEWAY}/guardrails?limit=100`, token)
-      return Promise.all(
-        list.data.map(async (g) => {
-          const [k, m] = await Promise.all([
-            gateway.get<{ data: GuardrailWithAssignments['keys'] }>(`${GATEWAY}/guardrails/${g.id}/assignments/keys`, token),
-            gateway.get<{ data: GuardrailWithAssignments['members'] }>(`${GATEWAY}/guardrails/${g.id}/assignments/members`, token),
-          ])
-          return { ...g, keys: k.data, members: m.data }
-        }),
-      )
-    },
+    queryKey: ['guardrails', account.id],
+    queryFn: () => admin.get<Page<AccountGuardrail>>(`/accounts/${encodeURIComponent(account.id)}/guardrails`).then((r) => r.data),
   })
   const memberName = (id: string) => members.find((m) => m.id === id)?.name ?? id
   const list = (values: string[] | null) => (values?.length ? values.join(', ') : <span className="muted">any</span>)
@@ -343,66 +288,47 @@ function Guardrails({
       <h3 id="guardrails-title" className="panel-title">
         Guardrails of {account.name}
       </h3>
-      {keys && !management ? (
-        <Empty title="No usable management key">
-          Guardrails are read through the gateway with the account's management key, and this account has none that is enabled.
+      <ErrorText error={guardrails.error} />
+      {guardrails.data?.length === 0 && (
+        <Empty title="No guardrails">
+          Create one with <code className="inline">POST /api/v1/guardrails</code> and the management key, then assign keys or members to it.
         </Empty>
-      ) : (
-        <>
-          <ErrorText error={guardrails.error} />
-          {guardrails.data?.length === 0 && (
-            <Empty title="No guardrails">
-              Create one with <code className="inline">POST /api/v1/guardrails</code> and the management key, then assign keys or members to it.
-            </Empty>
-          )}
-          {!!guardrails.data?.length && (
-            <table>
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Budget</th>
-                  <th>Models</th>
-                  <th>Providers</th>
-                  <th>Assigned keys</th>
-                  <th>Assigned members</th>
-                </tr>
-              </thead>
-              <tbody>
-                {guardrails.data.map((g) => (
-                  <tr key={g.id}>
-                    <td>
-                      <div>{g.name}</div>
-                      {g.description && <div className="muted small">{g.description}</div>}
-                      {g.enforce_zdr && <span className="badge warn">zero data retention</span>}
-                    </td>
-                    <td>{g.limit_usd === null ? <span className="muted">none</span> : `${usd(g.limit_usd)} ${g.reset_interval ?? 'all time'}`}</td>
-                    <td>{list(g.allowed_models)}</td>
-                    <td>
-                      {list(g.allowed_providers)}
-                      {!!g.ignored_providers?.length && <div className="muted small">ignores {g.ignored_providers.join(', ')}</div>}
-                    </td>
-                    <td>{g.keys.length ? g.keys.map((k) => <div key={k.key_hash}>{k.key_name}</div>) : <span className="muted">none</span>}</td>
-                    <td>{g.members.length ? g.members.map((m) => <div key={m.user_id}>{memberName(m.user_id)}</div>) : <span className="muted">none</span>}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </>
+      )}
+      {!!guardrails.data?.length && (
+        <table>
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Budget</th>
+              <th>Models</th>
+              <th>Providers</th>
+              <th>Assigned keys</th>
+              <th>Assigned members</th>
+            </tr>
+          </thead>
+          <tbody>
+            {guardrails.data.map((g) => (
+              <tr key={g.id}>
+                <td>
+                  <div>{g.name}</div>
+                  {g.description && <div className="muted small">{g.description}</div>}
+                  {g.enforce_zdr && <span className="badge warn">zero data retention</span>}
+                </td>
+                <td>{g.limit_usd === null ? <span className="muted">none</span> : `${usd(g.limit_usd)} ${g.reset_interval ?? 'all time'}`}</td>
+                <td>{list(g.allowed_models)}</td>
+                <td>
+                  {list(g.allowed_providers)}
+                  {!!g.ignored_providers?.length && <div className="muted small">ignores {g.ignored_providers.join(', ')}</div>}
+                </td>
+                <td>{g.keys.length ? g.keys.map((k) => <div key={k.key_hash}>{k.key_name}</div>) : <span className="muted">none</span>}</td>
+                <td>{g.members.length ? g.members.map((m) => <div key={m.user_id}>{memberName(m.user_id)}</div>) : <span className="muted">none</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       )}
     </section>
   )
-}
-
-interface Charge {
-  id: string
-  created_at: string
-  expires_at: string
-  amount_usd: number
-  chain_id: number
-  sender: string
-  status: 'pending' | 'confirmed' | 'expired'
-  confirmed_at: string | null
 }
 
 const CHAINS: Record<number, string> = { 1: 'Ethereum', 137: 'Polygon', 8453: 'Base' }

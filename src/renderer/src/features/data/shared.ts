@@ -1,20 +1,19 @@
 // Queries and small helpers shared by the Data, Video, Activity and Clock views. Query keys follow
 // events.ts, so the live event stream keeps them fresh: ['accounts'], ['keys', id], ['charges', id],
-// ['clock'], ['activity', id]. Reads through the gateway (guardrails, activity) are journaled like any
-// client's, so they are not polled: they refresh on the events that can change them.
-import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react'
-import { admin, type Account, type AdminKey, type ClockState, type JournalEntry } from '../../api.ts'
+// ['clock'], ['activity', id], ['guardrails', id]. Everything is read through the admin API.
+import { useQuery } from '@tanstack/react-query'
+import { useCallback, useState, type KeyboardEvent } from 'react'
+import { admin, type Account, type AccountDetail, type AdminKey, type ClockState, type Envelope } from '../../api.ts'
 
 export function useAccounts() {
-  return useQuery({ queryKey: ['accounts'], queryFn: () => admin.get<{ data: Account[] }>('/accounts').then((r) => r.data) })
+  return useQuery({ queryKey: ['accounts'], queryFn: () => admin.get<Envelope<Account[]>>('/accounts').then((r) => r.data) })
 }
 
 /** One account with its members. */
 export function useAccount(id: string | undefined) {
   return useQuery({
     queryKey: ['accounts', id],
-    queryFn: () => admin.get<{ data: Account }>(`/accounts/${encodeURIComponent(id!)}`).then((r) => r.data),
+    queryFn: () => admin.get<Envelope<AccountDetail>>(`/accounts/${encodeURIComponent(id!)}`).then((r) => r.data),
     enabled: id !== undefined,
   })
 }
@@ -22,13 +21,13 @@ export function useAccount(id: string | undefined) {
 export function useKeys(accountId: string | undefined) {
   return useQuery({
     queryKey: ['keys', accountId],
-    queryFn: () => admin.get<{ data: AdminKey[] }>(`/accounts/${encodeURIComponent(accountId!)}/keys`).then((r) => r.data),
+    queryFn: () => admin.get<Envelope<AdminKey[]>>(`/accounts/${encodeURIComponent(accountId!)}/keys`).then((r) => r.data),
     enabled: accountId !== undefined,
   })
 }
 
 export function useClock() {
-  return useQuery({ queryKey: ['clock'], queryFn: () => admin.get<{ data: ClockState }>('/clock').then((r) => r.data) })
+  return useQuery({ queryKey: ['clock'], queryFn: () => admin.get<Envelope<ClockState>>('/clock').then((r) => r.data) })
 }
 
 const ACCOUNT_STORE = 'inspector.account'
@@ -61,9 +60,6 @@ export const isExpired = (key: AdminKey, nowIso: string | undefined): boolean =>
 /** A key the gateway accepts: enabled and not expired. */
 export const usable = (key: AdminKey, nowIso: string | undefined): boolean => !key.disabled && !isExpired(key, nowIso) && key.key !== null
 
-export const managementKey = (keys: AdminKey[] | undefined, nowIso: string | undefined): AdminKey | undefined =>
-  keys?.find((k) => k.kind === 'management' && usable(k, nowIso))
-
 export const standardKey = (keys: AdminKey[] | undefined, nowIso: string | undefined): AdminKey | undefined =>
   keys?.find((k) => k.kind === 'standard' && usable(k, nowIso))
 
@@ -79,29 +75,6 @@ export function windowUsage(key: AdminKey): number {
     default:
       return key.usage
   }
-}
-
-/**
- * Invalidates `queryKey` when the journal shows a gateway call matching `match` (e.g. a guardrail
- * change made by a client), without polling the gateway ourselves.
- */
-export function useInvalidateOnJournal(queryKey: unknown[], match: (entry: JournalEntry) => boolean): void {
-  const client = useQueryClient()
-  const serial = JSON.stringify(queryKey)
-  const matchRef = useRef(match)
-  matchRef.current = match
-  useEffect(() => {
-    let newest: number | undefined
-    return client.getQueryCache().subscribe((event) => {
-      if (event.type !== 'updated' || event.query.queryHash !== JSON.stringify(['journal', 'live'])) return
-      const entries = event.query.state.data as JournalEntry[] | undefined
-      const top = entries?.[0]
-      if (!top || top.id === newest) return
-      const fresh = newest === undefined ? [top] : entries!.filter((e) => e.id > newest!)
-      newest = top.id
-      if (fresh.some((e) => matchRef.current(e))) void client.invalidateQueries({ queryKey: JSON.parse(serial) as unknown[] })
-    })
-  }, [client, serial])
 }
 
 export const pretty = (value: unknown): string => JSON.stringify(value, null, 2)

@@ -1,31 +1,13 @@
-// The Faults view: make gateway and router requests fail on purpose. Presets one click away (402,
-// 429 and 503 first), the rules with their one-sentence explanation, and an editor for the rest.
+// The Faults view: make gateway and router requests fail on purpose. The emulator's presets one click
+// away (its common ones, 402, 429 and 503, first), the rules with their one-sentence explanation, and
+// an editor for the rest. Hit counts follow the requests through the event stream (events.ts).
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react'
-import { admin, ApiError, type Account, type AdminKey, type ClockState, type FaultRule } from '../../api.ts'
+import { admin, ApiError, type Account, type AdminKey, type ClockState, type Envelope, type FaultPreset, type FaultRule } from '../../api.ts'
 import { Empty, ErrorText } from '../../components/ui.tsx'
-import { useLiveJournal } from '../requests/journal.ts'
 import { useOperationIds } from './operations.ts'
 
 const RULES_KEY = ['faults', 'faults-view', 'list'] as const
-
-interface Preset {
-  id: string
-  label: string
-  hint?: string
-}
-const MAIN_PRESETS: Preset[] = [
-  { id: 'insufficient-credits', label: '402 Insufficient credits', hint: 'the account has run out of credits' },
-  { id: 'rate-limited', label: '429 Rate limited', hint: 'with Retry-After and X-RateLimit-* headers' },
-  { id: 'provider-unavailable', label: '503 Provider unavailable', hint: 'the upstream provider is down, with Retry-After' },
-]
-const OTHER_PRESETS: Preset[] = [
-  { id: 'server-error', label: '500 Server error' },
-  { id: 'bad-gateway', label: '502 Bad gateway' },
-  { id: 'timeout', label: '408 Timeout' },
-  { id: 'slow', label: 'Slow: +2 s latency' },
-  { id: 'drop-connection', label: 'Drop the connection' },
-]
 
 export function FaultsView() {
   const client = useQueryClient()
@@ -34,13 +16,6 @@ export function FaultsView() {
   const ids = useId()
   const [editing, setEditing] = useState<FaultRule | null>(null)
   const editorRef = useRef<HTMLHeadingElement>(null)
-
-  // Hits and remaining counts move with every request: refresh them as the journal grows.
-  const live = useLiveJournal()
-  const newest = live[0]?.id
-  useEffect(() => {
-    if (newest !== undefined) void client.invalidateQueries({ queryKey: ['faults'] })
-  }, [newest, client])
 
   const refresh = () => client.invalidateQueries({ queryKey: ['faults'] })
   const list = rules.data?.data ?? []
@@ -122,6 +97,12 @@ function Presets({ operations, datalistId, onAdded }: { operations: string[] | n
   const [operation, setOperation] = useState('')
   const [count, setCount] = useState('')
   const [added, setAdded] = useState<string | null>(null)
+  // The presets are the emulator's own; they never change while it runs.
+  const presets = useQuery({
+    queryKey: ['fault-presets'],
+    queryFn: () => admin.get<Envelope<FaultPreset[]>>('/faults/presets').then((r) => r.data),
+    staleTime: Infinity,
+  })
   const apply = useMutation({
     mutationFn: (preset: string) => {
       const n = count.trim() === '' ? undefined : Number(count)
@@ -145,20 +126,21 @@ function Presets({ operations, datalistId, onAdded }: { operations: string[] | n
       ? `A preset applies to every ${target} request until you disable or delete it.`
       : `A preset applies to the next ${n === 1 ? `${target} request` : `${n} ${target} requests`}, then stops.`
 
-  const button = (p: Preset, main: boolean): ReactNode => (
+  const button = (p: FaultPreset, main: boolean): ReactNode => (
     <button
       key={p.id}
       type="button"
       className={main ? 'preset-main' : 'secondary'}
       aria-label={p.label}
-      aria-describedby={p.hint ? `${ids}-${p.id}` : undefined}
+      aria-describedby={main ? `${ids}-${p.id}` : undefined}
+      title={main ? undefined : p.description}
       disabled={apply.isPending}
       onClick={() => apply.mutate(p.id)}
     >
       <span className="preset-label">{p.label}</span>
-      {p.hint && (
+      {main && (
         <span className="preset-hint" id={`${ids}-${p.id}`}>
-          {p.hint}
+          {p.description}
         </span>
       )}
     </button>
@@ -197,12 +179,15 @@ function Presets({ operations, datalistId, onAdded }: { operations: string[] | n
           {unknown && <span className="error"> No operation is called {operation.trim()}: pick one from the list.</span>}
         </span>
       </div>
-      <div className="preset-main-row">{MAIN_PRESETS.map((p) => button(p, true))}</div>
-      <div className="row preset-others">
-        <span className="muted">More:</span>
-        {OTHER_PRESETS.map((p) => button(p, false))}
-      </div>
-      <ErrorText error={apply.error} />
+      {presets.isPending && <p className="muted">Loading the presets…</p>}
+      <div className="preset-main-row">{presets.data?.filter((p) => p.common).map((p) => button(p, true))}</div>
+      {!!presets.data?.some((p) => !p.common) && (
+        <div className="row preset-others">
+          <span className="muted">More:</span>
+          {presets.data.filter((p) => !p.common).map((p) => button(p, false))}
+        </div>
+      )}
+      <ErrorText error={presets.error ?? apply.error} />
       <p className="added" role="status">
         {added && (
           <>
@@ -357,7 +342,7 @@ function toBody(d: Draft, original: FaultRule | null): Record<string, unknown> {
   // What the editor has no field for (extra headers, a latency range) stays as it was.
   const action: Record<string, unknown> = {}
   if (original?.action.latency_range_ms) action.latency_range_ms = original.action.latency_range_ms
-  const kept = (original?.action as { headers?: Record<string, string> } | undefined)?.headers
+  const kept = original?.action.headers
   if (kept) action.headers = kept
   if (num(d.status) !== undefined) action.status = num(d.status)
   if (d.message.trim() !== '') action.message = d.message.trim()

@@ -2,13 +2,13 @@
 // (events.ts writes them under ['journal', 'live']), merged with a first page read from the admin API.
 // The stream sends summaries (no headers or bodies): a request's detail is read by id when shown.
 import { useQuery } from '@tanstack/react-query'
-import { admin, type JournalEntry } from '../../api.ts'
+import { admin, type JournalEntry, type JournalSummary } from '../../api.ts'
 
 export const LIVE_KEY = ['journal', 'live'] as const
 export const PAGE_KEY = ['journal', 'requests-view', 'page'] as const
 
 /** What the list shows of an entry: everything but its headers and bodies. */
-export type JournalRow = Omit<JournalEntry, 'request' | 'response'>
+export type JournalRow = JournalSummary
 const NONE: JournalRow[] = []
 
 /**

@@ -2,53 +2,13 @@
 // request and planned outcome, buttons to push it along, its callback deliveries, and the result.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { admin, origin } from '../../api.ts'
+import { admin, origin, type CallbackDelivery, type Page, type VideoTask, type VideoTaskState } from '../../api.ts'
 import { Body, Code, CopyButton, Empty, ErrorText, shortTime } from '../../components/ui.tsx'
 import { errorMessage, pretty, selectOnKey, standardKey, useClock, useKeys, useSelectedAccount } from '../data/shared.ts'
 
-type TaskState = 'created' | 'queueing' | 'processing' | 'success' | 'failed'
-
-interface Task {
-  id: string
-  type?: string
-  model?: string
-  template?: string
-  state: TaskState
-  err_code: string
-  credits: number
-  progress: number
-  off_peak: boolean
-  created_at: string
-  creations: Array<{
-    id: string
-    url: string
-    cover_url: string
-    watermarked_url: string
-    video: { duration: number; fps: number; resolution: { width: number; height: number } }
-  }>
-  account_id: string
-  operation: string
-  request: unknown
-  callback_url: string | null
-  planned_outcome: 'success' | 'failed' | 'stuck'
-  next_transition_at: string | null
-  timeline: Array<{ state: TaskState; at: string }>
-}
-
-interface Delivery {
-  id: string
-  task_id: string
-  url: string
-  state: TaskState
-  status: 'pending' | 'delivered' | 'failed'
-  attempt_count: number
-  max_attempts: number
-  next_attempt_at: string | null
-  created_at: string
-  delivered_at: string | null
-  body: string
-  attempts: Array<{ attempt: number; at: string; status: number | null; duration_ms: number; error: string | null }>
-}
+type Task = VideoTask
+type TaskState = VideoTaskState
+type Delivery = CallbackDelivery
 
 const STATE_BADGE: Record<TaskState, string> = { created: '', queueing: '', processing: 'warn', success: 'ok', failed: 'bad' }
 const DELIVERY_BADGE: Record<Delivery['status'], string> = { pending: 'warn', delivered: 'ok', failed: 'bad' }
@@ -71,7 +31,7 @@ export function VideoView() {
   const [selected, setSelected] = useState<string | null>(null)
   const tasks = useQuery({
     queryKey: ['video', 'tasks'],
-    queryFn: () => admin.get<{ data: Task[]; total_count: number }>('/video/tasks?limit=200'),
+    queryFn: () => admin.get<Page<Task>>('/video/tasks?limit=200'),
   })
   const list = tasks.data?.data ?? []
   const task = list.find((t) => t.id === selected)

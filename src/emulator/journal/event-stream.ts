@@ -1,0 +1,148 @@
+// The admin event stream (GET /_emulator/api/events): new journal entries and state changes as
+// server-sent events. Each event has an `id:` from one increasing sequence, and the last
+// REPLAY_EVENTS are kept, so a client that reconnects with Last-Event-ID (a browser's EventSource does
+// by itself) gets what it missed; one that asks for more than is kept gets a `reset` event and reads
+// everything again.
+//
+// Backpressure: a client whose socket stops taking data (res.write returned false) may fall at most
+// MAX_QUEUED_EVENTS events behind before its connection is dropped; until the socket drains, those
+// events wait in its buffer. Dropping rather than buffering bounds memory whatever a client does
+// (a stalled tab, a script that never reads), and costs a well-behaved client nothing: its
+// EventSource reconnects with Last-Event-ID and the replay fills the gap.
+import type { ServerResponse } from 'node:http'
+import type { EmulatorContext } from '../context.ts'
+import type { StreamEvents } from '../admin/types.ts'
+import type { Journal } from './journal.ts'
+
+/** Events kept for replay on reconnect. */
+export const REPLAY_EVENTS = 1000
+/** Events a client may fall behind once its socket pushes back, before it is dropped. */
+export const MAX_QUEUED_EVENTS = 256
+/** The stream's own keep-alive: proxies and idle timeouts do not close a quiet stream. */
+const HEARTBEAT_MS = 15_000
+/** How long a browser waits before it reconnects. */
+const RETRY_MS = 2000
+
+interface Client {
+  res: ServerResponse
+  /** The socket asked us to wait (res.write returned false) and has not drained since. */
+  blocked: boolean
+  /** Events written since it asked us to wait. */
+  queued: number
+}
+
+export class EventStream {
+  /** The last REPLAY_EVENTS frames, oldest first; their ids are consecutive. */
+  private readonly frames: Array<{ id: number; frame: string }> = []
+  private nextId = 1
+  private listening = false
+  private readonly clients = new Set<Client>()
+  private heartbeat: NodeJS.Timeout | undefined
+  private readonly ctx: EmulatorContext
+  private readonly journal: Journal
+
+  constructor(ctx: EmulatorContext, journal: Journal) {
+    this.ctx = ctx
+    this.journal = journal
+  }
+
+  /** The id of the newest event (0 before any). */
+  get lastId(): number {
+    return this.nextId - 1
+  }
+
+  get clientCount(): number {
+    return this.clients.size
+  }
+
+  // The stream listens from its first client on and keeps listening, so a client that reconnects
+  // finds what happened meanwhile. Before anyone ever connected, requests pay nothing for it.
+  private listen(): void {
+    if (this.listening) return
+    this.listening = true
+    this.journal.onEntry((entry) => this.publish('journal', entry))
+    this.ctx.events.onAny(({ type, payload }) => this.publish(type, payload as StreamEvents[typeof type]))
+  }
+
+  private publish<K extends keyof StreamEvents>(type: K, payload: StreamEvents[K]): void {
+    const id = this.nextId++
+    const frame = `id: ${id}\nevent: ${type}\ndata: ${JSON.stringify(payload)}\n\n`
+    if (this.frames.length === REPLAY_EVENTS) this.frames.shift()
+    this.frames.push({ id, frame })
+    for (const client of this.clients) this.send(client, frame)
+  }
+
+  private send(client: Client, frame: string): void {
+    if (client.blocked && ++client.queued > MAX_QUEUED_EVENTS) {
+      this.drop(client)
+      return
+    }
+    if (!client.res.write(frame)) client.blocked = true
+  }
+
+  private drop(client: Client): void {
+    this.clients.delete(client)
+    client.res.destroy()
+  }
+
+  /**
+   * Serves one client on a hijacked response. `lastEventId` is the Last-Event-ID header: absent, the
+   * stream starts now; otherwise what came after it is replayed first, or `reset` is sent when that
+   * is no longer all here (older than what is kept, or an id this process never gave).
+   */
+  attach(res: ServerResponse, lastEventId: string | undefined): void {
+    this.listen()
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' })
+    const client: Client = { res, blocked: false, queued: 0 }
+    res.on('drain', () => {
+      client.blocked = false
+      client.queued = 0
+    })
+    res.once('close', () => {
+      this.clients.delete(client)
+      if (this.clients.size === 0) this.stopHeartbeat()
+    })
+    // A block with an id and no data sets the client's last event id without firing an event.
+    let opening = `: connected\nretry: ${RETRY_MS}\nid: ${this.lastId}\n\n`
+    if (lastEventId !== undefined && lastEventId !== '') {
+      const asked = /^\d{1,15}$/.test(lastEventId) ? Number(lastEventId) : NaN
+      const oldest = this.frames[0]?.id ?? this.nextId
+      if (Number.isNaN(asked) || asked > this.lastId) opening += this.resetFrame('unknown-id')
+      else if (asked + 1 < oldest) opening += this.resetFrame('too-old')
+      else
+        opening = `: connected\nretry: ${RETRY_MS}\n\n${this.frames
+          .slice(this.frames.length - (this.lastId - asked))
+          .map((f) => f.frame)
+          .join('')}`
+    }
+    // The replay is bounded by what is kept; only live events count against the queue bound.
+    if (!res.write(opening)) client.blocked = true
+    this.clients.add(client)
+    this.startHeartbeat()
+  }
+
+  private resetFrame(reason: StreamEvents['reset']['reason']): string {
+    const data: StreamEvents['reset'] = { reason, last_event_id: this.lastId }
+    return `id: ${this.lastId}\nevent: reset\ndata: ${JSON.stringify(data)}\n\n`
+  }
+
+  private startHeartbeat(): void {
+    if (this.heartbeat) return
+    this.heartbeat = setInterval(() => {
+      for (const client of this.clients) if (!client.blocked) client.res.write(': heartbeat\n\n')
+    }, HEARTBEAT_MS)
+    this.heartbeat.unref()
+  }
+
+  private stopHeartbeat(): void {
+    clearInterval(this.heartbeat)
+    this.heartbeat = undefined
+  }
+
+  /** Ends every stream (the emulator is closing: streams never end by themselves). */
+  close(): void {
+    for (const client of this.clients) client.res.end()
+    this.clients.clear()
+    this.stopHeartbeat()
+  }
+}

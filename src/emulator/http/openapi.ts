@@ -35,7 +35,8 @@ export function declareArea(scope: FastifyInstance, area: Area): void {
   })
 }
 
-const RouterErrorSchema = Type.Object(
+/** The video router's error body, for its routes' response schemas and the document. */
+export const RouterErrorSchema = Type.Object(
   {
     code: Type.Integer({ description: 'The HTTP status' }),
     reason: Type.String({ description: 'A stable reason, e.g. FieldInvalid or TaskNotFound' }),
@@ -68,7 +69,10 @@ function describeRoute({ schema, url, route }: { schema: FastifySchema; url: str
   const secured = auth !== undefined && area !== 'admin'
   const errorRef = { $ref: `#/components/schemas/${area === 'router' ? 'RouterError' : 'Error'}` }
   const response = Object.fromEntries(
-    Object.entries((schema?.response ?? {}) as Record<string, unknown>).map(([code, entry]) => [code, entry === ErrorEnvelope ? errorRef : entry]),
+    Object.entries((schema?.response ?? {}) as Record<string, unknown>).map(([code, entry]) => [
+      code,
+      entry === ErrorEnvelope || entry === RouterErrorSchema ? errorRef : entry,
+    ]),
   )
   return {
     url,

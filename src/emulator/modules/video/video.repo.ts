@@ -1,8 +1,8 @@
 // Prepared SQL for video tasks and their state timeline.
 import type { DB } from '../../store/db.ts'
 import type { StateOwner } from '../../core/lifecycle.ts'
+import type { TaskState } from './video.schemas.ts'
 
-export type TaskState = 'created' | 'queueing' | 'processing' | 'success' | 'failed'
 export type TaskOutcome = 'success' | 'failed' | 'stuck'
 
 export interface TaskRow {

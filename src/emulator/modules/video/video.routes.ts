@@ -8,6 +8,7 @@ import type { EmulatorContext } from '../../context.ts'
 import { caller } from '../../http/auth.ts'
 import { OPERATIONS, type Operation } from './video.models.ts'
 import type { TaskRow } from './video.repo.ts'
+import { RouterResponses } from './video.schemas.ts'
 import type { OutcomeOverride, VideoService } from './video.service.ts'
 import { routerError, validateCreate } from './video.validate.ts'
 
@@ -61,7 +62,7 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
       {
         config: { operation: `video.${operation.replace('-', '')}`, auth: 'standard' },
         bodyLimit: CREATE_BODY_LIMIT,
-        schema: { summary: `Create a ${operation} task`, tags: ['video'] },
+        schema: { summary: `Create a ${operation} task`, tags: ['video'], response: RouterResponses.created(operation) },
       },
       async (request) => {
         const checked = validateCreate(operation as Operation, request.body, video.fixtures.templates, {
@@ -76,13 +77,19 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
 
   app.get<{ Params: { id: string } }>(
     '/ent/v2/tasks/:id/creations',
-    { config: { operation: 'video.tasks.get', auth: 'standard' }, schema: { summary: 'Get a task and its creations (Fetch V2)', tags: ['video'] } },
+    {
+      config: { operation: 'video.tasks.get', auth: 'standard' },
+      schema: { summary: 'Get a task and its creations (Fetch V2)', tags: ['video'], response: RouterResponses.task },
+    },
     async (request) => video.view(ownTask(request, request.params.id), ctx.clock.now()),
   )
 
   app.post<{ Params: { id: string } }>(
     '/ent/v2/tasks/:id/cancel',
-    { config: { operation: 'video.tasks.cancel', auth: 'standard' }, schema: { summary: 'Cancel a task that has not started processing', tags: ['video'] } },
+    {
+      config: { operation: 'video.tasks.cancel', auth: 'standard' },
+      schema: { summary: 'Cancel a task that has not started processing', tags: ['video'], response: RouterResponses.cancel },
+    },
     async (request) => {
       video.cancel(ownTask(request, request.params.id))
       return {}
@@ -91,7 +98,7 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
 
   app.get<{ Querystring: Record<string, string | string[] | undefined> }>(
     '/ent/v2/tasks',
-    { config: { operation: 'video.tasks.list', auth: 'standard' }, schema: { summary: 'List tasks', tags: ['video'] } },
+    { config: { operation: 'video.tasks.list', auth: 'standard' }, schema: { summary: 'List tasks', tags: ['video'], response: RouterResponses.list } },
     async (request) => {
       const q = request.query
       const states = [q.states, q['states[]']]
@@ -135,7 +142,10 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
 
   app.get(
     '/templates',
-    { config: { operation: 'video.templates' }, schema: { summary: 'List the templates of template2video', tags: ['video'] } },
+    {
+      config: { operation: 'video.templates' },
+      schema: { summary: 'List the templates of template2video', tags: ['video'], response: RouterResponses.templates },
+    },
     async () => ({
       templates: [...video.fixtures.templates.values()],
     }),
@@ -144,7 +154,7 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
   // Creation URLs are capabilities, like the vendor's signed URLs: no key needed to fetch them.
   app.get<{ Params: { id: string; file: string } }>(
     '/media/:id/:file',
-    { config: { operation: 'video.media' }, schema: { summary: 'The video and cover of a successful task', tags: ['video'] } },
+    { config: { operation: 'video.media' }, schema: { summary: 'The video and cover of a successful task', tags: ['video'], response: RouterResponses.media } },
     async (request, reply) => {
       const task = ctx.repos.video.get(request.params.id)
       const file = media.get(request.params.file)

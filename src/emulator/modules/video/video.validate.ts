@@ -15,16 +15,7 @@ import {
   type ModelRule,
   type Operation,
 } from './video.models.ts'
-
-export interface Template {
-  template: string
-  images_min: number
-  images_max: number
-  tier: string
-  duration: number
-  resolution: string
-  aspect_ratios: string[]
-}
+import type { Template } from './video.schemas.ts'
 
 /** A create request, checked and with every default filled in. */
 export interface VideoRequest {

@@ -1,5 +1,5 @@
-// The video router in the OpenAPI document: every operation's answers come from the routes' own
-// schemas, and what the routes serve fits them.
+// The video router in the OpenAPI document: every operation's answers and the create operations'
+// bodies come from the routes' own schemas, and what the routes serve fits them.
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { describe, expect, it } from 'vitest'
 import { testEmulator, type TestEmulator } from '../helpers/emulator.ts'
@@ -45,6 +45,34 @@ describe('the video router in the OpenAPI document', () => {
     const media = operations.find((o) => o.operationId === 'video.media')!
     expect(Object.keys(media.responses['200']!.content!)).toEqual(['video/mp4', 'image/jpeg'])
     expect(media.responses['206']).toBeDefined()
+  })
+
+  it('documents each create body: its required fields, the operation’s models, the limits', async () => {
+    const { op } = await documentOf(await testEmulator())
+    for (const id of CREATES) expect(op(id).requestBody?.required, id).toBe(true)
+    const body = (id: string) => op(id).requestBody!.content['application/json']!.schema
+
+    const text = body('video.text2video')
+    expect(text.required).toEqual(['model', 'prompt'])
+    expect(text.properties.model.enum).toEqual(['videoq2', 'videoq1', 'video1.5', 'videoq3-pro', 'videoq3-turbo'])
+    expect(text.properties.prompt).toMatchObject({ type: 'string', minLength: 1, maxLength: 2000 })
+    // '' and null ask for the default.
+    expect(text.properties.style).toMatchObject({ type: ['string', 'null'], enum: ['general', 'anime', '', null] })
+    expect(text.properties.seed.type).toEqual(['integer', 'string', 'null'])
+
+    expect(body('video.img2video').properties.images).toMatchObject({ type: 'array', minItems: 1, maxItems: 1 })
+    expect(body('video.startend2video').properties.images).toMatchObject({ minItems: 2, maxItems: 2 })
+    expect(body('video.reference2video').required).toEqual(['model', 'images', 'prompt'])
+    expect(body('video.template2video').required).toEqual(['template', 'images', 'prompt', 'seed'])
+    const frames = body('video.multiframe').properties.image_settings
+    expect(frames.items).toMatchObject({ required: ['key_image'], properties: { duration: { minimum: 2, maximum: 7 } } })
+    expect(frames).toMatchObject({ minItems: 0, maxItems: 9 })
+  })
+
+  it('shows the key frames a multiframe task needs under --multiframe-min-key-frames', async () => {
+    const { op } = await documentOf(await testEmulator({ multiframeMinKeyFrames: 2 }))
+    const frames = op('video.multiframe').requestBody!.content['application/json']!.schema.properties.image_settings
+    expect(frames).toMatchObject({ minItems: 2, maxItems: 9, description: expect.stringMatching(/^Required: 2 to 9/) })
   })
 
   it('spot-checks the answers: the create fields per operation, a task and its creations, the list', async () => {

@@ -6,11 +6,11 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { resolveFixture } from '../../config.ts'
 import type { EmulatorContext } from '../../context.ts'
 import { caller } from '../../http/auth.ts'
-import { OPERATIONS, type Operation } from './video.models.ts'
+import { OPERATIONS } from './video.models.ts'
 import type { TaskRow } from './video.repo.ts'
-import { RouterResponses } from './video.schemas.ts'
+import { createBodies, RouterResponses, type CreateBodies } from './video.schemas.ts'
 import type { OutcomeOverride, VideoService } from './video.service.ts'
-import { routerError, validateCreate } from './video.validate.ts'
+import { routerError, validateCreate, vendorBodyValidator } from './video.validate.ts'
 
 /** A 50 MB image arrives as about 67 MB of base64; keyframes add more. */
 const CREATE_BODY_LIMIT = 200 * 1024 * 1024
@@ -56,16 +56,19 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
     return task
   }
 
+  const bodies = createBodies(ctx.config.multiframeMinKeyFrames)
   for (const operation of OPERATIONS) {
     app.post(
       `/ent/v2/${operation}`,
       {
         config: { operation: `video.${operation.replace('-', '')}`, auth: 'standard' },
         bodyLimit: CREATE_BODY_LIMIT,
-        schema: { summary: `Create a ${operation} task`, tags: ['video'], response: RouterResponses.created(operation) },
+        schema: { summary: `Create a ${operation} task`, tags: ['video'], body: bodies[operation], response: RouterResponses.created(operation) },
+        // A body that fails its schema is answered in the vendor's words.
+        validatorCompiler: vendorBodyValidator,
       },
       async (request) => {
-        const checked = validateCreate(operation as Operation, request.body, video.fixtures.templates, {
+        const checked = validateCreate(operation, request.body as CreateBodies[typeof operation], video.fixtures.templates, {
           own: ctx.ownAddresses,
           minKeyFrames: ctx.config.multiframeMinKeyFrames,
         })

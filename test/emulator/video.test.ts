@@ -218,6 +218,40 @@ describe('creating tasks', () => {
     ['img2video', { model: 'videoq3-pro', images: [IMG], off_peak: true, audio: true }, ...invalid('off_peak', 'off-peak mode does not support audio output')],
     ['text2video', { model: 'videoq2', prompt: 'x', off_peak: 'yes' }, ...invalid('off_peak', 'must be true or false')],
     ['text2video', { model: 'videoq2', prompt: 'x', payload: 7 }, ...invalid('payload', 'must be a string')],
+    // what the body schemas catch, in the same words: null and '' are missing, a wrong type is invalid
+    ['text2video', { model: null, prompt: 'x' }, ...fieldLacking('model')],
+    ['text2video', { model: 'videoq2', prompt: null }, ...fieldLacking('prompt')],
+    ['text2video', { model: 'videoq2', prompt: ['x'] }, ...invalid('prompt', 'must be a string')],
+    ['template2video', { template: '', images: [IMG], prompt: 'x', seed: 1 }, ...fieldLacking('template')],
+    ['template2video', { template: 'hug', images: [IMG], prompt: 'x', seed: '' }, ...fieldLacking('seed')],
+    ['text2video', { model: 'videoq2', prompt: 'x', seed: 2.5 }, ...invalid('seed', 'must be an integer >= 0 or a string of digits')],
+    ['text2video', { model: 'videoq2', prompt: 'x', seed: '99999999999999999999' }, ...invalid('seed', 'must be an integer >= 0 or a string of digits')],
+    ['text2video', { model: 'videoq2', prompt: 'x', bgm: 1 }, ...invalid('bgm', 'must be true or false')],
+    ['text2video', { model: 'videoq2', prompt: 'x', callback_url: 5 }, ...invalid('callback_url', 'must be a string')],
+    ['text2video', { model: 'videoq2', prompt: 'x', duration: '5' }, ...invalid('duration', 'must be an integer number of seconds')],
+    ['img2video', { model: 'videoq2-pro', images: null }, ...fieldLacking('images')],
+    ['img2video', { model: 'videoq2-pro', images: IMG }, ...invalid('images', 'must be a list of image URLs or base64 images')],
+    ['img2video', { model: 'videoq2-pro', images: [5] }, ...fieldLacking('images[0]')],
+    ['start-end2video', { model: 'videoq2-pro', images: [IMG, ''] }, ...fieldLacking('images[1]')],
+    ['multiframe', { model: 'videoq2-pro', start_image: 7 }, ...fieldLacking('start_image')],
+    ['multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: 'x' }, ...invalid('image_settings', 'must be a list of key frames')],
+    ['multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: [null] }, ...invalid('image_settings[0]', 'must be an object with key_image')],
+    ['multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: null }] }, ...fieldLacking('image_settings[0].key_image')],
+    [
+      'multiframe',
+      { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG, prompt: 5 }] },
+      ...invalid('image_settings[0].prompt', 'must be a string'),
+    ],
+    [
+      'multiframe',
+      { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG, prompt: 'p'.repeat(2001) }] },
+      ...invalid('image_settings[0].prompt', 'at most 2000 characters'),
+    ],
+    [
+      'multiframe',
+      { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG, duration: '3' }] },
+      ...invalid('image_settings[0].duration', 'must be an integer from 2 to 7 seconds'),
+    ],
   ])('%s %j is a 400 %s', async (operation, body, reason, message, detail) => {
     const emu = await testEmulator()
     const res = await create(emu, operation, body)
@@ -236,6 +270,13 @@ describe('creating tasks', () => {
     const one = await create(vendor, 'multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG }] })
     expect(one.body).toMatchObject({ code: 400, reason: 'FieldItemCountOutOfRange', message: 'field item count out of range: image_settings' })
     expect(one.headers['x-emulator-detail']).toBe('image_settings: 2 to 9 key frames')
+    const ten = await create(vendor, 'multiframe', {
+      model: 'videoq2-pro',
+      start_image: IMG,
+      image_settings: Array.from({ length: 10 }, () => ({ key_image: IMG })),
+    })
+    expect(ten.headers['x-emulator-detail']).toBe('image_settings: 2 to 9 key frames')
+    expect((await create(vendor, 'multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: null })).body.reason).toBe('FieldLacking')
   })
 
   it('accepts JPEG and WebP images, URLs, and a seed as a string of digits', async () => {
@@ -269,9 +310,22 @@ describe('creating tasks', () => {
 
   it('a body that is not a JSON object is a 400 BadRequest', async () => {
     const emu = await testEmulator()
-    const res = await create(emu, 'text2video', [1, 2])
-    expect(res.body).toMatchObject({ code: 400, reason: 'BadRequest', message: 'bad request' })
-    expect(res.headers['x-emulator-detail']).toBe('the body must be a JSON object')
+    const none = emu.request({ method: 'POST', url: `${ROUTER}/text2video`, headers: { authorization: `Bearer ${emu.keys.standard}` } })
+    for (const res of [await create(emu, 'text2video', [1, 2]), await create(emu, 'text2video', null), await none]) {
+      expect(res.body).toMatchObject({ code: 400, reason: 'BadRequest', message: 'bad request' })
+      expect(res.headers['x-emulator-detail']).toBe('the body must be a JSON object')
+    }
+  })
+
+  it("takes null, and '' for a text, as not given: the defaults apply", async () => {
+    const emu = await testEmulator()
+    const unset = { style: '', resolution: null, aspect_ratio: '', movement_amplitude: null, seed: '', payload: null, callback_url: '', off_peak: null }
+    const res = await create(emu, 'text2video', { model: 'videoq2', prompt: 'x', duration: null, ...unset })
+    expect(res.body).toMatchObject({ duration: 5, resolution: '720p', off_peak: false })
+    const { request } = (await emu.get(`/_emulator/api/video/tasks/${res.body.task_id}`)).body.data
+    expect(request).toMatchObject({ style: 'general', aspect_ratio: '16:9', movement_amplitude: 'auto', payload: '', callback_url: null, off_peak: false })
+    const frames = { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG, prompt: '', duration: null }], resolution: '' }
+    expect((await create(emu, 'multiframe', frames)).body).toMatchObject({ state: 'created', resolution: '720p' })
   })
 })
 

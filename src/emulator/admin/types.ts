@@ -17,6 +17,7 @@ import type { ActivityItem, ActivityQuery as ActivityQuerySchema } from '../modu
 import type { ChargeObject, ChainId } from '../modules/credits/credits.schemas.ts'
 import type { GuardrailObject, KeyAssignmentObject, MemberAssignmentObject } from '../modules/guardrails/guardrails.schemas.ts'
 import type { KeyObject } from '../modules/keys/keys.schemas.ts'
+import type { TaskState } from '../modules/video/video.schemas.ts'
 
 /** Most answers: `{"data": ...}`. */
 export interface Envelope<T> {
@@ -186,7 +187,7 @@ export type Charge = Static<typeof ChargeObject> & {
   confirmed_at: string | null
 }
 
-export type VideoTaskState = 'created' | 'queueing' | 'processing' | 'success' | 'failed'
+export type VideoTaskState = TaskState
 export type VideoTaskOutcome = 'success' | 'failed' | 'stuck'
 
 export interface VideoCreation {

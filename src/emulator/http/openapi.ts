@@ -35,7 +35,8 @@ export function declareArea(scope: FastifyInstance, area: Area): void {
   })
 }
 
-const RouterErrorSchema = Type.Object(
+/** The video router's error body, for its routes' response schemas and the document. */
+export const RouterErrorSchema = Type.Object(
   {
     code: Type.Integer({ description: 'The HTTP status' }),
     reason: Type.String({ description: 'A stable reason, e.g. FieldInvalid or TaskNotFound' }),
@@ -70,7 +71,9 @@ function describeRoute({ schema, url, route }: { schema: FastifySchema; url: str
   const response = Object.fromEntries(
     Object.entries((schema?.response ?? {}) as Record<string, unknown>).map(([code, entry]) => [
       code,
-      entry === ErrorEnvelope ? { description: code.startsWith('5') ? 'Server error' : code.startsWith('4') ? 'Client error' : 'Error', ...errorRef } : entry,
+      entry === ErrorEnvelope || entry === RouterErrorSchema
+        ? { description: code.startsWith('5') ? 'Server error' : code.startsWith('4') ? 'Client error' : 'Error', ...errorRef }
+        : entry,
     ]),
   )
   return {

@@ -1,10 +1,10 @@
 // Prepared SQL for video tasks and their state timeline.
 import type { DB } from '../../store/db.ts'
 import type { StateOwner } from '../../core/lifecycle.ts'
+import type { TaskState } from './video.schemas.ts'
 
-import type { VideoTaskOutcome, VideoTaskState } from '../../admin/types.ts'
+import type { VideoTaskOutcome } from '../../admin/types.ts'
 
-export type TaskState = VideoTaskState
 export type TaskOutcome = VideoTaskOutcome
 
 export interface TaskRow {

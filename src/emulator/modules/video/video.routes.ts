@@ -6,10 +6,11 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { resolveFixture } from '../../config.ts'
 import type { EmulatorContext } from '../../context.ts'
 import { caller } from '../../http/auth.ts'
-import { OPERATIONS, type Operation } from './video.models.ts'
+import { OPERATIONS } from './video.models.ts'
 import type { TaskRow } from './video.repo.ts'
+import { createBodies, RouterResponses, type CreateBodies } from './video.schemas.ts'
 import type { OutcomeOverride, VideoService } from './video.service.ts'
-import { routerError, validateCreate } from './video.validate.ts'
+import { routerError, validateCreate, vendorBodyValidator } from './video.validate.ts'
 
 /** A 50 MB image arrives as about 67 MB of base64; keyframes add more. */
 const CREATE_BODY_LIMIT = 200 * 1024 * 1024
@@ -55,16 +56,19 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
     return task
   }
 
+  const bodies = createBodies(ctx.config.multiframeMinKeyFrames)
   for (const operation of OPERATIONS) {
     app.post(
       `/ent/v2/${operation}`,
       {
         config: { operation: `video.${operation.replace('-', '')}`, auth: 'standard' },
         bodyLimit: CREATE_BODY_LIMIT,
-        schema: { summary: `Create a ${operation} task`, tags: ['video'] },
+        schema: { summary: `Create a ${operation} task`, tags: ['video'], body: bodies[operation], response: RouterResponses.created(operation) },
+        // A body that fails its schema is answered in the vendor's words.
+        validatorCompiler: vendorBodyValidator,
       },
       async (request) => {
-        const checked = validateCreate(operation as Operation, request.body, video.fixtures.templates, {
+        const checked = validateCreate(operation, request.body as CreateBodies[typeof operation], video.fixtures.templates, {
           own: ctx.ownAddresses,
           minKeyFrames: ctx.config.multiframeMinKeyFrames,
         })
@@ -76,13 +80,19 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
 
   app.get<{ Params: { id: string } }>(
     '/ent/v2/tasks/:id/creations',
-    { config: { operation: 'video.tasks.get', auth: 'standard' }, schema: { summary: 'Get a task and its creations (Fetch V2)', tags: ['video'] } },
+    {
+      config: { operation: 'video.tasks.get', auth: 'standard' },
+      schema: { summary: 'Get a task and its creations (Fetch V2)', tags: ['video'], response: RouterResponses.task },
+    },
     async (request) => video.view(ownTask(request, request.params.id), ctx.clock.now()),
   )
 
   app.post<{ Params: { id: string } }>(
     '/ent/v2/tasks/:id/cancel',
-    { config: { operation: 'video.tasks.cancel', auth: 'standard' }, schema: { summary: 'Cancel a task that has not started processing', tags: ['video'] } },
+    {
+      config: { operation: 'video.tasks.cancel', auth: 'standard' },
+      schema: { summary: 'Cancel a task that has not started processing', tags: ['video'], response: RouterResponses.cancel },
+    },
     async (request) => {
       video.cancel(ownTask(request, request.params.id))
       return {}
@@ -91,7 +101,7 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
 
   app.get<{ Querystring: Record<string, string | string[] | undefined> }>(
     '/ent/v2/tasks',
-    { config: { operation: 'video.tasks.list', auth: 'standard' }, schema: { summary: 'List tasks', tags: ['video'] } },
+    { config: { operation: 'video.tasks.list', auth: 'standard' }, schema: { summary: 'List tasks', tags: ['video'], response: RouterResponses.list } },
     async (request) => {
       const q = request.query
       const states = [q.states, q['states[]']]
@@ -135,7 +145,10 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
 
   app.get(
     '/templates',
-    { config: { operation: 'video.templates' }, schema: { summary: 'List the templates of template2video', tags: ['video'] } },
+    {
+      config: { operation: 'video.templates' },
+      schema: { summary: 'List the templates of template2video', tags: ['video'], response: RouterResponses.templates },
+    },
     async () => ({
       templates: [...video.fixtures.templates.values()],
     }),
@@ -144,7 +157,7 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
   // Creation URLs are capabilities, like the vendor's signed URLs: no key needed to fetch them.
   app.get<{ Params: { id: string; file: string } }>(
     '/media/:id/:file',
-    { config: { operation: 'video.media' }, schema: { summary: 'The video and cover of a successful task', tags: ['video'] } },
+    { config: { operation: 'video.media' }, schema: { summary: 'The video and cover of a successful task', tags: ['video'], response: RouterResponses.media } },
     async (request, reply) => {
       const task = ctx.repos.video.get(request.params.id)
       const file = media.get(request.params.file)

@@ -13,8 +13,9 @@ import { enqueueDelivery } from '../callbacks/callbacks.service.ts'
 import { bill, refund } from '../ledger/ledger.service.ts'
 import { recordEffect, withStagedEffects } from '../../journal/journal.ts'
 import { frameSize, TASK_TYPE, type Operation } from './video.models.ts'
-import { videoTables, type TaskOutcome, type TaskRow, type TaskState } from './video.repo.ts'
-import { routerError, type Template, type VideoRequest } from './video.validate.ts'
+import { videoTables, type TaskOutcome, type TaskRow } from './video.repo.ts'
+import type { TaskState, TaskView, Template } from './video.schemas.ts'
+import { routerError, type VideoRequest } from './video.validate.ts'
 import { Type } from 'typebox'
 import type { StateOwner } from '../../core/lifecycle.ts'
 import { checkedSettings } from '../../http/validation.ts'
@@ -336,7 +337,7 @@ export class VideoService {
    * The task as the query (Fetch V2) returns it, and as callbacks carry it: the documented fields, and
    * `type`, `model` and `progress` as observed; nothing a vendor client would not find there.
    */
-  view(task: TaskRow, now: number) {
+  view(task: TaskRow, now: number): TaskView {
     const request = JSON.parse(task.request) as VideoRequest & { seed: number }
     const processing = task.state === 'processing'
     const progress =

@@ -1,30 +1,17 @@
 // Validation of the six create operations, answered in the vendor's terms: FieldLacking,
 // FieldInvalid, FieldItemCountOutOfRange, ImageFormatInvalid, PageSizeOutOfRange, each message naming
-// the field. Unknown fields are ignored, as the vendor does.
+// the field. Each body's schema (video.schemas.ts) is checked first, by Fastify, and its first failure
+// is worded here as the vendor's checks word it (schemaError); what a schema cannot say (what the
+// model or the template allows, the callback URL, the images' bytes, the settings) is checked after,
+// by validateCreate. Unknown fields are ignored, as the vendor does.
+import type { ErrorObject } from 'ajv'
+import type { FastifySchemaCompiler } from 'fastify'
 import { ApiError } from '../../core/errors.ts'
 import type { OwnAddresses } from '../../http/listeners.ts'
+import { validatorCompiler } from '../../http/validation.ts'
 import { ImageProblem, inspectImage, type InspectedImage } from './images.ts'
-import {
-  describeDurations,
-  durationAllowed,
-  MODELS,
-  MOVEMENT_AMPLITUDES,
-  RESOLUTIONS,
-  STYLES,
-  ASPECT_RATIOS,
-  type ModelRule,
-  type Operation,
-} from './video.models.ts'
-
-export interface Template {
-  template: string
-  images_min: number
-  images_max: number
-  tier: string
-  duration: number
-  resolution: string
-  aspect_ratios: string[]
-}
+import { describeDurations, durationAllowed, MODELS, type ModelRule, type Operation } from './video.models.ts'
+import { MAX_PAYLOAD, SEGMENT, type CreateBodies, type Template, type Text2VideoBody } from './video.schemas.ts'
 
 /** A create request, checked and with every default filled in. */
 export interface VideoRequest {
@@ -50,12 +37,9 @@ export interface VideoRequest {
   segments: Array<{ prompt: string | null; duration: number }> | null
 }
 
-export const MAX_PROMPT = 2000
-export const MAX_PAYLOAD = 1_048_576
-const MAX_KEYFRAMES = 9
-const SEGMENT = { min: 2, max: 7, default: 5 }
 /** Start and end frames should have about the same shape: their width/height ratios within this. */
 const START_END_RATIO = { min: 0.8, max: 1.25 }
+const SEED_ISSUE = 'must be an integer >= 0 or a string of digits'
 
 /**
  * An error in the vendor's exact words (its error table's message, fields filled in); `detail`, the
@@ -69,75 +53,124 @@ const invalid = (field: string, detail: string) => routerError('FieldInvalid', `
 const countOutOfRange = (field: string, detail: string) =>
   routerError('FieldItemCountOutOfRange', `field item count out of range: ${field}`, `${field}: ${detail}`)
 
-type Body = Record<string, unknown>
+const IMAGES = ['image', 'images'] as const
 
-const present = (body: Body, field: string): boolean => body[field] !== undefined && body[field] !== null && body[field] !== ''
-
-function requiredString(body: Body, field: string): string {
-  if (!present(body, field)) throw lacking(field)
-  if (typeof body[field] !== 'string') throw invalid(field, 'must be a string')
-  return body[field]
+/** "exactly 2 images", "1 to 7 images", "at most 9 key frames". */
+function countRange(min: number, max: number, [one, many]: readonly [string, string]): string {
+  if (min === max) return `exactly ${min} ${min === 1 ? one : many}`
+  return min > 0 ? `${min} to ${max} ${many}` : `at most ${max} ${many}`
 }
 
-function optionalString(body: Body, field: string): string | null {
-  if (!present(body, field)) return null
-  if (typeof body[field] !== 'string') throw invalid(field, 'must be a string')
-  return body[field]
+// ---- A body that fails its schema ----
+
+/** The parts of a body schema the wording reads. */
+interface SchemaNode {
+  type?: string | string[]
+  properties?: Record<string, SchemaNode>
+  items?: SchemaNode
+  required?: string[]
+  minItems?: number
+  maxItems?: number
 }
 
-function optionalBoolean(body: Body, field: string): boolean | null {
-  if (body[field] === undefined || body[field] === null) return null
-  if (typeof body[field] !== 'boolean') throw invalid(field, 'must be true or false')
-  return body[field]
+/** The vendor's words where the generic ones (issueOf) differ; by field, `[]` standing for any index. */
+const ISSUES: Record<string, string> = {
+  seed: SEED_ISSUE,
+  duration: 'must be an integer number of seconds',
+  images: 'must be a list of image URLs or base64 images',
+  image_settings: 'must be a list of key frames',
+  'image_settings[]': 'must be an object with key_image',
+  'image_settings[].duration': `must be an integer from ${SEGMENT.min} to ${SEGMENT.max} seconds`,
 }
+/** Images: anything but a non-empty string is "missing or empty", as the vendor's image check says. */
+const IMAGE_FIELDS = new Set(['images[]', 'start_image', 'image_settings[].key_image'])
+/** What the items of a counted list are called. */
+const ITEM_NAMES: Record<string, readonly [string, string]> = { images: IMAGES, image_settings: ['key frame', 'key frames'] }
 
-function oneOf(body: Body, field: string, allowed: readonly string[], what = ''): string | null {
-  const value = optionalString(body, field)
-  if (value !== null && !allowed.includes(value)) throw invalid(field, `must be one of ${allowed.join(', ')}${what}`)
-  return value
-}
+const typesOf = (node: SchemaNode): string[] => [node.type ?? []].flat()
 
-function prompt(body: Body, required: boolean): string | null {
-  const value = required ? requiredString(body, 'prompt') : optionalString(body, 'prompt')
-  if (value !== null && [...value].length > MAX_PROMPT) throw invalid('prompt', `at most ${MAX_PROMPT} characters`)
-  return value
-}
+/** A required field sent as null, '' (a string) or [] (a list) is as missing as an absent one. */
+const isEmpty = (value: unknown, node: SchemaNode): boolean =>
+  value === null || (value === '' && typesOf(node).includes('string')) || (Array.isArray(value) && value.length === 0 && typesOf(node).includes('array'))
 
-/** An integer, or a string of digits; 0 (or none) means "pick one at random". */
-function seed(body: Body, required: boolean): number | null {
-  const value = body.seed
-  if (value === undefined || value === null || value === '') {
-    if (required) throw lacking('seed')
-    return null
+function issueOf(e: ErrorObject): string {
+  const params = e.params as Record<string, unknown>
+  switch (e.keyword) {
+    case 'type': {
+      const type = [params.type].flat().find((t) => t !== 'null')
+      return type === 'boolean' ? 'must be true or false' : `must be a ${String(type)}`
+    }
+    case 'enum':
+      // '' and null ask for the default: the choices are the others.
+      return `must be one of ${(params.allowedValues as unknown[]).filter((v) => v !== '' && v !== null).join(', ')}`
+    case 'maxLength':
+      return `at most ${String(params.limit)} characters`
+    default:
+      return e.message ?? 'is not valid'
   }
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN
-  if (!Number.isSafeInteger(n) || n < 0) throw invalid('seed', 'must be an integer >= 0 or a string of digits')
-  return n === 0 ? null : n
 }
 
-function callbackUrl(body: Body, own: OwnAddresses | undefined): string | null {
-  const value = optionalString(body, 'callback_url')
-  if (value === null) return null
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
-    throw invalid('callback_url', 'must be an http or https URL')
+/**
+ * The vendor's answer to a create body that fails its schema: the first failure, its field named as
+ * the vendor names it (`image_settings[0].duration`), in the words the vendor's checks use.
+ */
+export function schemaError(errors: readonly ErrorObject[], body: unknown, schema: object): ApiError {
+  const e = errors[0]
+  const path = (e?.instancePath ?? '')
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+  if (e?.keyword === 'required') path.push(String((e.params as { missingProperty: string }).missingProperty))
+  if (!e || path.length === 0) return routerError('BadRequest', 'bad request', 'the body must be a JSON object')
+  // Down the schema and the body together, to the failing field.
+  let node = schema as SchemaNode
+  let value: unknown = body
+  let required = false
+  let field = ''
+  for (const segment of path) {
+    const item = typesOf(node).includes('array')
+    required = !item && (node.required ?? []).includes(segment)
+    node = (item ? node.items : node.properties?.[segment]) ?? {}
+    value = (value as Record<string, unknown> | null | undefined)?.[segment]
+    field = item ? `${field}[${segment}]` : field ? `${field}.${segment}` : segment
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid('callback_url', 'must be an http or https URL')
-  // The emulator would call itself for every state of every task it creates from there: a loop.
-  if (own?.includes(url)) throw invalid('callback_url', `must not point at the emulator itself (${url.host}): give the address of your own receiver`)
-  return value
+  const key = field.replace(/\[\d+\]/g, '[]')
+  if (e.keyword === 'required' || IMAGE_FIELDS.has(key) || (required && isEmpty(value, node))) return lacking(field)
+  if (e.keyword === 'minItems' || e.keyword === 'maxItems') {
+    return countOutOfRange(field, countRange(node.minItems ?? 0, node.maxItems ?? Infinity, ITEM_NAMES[key] ?? ['item', 'items']))
+  }
+  return invalid(field, ISSUES[key] ?? issueOf(e))
 }
 
-function payload(body: Body): string {
-  const value = optionalString(body, 'payload') ?? ''
-  if (value.length > MAX_PAYLOAD) throw invalid('payload', `at most ${MAX_PAYLOAD} characters`)
-  return value
+/** The shared body validator (http/validation.ts), a failure answered in the vendor's words. */
+export const vendorBodyValidator: FastifySchemaCompiler<unknown> = (route) => {
+  const check = validatorCompiler(route)
+  return (data: unknown) => {
+    const result = check(data) as { value?: unknown; error?: Error & { validation?: ErrorObject[] } }
+    return result.error ? { error: schemaError(result.error.validation ?? [], data, route.schema as object) } : result
+  }
 }
 
-function checkImage(value: unknown, field: string): InspectedImage {
-  if (typeof value !== 'string' || value === '') throw lacking(field)
+// ---- What the schema cannot say ----
+
+/** What varies between installations: the emulator's own addresses, and settings where the spec and the vendor differ. */
+export interface CreateRules {
+  /** The emulator's own addresses, which a callback URL must not name. */
+  own?: OwnAddresses
+  /** Key frames a multiframe task needs at least: 0 makes image_settings optional (the spec), 2 is the vendor's docs. */
+  minKeyFrames: number
+}
+
+interface Context {
+  templates: ReadonlyMap<string, Template>
+  rules: CreateRules
+}
+
+/** A value the vendor takes as not given: absent, null or ''. */
+const given = <T>(value: T | null | undefined): Exclude<T, ''> | null =>
+  value === undefined || value === null || value === '' ? null : (value as Exclude<T, ''>)
+
+function checkImage(value: string, field: string): InspectedImage {
   try {
     return inspectImage(value)
   } catch (error) {
@@ -149,52 +182,89 @@ function checkImage(value: unknown, field: string): InspectedImage {
   }
 }
 
-function images(body: Body, min: number, max: number): { values: string[]; inspected: InspectedImage[] } {
-  const list = body.images
-  if (list === undefined || list === null || (Array.isArray(list) && list.length === 0)) throw lacking('images')
-  if (!Array.isArray(list)) throw invalid('images', 'must be a list of image URLs or base64 images')
-  if (list.length < min || list.length > max) {
-    throw countOutOfRange('images', min === max ? `exactly ${min} image${min === 1 ? '' : 's'}` : `${min} to ${max} images`)
+const readImages = (values: readonly string[]): InspectedImage[] => values.map((value, i) => checkImage(value, `images[${i}]`))
+
+function callbackUrl(value: string | null | undefined, own: OwnAddresses | undefined): string | null {
+  const text = given(value)
+  if (text === null) return null
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    throw invalid('callback_url', 'must be an http or https URL')
   }
-  return { values: list as string[], inspected: list.map((value, i) => checkImage(value, `images[${i}]`)) }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid('callback_url', 'must be an http or https URL')
+  // The emulator would call itself for every state of every task it creates from there: a loop.
+  if (own?.includes(url)) throw invalid('callback_url', `must not point at the emulator itself (${url.host}): give the address of your own receiver`)
+  return text
 }
 
-function modelRule(body: Body, operation: Exclude<Operation, 'template2video'>): { model: string; rule: ModelRule } {
-  const model = requiredString(body, 'model')
-  const rule = MODELS[operation][model]
-  if (!rule) throw invalid('model', `must be one of ${Object.keys(MODELS[operation]).join(', ')}`)
-  return { model, rule }
+function payload(value: string | null | undefined): string {
+  const text = value ?? ''
+  // Counted in UTF-16 units, as it always was here; a schema's maxLength would count code points.
+  if (text.length > MAX_PAYLOAD) throw invalid('payload', `at most ${MAX_PAYLOAD} characters`)
+  return text
 }
 
-function durationOf(body: Body, rule: ModelRule, model: string): number {
-  const value = body.duration
+/** 0 (or none) means "pick one at random". */
+function seedOf(value: number | string | null | undefined): number | null {
+  const n = typeof value === 'string' ? Number(value || 0) : (value ?? 0)
+  // The schema sees a string of digits, not how large a number it names.
+  if (!Number.isSafeInteger(n)) throw invalid('seed', SEED_ISSUE)
+  return n === 0 ? null : n
+}
+
+function durationOf(value: number | null | undefined, rule: ModelRule, model: string): number {
   if (value === undefined || value === null) return rule.defaultDuration
-  if (typeof value !== 'number' || !Number.isInteger(value)) throw invalid('duration', 'must be an integer number of seconds')
   if (!durationAllowed(rule, value)) throw invalid('duration', `${model} takes ${describeDurations(rule)} seconds`)
   return value
 }
 
-function resolutionOf(body: Body, rule: ModelRule, model: string, duration: number): string {
-  const value = oneOf(body, 'resolution', RESOLUTIONS)
-  if (value === null) return rule.defaultResolution(duration)
+function resolutionOf(value: string | null | undefined, rule: ModelRule, model: string, duration: number): string {
+  const resolution = given(value)
+  if (resolution === null) return rule.defaultResolution(duration)
   const allowed = rule.resolutions(duration)
-  if (!allowed.includes(value)) throw invalid('resolution', `${model} at ${duration} s takes ${allowed.join(', ')}`)
-  return value
+  if (!allowed.includes(resolution)) throw invalid('resolution', `${model} at ${duration} s takes ${allowed.join(', ')}`)
+  return resolution
 }
 
-function aspectRatioOf(body: Body, allowed: readonly string[], model: string): string | null {
-  const value = oneOf(body, 'aspect_ratio', ASPECT_RATIOS)
-  if (value !== null && !allowed.includes(value)) throw invalid('aspect_ratio', `${model} takes ${allowed.join(', ')}`)
-  return value
+function aspectRatioOf(value: string | null | undefined, allowed: readonly string[], model: string): string | null {
+  const ratio = given(value)
+  if (ratio !== null && !allowed.includes(ratio)) throw invalid('aspect_ratio', `${model} takes ${allowed.join(', ')}`)
+  return ratio
 }
 
-const base = (body: Body, own: OwnAddresses | undefined) => ({
-  off_peak: optionalBoolean(body, 'off_peak') ?? false,
-  bgm: optionalBoolean(body, 'bgm') ?? false,
-  watermark: optionalBoolean(body, 'watermark') ?? false,
-  payload: payload(body),
-  callback_url: callbackUrl(body, own),
+type CommonBody = Pick<Text2VideoBody, 'off_peak' | 'bgm' | 'watermark' | 'payload' | 'callback_url'>
+
+const common = (body: CommonBody, own: OwnAddresses | undefined) => ({
+  off_peak: body.off_peak ?? false,
+  bgm: body.bgm ?? false,
+  watermark: body.watermark ?? false,
+  payload: payload(body.payload),
+  callback_url: callbackUrl(body.callback_url, own),
 })
+
+type ModelOperation = 'text2video' | 'img2video' | 'reference2video' | 'start-end2video'
+
+/** What the operations with a model and a seed share; the schema's enum has made the model one of the operation's. */
+function modelFields<O extends ModelOperation>(operation: O, body: CreateBodies[O], own: OwnAddresses | undefined) {
+  const base = common(body, own)
+  const model = body.model
+  return {
+    rule: MODELS[operation][model]!,
+    shared: {
+      operation,
+      model,
+      template: null,
+      movement_amplitude: given(body.movement_amplitude) ?? 'auto',
+      seed: seedOf(body.seed),
+      // q3 models answer with sound by default.
+      audio: body.audio ?? model.startsWith('videoq3'),
+      segments: null,
+      ...base,
+    },
+  }
+}
 
 /** Off-peak queues do not take direct audio output (image and reference to video). */
 function offPeakRules(request: VideoRequest): VideoRequest {
@@ -204,132 +274,10 @@ function offPeakRules(request: VideoRequest): VideoRequest {
   return request
 }
 
-/** `own`: the emulator's own addresses, which a callback URL must not name. */
-/** What varies between installations: the emulator's own addresses, and settings where the spec and the vendor differ. */
-export interface CreateRules {
-  own?: OwnAddresses
-  /** Key frames a multiframe task needs at least: 0 makes image_settings optional (the spec), 2 is the vendor's docs. */
-  minKeyFrames: number
-}
-
-export function validateCreate(operation: Operation, raw: unknown, templates: ReadonlyMap<string, Template>, rules: CreateRules): VideoRequest {
-  const { own, minKeyFrames } = rules
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw routerError('BadRequest', 'bad request', 'the body must be a JSON object')
-  const body = raw as Body
-  const common = base(body, own)
-
-  if (operation === 'template2video') {
-    const name = requiredString(body, 'template')
-    const template = templates.get(name)
-    if (!template) throw invalid('template', `unknown template; see GET /router/v1/video/templates`)
-    const { values } = images(body, template.images_min, template.images_max)
-    const aspect = oneOf(body, 'aspect_ratio', template.aspect_ratios, ` for ${name}`)
-    return {
-      operation,
-      model: null,
-      template: name,
-      prompt: prompt(body, true),
-      images: values,
-      duration: template.duration,
-      resolution: template.resolution,
-      aspect_ratio: aspect ?? '16:9',
-      style: null,
-      movement_amplitude: null,
-      seed: seed(body, true),
-      audio: false,
-      segments: null,
-      ...common,
-    }
-  }
-
-  const { model, rule } = modelRule(body, operation)
-
-  if (operation === 'multiframe') {
-    checkImage(body.start_image, 'start_image')
-    const given = body.image_settings
-    if ((given === undefined || given === null) && minKeyFrames > 0) throw lacking('image_settings')
-    const settings = given ?? []
-    if (!Array.isArray(settings)) throw invalid('image_settings', 'must be a list of key frames')
-    if (settings.length < minKeyFrames || settings.length > MAX_KEYFRAMES) {
-      throw countOutOfRange('image_settings', minKeyFrames > 0 ? `${minKeyFrames} to ${MAX_KEYFRAMES} key frames` : `at most ${MAX_KEYFRAMES} key frames`)
-    }
-    const segments = settings.map((setting: unknown, i) => {
-      const at = `image_settings[${i}]`
-      if (setting === null || typeof setting !== 'object' || Array.isArray(setting)) throw invalid(at, 'must be an object with key_image')
-      const s = setting as Body
-      checkImage(s.key_image, `${at}.key_image`)
-      const segmentPrompt = optionalString(s, 'prompt')
-      if (segmentPrompt !== null && [...segmentPrompt].length > MAX_PROMPT) throw invalid(`${at}.prompt`, `at most ${MAX_PROMPT} characters`)
-      const d = s.duration ?? SEGMENT.default
-      if (typeof d !== 'number' || !Number.isInteger(d) || d < SEGMENT.min || d > SEGMENT.max) {
-        throw invalid(`${at}.duration`, `must be an integer from ${SEGMENT.min} to ${SEGMENT.max} seconds`)
-      }
-      return { prompt: segmentPrompt, duration: d, image: s.key_image as string }
-    })
-    const resolution = oneOf(body, 'resolution', ['540p', '720p', '1080p']) ?? '720p'
-    return {
-      operation,
-      model,
-      template: null,
-      prompt: null,
-      images: [body.start_image as string, ...segments.map((s) => s.image)],
-      // Without key frames, one segment from the start image.
-      duration: segments.length === 0 ? SEGMENT.default : segments.reduce((sum, s) => sum + s.duration, 0),
-      resolution,
-      aspect_ratio: null,
-      style: null,
-      movement_amplitude: null,
-      seed: null,
-      audio: false,
-      segments: segments.map(({ prompt: p, duration }) => ({ prompt: p, duration })),
-      ...common,
-    }
-  }
-
-  const shared = {
-    operation,
-    model,
-    template: null,
-    movement_amplitude: oneOf(body, 'movement_amplitude', MOVEMENT_AMPLITUDES) ?? 'auto',
-    seed: seed(body, false),
-    // q3 models answer with sound by default.
-    audio: optionalBoolean(body, 'audio') ?? model.startsWith('videoq3'),
-    segments: null,
-    ...common,
-  }
-
-  if (operation === 'text2video') {
-    const p = prompt(body, true)
-    const duration = durationOf(body, rule, model)
-    return offPeakRules({
-      ...shared,
-      prompt: p,
-      images: [],
-      style: oneOf(body, 'style', STYLES) ?? 'general',
-      duration,
-      resolution: resolutionOf(body, rule, model, duration),
-      aspect_ratio: aspectRatioOf(body, rule.aspectRatios, model) ?? '16:9',
-    })
-  }
-
-  if (operation === 'reference2video') {
-    const { values } = images(body, 1, rule.maxImages ?? 7)
-    const p = prompt(body, true)
-    const duration = durationOf(body, rule, model)
-    return offPeakRules({
-      ...shared,
-      prompt: p,
-      images: values,
-      style: null,
-      duration,
-      resolution: resolutionOf(body, rule, model, duration),
-      aspect_ratio: aspectRatioOf(body, rule.aspectRatios, model) ?? '16:9',
-    })
-  }
-
-  // img2video and start-end2video: the frame(s) decide the shape, so there is no aspect_ratio.
-  const count = operation === 'img2video' ? 1 : 2
-  const { values, inspected } = images(body, count, count)
+/** img2video and start-end2video: the frame(s) decide the shape, so there is no aspect_ratio. */
+function fromFrames(operation: 'img2video' | 'start-end2video', body: CreateBodies['img2video' | 'start-end2video'], own: OwnAddresses | undefined) {
+  const { rule, shared } = modelFields(operation, body, own)
+  const inspected = readImages(body.images)
   if (operation === 'start-end2video') {
     const [first, last] = inspected as [InspectedImage, InspectedImage]
     if (first.kind === 'inline' && last.kind === 'inline') {
@@ -339,15 +287,119 @@ export function validateCreate(operation: Operation, raw: unknown, templates: Re
       }
     }
   }
-  const p = prompt(body, false)
-  const duration = durationOf(body, rule, model)
+  const duration = durationOf(body.duration, rule, shared.model)
   return offPeakRules({
     ...shared,
-    prompt: p,
-    images: values,
+    prompt: given(body.prompt),
+    images: body.images,
     style: null,
     duration,
-    resolution: resolutionOf(body, rule, model, duration),
+    resolution: resolutionOf(body.resolution, rule, shared.model, duration),
     aspect_ratio: null,
   })
+}
+
+const CHECKS: { [O in Operation]: (body: CreateBodies[O], context: Context) => VideoRequest } = {
+  text2video(body, { rules }) {
+    const { rule, shared } = modelFields('text2video', body, rules.own)
+    const duration = durationOf(body.duration, rule, shared.model)
+    return offPeakRules({
+      ...shared,
+      prompt: body.prompt,
+      images: [],
+      style: given(body.style) ?? 'general',
+      duration,
+      resolution: resolutionOf(body.resolution, rule, shared.model, duration),
+      aspect_ratio: aspectRatioOf(body.aspect_ratio, rule.aspectRatios, shared.model) ?? '16:9',
+    })
+  },
+
+  reference2video(body, { rules }) {
+    const { rule, shared } = modelFields('reference2video', body, rules.own)
+    // The schema asks for one at least; how many at most depends on the model.
+    const max = rule.maxImages ?? 7
+    if (body.images.length > max) throw countOutOfRange('images', countRange(1, max, IMAGES))
+    readImages(body.images)
+    const duration = durationOf(body.duration, rule, shared.model)
+    return offPeakRules({
+      ...shared,
+      prompt: body.prompt,
+      images: body.images,
+      style: null,
+      duration,
+      resolution: resolutionOf(body.resolution, rule, shared.model, duration),
+      aspect_ratio: aspectRatioOf(body.aspect_ratio, rule.aspectRatios, shared.model) ?? '16:9',
+    })
+  },
+
+  img2video: (body, { rules }) => fromFrames('img2video', body, rules.own),
+  'start-end2video': (body, { rules }) => fromFrames('start-end2video', body, rules.own),
+
+  multiframe(body, { rules }) {
+    const base = common(body, rules.own)
+    checkImage(body.start_image, 'start_image')
+    // The schema counts the key frames given; whether none at all will do is the setting's to say.
+    if ((body.image_settings === undefined || body.image_settings === null) && rules.minKeyFrames > 0) throw lacking('image_settings')
+    const segments = (body.image_settings ?? []).map((setting, i) => {
+      checkImage(setting.key_image, `image_settings[${i}].key_image`)
+      return { prompt: given(setting.prompt), duration: setting.duration ?? SEGMENT.default, image: setting.key_image }
+    })
+    return {
+      operation: 'multiframe',
+      model: body.model,
+      template: null,
+      prompt: null,
+      images: [body.start_image, ...segments.map((s) => s.image)],
+      // Without key frames, one segment from the start image.
+      duration: segments.length === 0 ? SEGMENT.default : segments.reduce((sum, s) => sum + s.duration, 0),
+      resolution: given(body.resolution) ?? '720p',
+      aspect_ratio: null,
+      style: null,
+      movement_amplitude: null,
+      seed: null,
+      audio: false,
+      segments: segments.map(({ prompt, duration }) => ({ prompt, duration })),
+      ...base,
+    }
+  },
+
+  template2video(body, { templates, rules }) {
+    const base = common(body, rules.own)
+    const name = body.template
+    const template = templates.get(name)
+    if (!template) throw invalid('template', `unknown template; see GET /router/v1/video/templates`)
+    const { images_min: min, images_max: max } = template
+    if (body.images.length < min || body.images.length > max) throw countOutOfRange('images', countRange(min, max, IMAGES))
+    readImages(body.images)
+    const aspect = given(body.aspect_ratio)
+    if (aspect !== null && !template.aspect_ratios.includes(aspect)) {
+      throw invalid('aspect_ratio', `must be one of ${template.aspect_ratios.join(', ')} for ${name}`)
+    }
+    return {
+      operation: 'template2video',
+      model: null,
+      template: name,
+      prompt: body.prompt,
+      images: body.images,
+      duration: template.duration,
+      resolution: template.resolution,
+      aspect_ratio: aspect ?? '16:9',
+      style: null,
+      movement_amplitude: null,
+      seed: seedOf(body.seed),
+      audio: false,
+      segments: null,
+      ...base,
+    }
+  },
+}
+
+/** The checks after the schema's, and every default filled in: the request a task is made of. */
+export function validateCreate<O extends Operation>(
+  operation: O,
+  body: CreateBodies[O],
+  templates: ReadonlyMap<string, Template>,
+  rules: CreateRules,
+): VideoRequest {
+  return CHECKS[operation](body, { templates, rules })
 }

@@ -378,6 +378,23 @@ describe('the task engine', () => {
     expect(part.statusCode).toBe(206)
     expect(part.headers['content-range']).toMatch(/^bytes 0-99\/\d+$/)
     expect(part.rawPayload).toHaveLength(100)
+    const size = Number(part.headers['content-range']!.toString().split('/')[1])
+    expect(video.rawPayload).toHaveLength(size)
+    const tail = await emu.app.inject({ method: 'GET', url: `/router/v1/video/media/${id}/video.mp4`, headers: { range: 'bytes=-10' } })
+    expect(tail.statusCode).toBe(206)
+    expect(tail.rawPayload.equals(video.rawPayload.subarray(size - 10))).toBe(true)
+    const beyond = await emu.app.inject({ method: 'GET', url: `/router/v1/video/media/${id}/video.mp4`, headers: { range: `bytes=${size}-` } })
+    expect(beyond.statusCode).toBe(416)
+    expect(beyond.headers['content-range']).toBe(`bytes */${size}`)
+    expect(beyond.json()).toMatchObject({ code: 416, metadata: { trace_id: expect.any(String) } })
+    // A player revalidates cheaply: the same ETag answers 304.
+    expect(video.headers['cache-control']).toBe('private, max-age=86400')
+    const again = await emu.app.inject({
+      method: 'GET',
+      url: `/router/v1/video/media/${id}/video.mp4`,
+      headers: { 'if-none-match': String(video.headers.etag) },
+    })
+    expect(again.statusCode).toBe(304)
   })
 
   it('the X-Emulator-Video-Outcome header makes a task fail (refunded) or stick in processing', async () => {

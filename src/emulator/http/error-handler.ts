@@ -67,7 +67,14 @@ export function toApiError(error: FastifyError | Error, bodyLimit?: number): Api
   }
   if (e instanceof SyntaxError || e.code === 'FST_ERR_BAD_JSON') return new ApiError(400, `Malformed JSON body: ${e.message}`)
   const status = e.statusCode ?? 500
-  if (status >= 400 && status < 500) return new ApiError(status, e.message)
+  // A library's client error may carry headers of its own (a 416's Content-Range, from @fastify/static).
+  const headers = (e as { headers?: Record<string, unknown> }).headers
+  if (status >= 400 && status < 500)
+    return new ApiError(
+      status,
+      e.message,
+      headers ? { headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), String(v)])) } : {},
+    )
   return new ApiError(500, 'Internal Server Error')
 }
 

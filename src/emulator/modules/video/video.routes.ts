@@ -1,8 +1,9 @@
 // The video router under /router/v1/video (standard key as Bearer token; errors in the vendor's
 // envelope): the six create operations, the task query (Fetch V2), cancel and list, the template
 // list, and the media that successful tasks link to.
-import { readFileSync } from 'node:fs'
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import fastifyStatic from '@fastify/static'
+import { basename, dirname } from 'node:path'
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { resolveFixture } from '../../config.ts'
 import type { EmulatorContext } from '../../context.ts'
 import { caller } from '../../http/auth.ts'
@@ -26,28 +27,18 @@ function outcomeOf(request: FastifyRequest): OutcomeOverride {
   throw routerError('BadRequest', 'bad request', 'header X-Emulator-Video-Outcome must be success, failed or stuck')
 }
 
-const MEDIA: Record<string, { file: string; type: string }> = {
-  'video.mp4': { file: 'media/sample.mp4', type: 'video/mp4' },
-  'watermarked.mp4': { file: 'media/sample-watermarked.mp4', type: 'video/mp4' },
-  'cover.jpg': { file: 'media/cover.jpg', type: 'image/jpeg' },
-}
-
-/** Sends bytes, honouring one `Range: bytes=a-b`, so a browser's video element can seek. */
-function sendBytes(request: FastifyRequest, reply: FastifyReply, bytes: Buffer, type: string) {
-  reply.type(type).header('accept-ranges', 'bytes').header('cache-control', 'private, max-age=86400')
-  const range = /^bytes=(\d*)-(\d*)$/.exec(request.headers.range ?? '')
-  if (!range || (range[1] === '' && range[2] === '')) return reply.send(bytes)
-  const start = range[1] === '' ? Math.max(0, bytes.length - Number(range[2])) : Number(range[1])
-  const end = range[1] === '' || range[2] === '' ? bytes.length - 1 : Math.min(Number(range[2]), bytes.length - 1)
-  if (start > end || start >= bytes.length) return reply.code(416).header('content-range', `bytes */${bytes.length}`).send()
-  return reply
-    .code(206)
-    .header('content-range', `bytes ${start}-${end}/${bytes.length}`)
-    .send(bytes.subarray(start, end + 1))
+// The fixture files a successful task links to (a folder given by --fixtures may replace them).
+const MEDIA: Record<string, string> = {
+  'video.mp4': 'media/sample.mp4',
+  'watermarked.mp4': 'media/sample-watermarked.mp4',
+  'cover.jpg': 'media/cover.jpg',
 }
 
 export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: VideoService }> = async (app, { ctx, video }) => {
-  const media = new Map(Object.entries(MEDIA).map(([name, m]) => [name, { bytes: readFileSync(resolveFixture(ctx.config.fixtures, m.file)), type: m.type }]))
+  const media = new Map(Object.entries(MEDIA).map(([name, file]) => [name, resolveFixture(ctx.config.fixtures, file)]))
+  // @fastify/static sends the media: content type, ETag, Last-Modified and single ranges, so a
+  // browser's video element can seek. Only the paths above are ever sent.
+  await app.register(fastifyStatic, { root: dirname(media.get('video.mp4')!), serve: false, index: false })
 
   /** The caller's task, or TaskNotFound: another account's task is as unknown as a missing one. */
   const ownTask = (request: FastifyRequest, id: string): TaskRow => {
@@ -170,7 +161,7 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
         )
       // The plain URL of a task asked with a watermark serves the watermarked video too.
       const chosen = request.params.file === 'video.mp4' && task.watermark ? media.get('watermarked.mp4')! : file
-      return sendBytes(request, reply, chosen.bytes, chosen.type)
+      return reply.header('cache-control', 'private, max-age=86400').sendFile(basename(chosen), dirname(chosen), { cacheControl: false })
     },
   )
 }

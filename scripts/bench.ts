@@ -79,7 +79,7 @@ async function bareServer(routes: BareRoute[]): Promise<Omit<Server, 'keys'>> {
   return { url, memory: processMemory(child), stop: () => stopChild(child) }
 }
 
-async function admin(url: string, method: string, path: string, body?: unknown): Promise<any> {
+async function admin(url: string, method: string, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${url}/_emulator/api${path}`, {
     method,
     ...(body !== undefined && { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
@@ -89,8 +89,8 @@ async function admin(url: string, method: string, path: string, body?: unknown):
 
 /** Enough credits that a run never runs out. */
 async function fund(url: string): Promise<void> {
-  const { data } = await admin(url, 'GET', '/accounts')
-  await admin(url, 'PUT', `/accounts/${data[0].id}/credits`, { credits_usd: 1_000_000 })
+  const { data } = (await admin(url, 'GET', '/accounts')) as { data: Array<{ id: string }> }
+  await admin(url, 'PUT', `/accounts/${data[0]!.id}/credits`, { credits_usd: 1_000_000 })
 }
 
 // ---- Load ------------------------------------------------------------------------------------------

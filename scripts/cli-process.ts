@@ -20,8 +20,8 @@ export async function startCliProcess(flags: string[]): Promise<CliProcess> {
   const child = spawn(process.execPath, [ensureCliBundle(), ...flags], { stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   let err = ''
-  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()))
-  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()))
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()))
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
   const deadline = Date.now() + START_TIMEOUT_MS
   while (!out.includes('Press Ctrl+C')) {

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseDuration, type ClockMode } from './core/clock.ts'
+import { parseDuration } from './core/clock.ts'
 
 export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug'
 
@@ -200,7 +200,7 @@ const SETTINGS = [
     key: 'clock',
     flag: 'clock',
     arg: 'system|manual',
-    default: 'system' as ClockMode,
+    default: 'system',
     help: '`system` (real time plus an offset) or `manual` (moves only when told)',
     parse: oneOf(['system', 'manual'] as const),
   }),
@@ -218,7 +218,7 @@ const SETTINGS = [
     key: 'logLevel',
     flag: 'log-level',
     arg: '<level>',
-    default: 'info' as LogLevel,
+    default: 'info',
     help: '`silent`, `error`, `warn`, `info` (a `ready` line, then one line per request) or `debug`',
     details: 'secrets are redacted',
     parse: oneOf(['silent', 'error', 'warn', 'info', 'debug'] as const),
@@ -238,7 +238,7 @@ const SETTINGS = [
     key: 'keyLimitStatus',
     flag: 'key-limit-status',
     arg: '402|403',
-    default: 402 as 402 | 403,
+    default: 402,
     help: "status for a request over a key's spending limit",
     details: 'the real service was seen to send both',
     parse: oneOf([402, 403] as const),
@@ -247,7 +247,7 @@ const SETTINGS = [
     key: 'wrongKeyKindStatus',
     flag: 'wrong-key-kind-status',
     arg: '401|403',
-    default: 401 as 401 | 403,
+    default: 401,
     help: 'status for a standard key on a management-only operation',
     details: '`401` is the spec, `403` the real service',
     parse: oneOf([401, 403] as const),
@@ -256,7 +256,7 @@ const SETTINGS = [
     key: 'cryptoCharges',
     flag: 'crypto-charges',
     arg: 'create|gone',
-    default: 'create' as 'create' | 'gone',
+    default: 'create',
     help: '`create` charges (the spec), or `gone`: 410 Gone as the real, deprecated endpoint',
     parse: oneOf(['create', 'gone'] as const),
   }),
@@ -264,7 +264,7 @@ const SETTINGS = [
     key: 'embeddingsNumbers',
     flag: 'embeddings-numbers',
     arg: 'doubles|token-ids',
-    default: 'doubles' as 'doubles' | 'token-ids',
+    default: 'doubles',
     help: 'a list of numbers as embeddings input: any `doubles` (the spec) or `token-ids` only (the real service)',
     parse: oneOf(['doubles', 'token-ids'] as const),
   }),
@@ -370,7 +370,7 @@ const SETTINGS = [
     key: 'videoCreditStatus',
     flag: 'video-credit-status',
     arg: '400|402',
-    default: 400 as 400 | 402,
+    default: 400,
     help: "HTTP status of the router's `CreditInsufficient` error",
     details: 'the vendor documents `400`; `402` was seen',
     parse: oneOf([400, 402] as const),
@@ -565,11 +565,12 @@ export function loadConfig(input: LoadConfigInput = {}): Readonly<EmulatorConfig
 }
 
 /** The flags the CLI accepts, for util.parseArgs. */
-export const CLI_FLAGS = Object.fromEntries([
-  ...SETTINGS.map((s: Setting) =>
+type CliFlag = [string, { type: 'string' | 'boolean'; short?: string }]
+export const CLI_FLAGS: Record<string, CliFlag[1]> = Object.fromEntries([
+  ...SETTINGS.map((s: Setting): CliFlag =>
     s.cli ? [s.cli === 'negated' ? `no-${s.flag}` : s.flag, { type: 'boolean' as const }] : [s.flag, { type: 'string' as const }],
   ),
-  ...CLI_ONLY.map((o) => [o.flag, { type: 'arg' in o ? ('string' as const) : ('boolean' as const), ...('short' in o ? { short: o.short } : {}) }]),
+  ...CLI_ONLY.map((o): CliFlag => [o.flag, { type: 'arg' in o ? ('string' as const) : ('boolean' as const), ...('short' in o ? { short: o.short } : {}) }]),
 ])
 
 /** parseArgs' values by flag, with `--no-<flag>` read as `<flag>: false`; the CLI-only ones left out. */

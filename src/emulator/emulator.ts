@@ -209,7 +209,7 @@ async function listenEu(app: FastifyInstance, config: Readonly<EmulatorConfig>, 
   })
   limitConnections(server, config)
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error) => reject(listenError(error as NodeJS.ErrnoException, host, port, 'EU')))
+    server.once('error', (error) => reject(listenError(error, host, port, 'EU')))
     server.listen(port, host, () => resolve())
   })
   return server

@@ -123,7 +123,7 @@ export function registerOpenApi(app: FastifyInstance, ctx: EmulatorContext): voi
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An emulator API key (see GET /_emulator/api/accounts/{id}/keys)' } },
       },
     },
-    transform: describeRoute as never,
+    transform: describeRoute,
     transformObject: (documentObject) => markOptionalBodies(plain((documentObject as { openapiObject: unknown }).openapiObject)) as never,
   })
 }

@@ -21,7 +21,7 @@ interface RouteHooks {
 /** Runs `hook` on this route after the hooks it declares itself (and after every global hook). */
 export function addRouteHook<Name extends keyof RouteHooks>(route: RouteOptions, name: Name, hook: RouteHooks[Name]): void {
   const existing: unknown = route[name]
-  const list = existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]
+  const list: unknown[] = existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]
   ;(route as unknown as Record<Name, unknown>)[name] = [...list, hook]
 }
 

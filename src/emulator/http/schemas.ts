@@ -5,7 +5,7 @@ import { Type, type TSchema, type Static } from 'typebox'
 export function Nullable<T extends TSchema>(schema: T): ReturnType<typeof Type.Unsafe<Static<T> | null>> {
   const raw = schema as unknown as Record<string, unknown>
   const out: Record<string, unknown> = { ...raw, type: [raw.type, 'null'] }
-  if (Array.isArray(raw.enum)) out.enum = [...raw.enum, null]
+  if (Array.isArray(raw.enum)) out.enum = [...(raw.enum as unknown[]), null]
   return Type.Unsafe<Static<T> | null>(out)
 }
 

@@ -91,8 +91,8 @@ function fieldIssue(e: ErrorObject): { field: string; issue: string } {
     .split('/')
     .slice(1)
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-  if (e.keyword === 'required') segments.push(String((e.params as { missingProperty: string }).missingProperty))
-  if (e.keyword === 'additionalProperties') segments.push(String((e.params as { additionalProperty: string }).additionalProperty))
+  if (e.keyword === 'required') segments.push((e.params as { missingProperty: string }).missingProperty)
+  if (e.keyword === 'additionalProperties') segments.push((e.params as { additionalProperty: string }).additionalProperty)
   const field = segments.reduce((path, s) => (/^\d+$/.test(s) ? `${path}[${s}]` : path ? `${path}.${s}` : s), '')
   return { field, issue: describeIssue(e) }
 }

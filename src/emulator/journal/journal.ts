@@ -17,7 +17,7 @@ export type EffectKind = 'usage' | 'task' | 'charge' | 'callback'
 // those modules knowing about requests: they report into the request's async context, if any.
 const effectsStore = new AsyncLocalStorage<JournalEntry['effects']>()
 /** Reads cause nothing; they share one empty (never written) set of effects. */
-const NO_EFFECTS: JournalEntry['effects'] = Object.freeze({ usage: [], tasks: [], charges: [], callbacks: [] }) as unknown as JournalEntry['effects']
+const NO_EFFECTS: JournalEntry['effects'] = Object.freeze({ usage: [], tasks: [], charges: [], callbacks: [] })
 
 interface RequestJournal {
   operation: string

@@ -26,7 +26,7 @@ function running(pid: number): boolean {
 function readOwner(lockPath: string): LockOwner | null {
   try {
     const owner = JSON.parse(readFileSync(lockPath, 'utf8')) as Partial<LockOwner>
-    return typeof owner.pid === 'number' ? { pid: owner.pid, started: String(owner.started ?? 'an unknown time') } : null
+    return typeof owner.pid === 'number' ? { pid: owner.pid, started: owner.started ?? 'an unknown time' } : null
   } catch {
     return null
   }

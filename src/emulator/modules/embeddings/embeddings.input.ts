@@ -188,7 +188,7 @@ function itemsOf(input: unknown, limits: InputLimits): EmbeddingItem[] {
   if (!Array.isArray(input)) throw fieldError('input', input === undefined ? 'is required' : `must be ${SHAPES}`)
   if (input.length === 0) throw fieldError('input', 'must not be empty')
   if (input.length > MAX_INPUTS) throw fieldError('input', `must have at most ${MAX_INPUTS} items`)
-  const first = input[0]
+  const first: unknown = input[0]
   // The first item decides the shape; every other item must have it too.
   if (typeof first === 'string') {
     return input.map((text, i) => {

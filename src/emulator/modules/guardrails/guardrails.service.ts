@@ -87,7 +87,7 @@ export function newGuardrailRow(ctx: EmulatorContext, account: AccountRow, body:
     allowed_models: listJson(body.allowed_models, null),
     enforce_zdr: body.enforce_zdr === undefined || body.enforce_zdr === null ? null : body.enforce_zdr ? 1 : 0,
     include_byok_in_budgets: body.include_byok_in_budgets ? 1 : 0,
-    extras: extrasOf(body as Record<string, unknown>, '{}'),
+    extras: extrasOf(body, '{}'),
     created_at: ctx.clock.now(),
     updated_at: null,
   }
@@ -106,7 +106,7 @@ export function patchedGuardrailRow(row: GuardrailRow, body: UpdateGuardrailBody
     allowed_models: listJson(body.allowed_models, row.allowed_models),
     enforce_zdr: body.enforce_zdr === undefined ? row.enforce_zdr : body.enforce_zdr === null ? null : body.enforce_zdr ? 1 : 0,
     include_byok_in_budgets: body.include_byok_in_budgets === undefined ? row.include_byok_in_budgets : body.include_byok_in_budgets ? 1 : 0,
-    extras: extrasOf(body as Record<string, unknown>, row.extras),
+    extras: extrasOf(body, row.extras),
     updated_at: now,
   }
 }

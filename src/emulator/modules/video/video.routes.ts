@@ -152,7 +152,7 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
     async (request, reply) => {
       const task = ctx.repos.video.get(request.params.id)
       const file = media.get(request.params.file)
-      if (!task || task.state !== 'success' || !file)
+      if (task?.state !== 'success' || !file)
         throw routerError(
           'CreationNotFound',
           'creation not found',

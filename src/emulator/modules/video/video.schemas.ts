@@ -185,7 +185,7 @@ export const TaskState = StringEnum(['created', 'queueing', 'processing', 'succe
 export type TaskState = Static<typeof TaskState>
 
 const TaskId = Type.String({ description: 'The task id: 18 digits' })
-const TaskType = StringEnum(Object.values(TASK_TYPE) as string[], { description: "The vendor's task type; absent for multiframe and template tasks" })
+const TaskType = StringEnum(Object.values(TASK_TYPE), { description: "The vendor's task type; absent for multiframe and template tasks" })
 
 /** A create answer: the task id and state, then exactly the fields of the vendor's table for the operation. */
 const created = <T extends Record<string, TSchema>>(fields: T) =>

@@ -240,7 +240,8 @@ export class VideoService {
         return { state: 'processing', at }
       case 'processing':
         return task.outcome === 'stuck' ? null : { state: task.outcome === 'failed' ? 'failed' : 'success', at }
-      default:
+      case 'success':
+      case 'failed':
         return null
     }
   }

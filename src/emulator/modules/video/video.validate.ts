@@ -120,7 +120,7 @@ export function schemaError(errors: readonly ErrorObject[], body: unknown, schem
     .split('/')
     .slice(1)
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-  if (e?.keyword === 'required') path.push(String((e.params as { missingProperty: string }).missingProperty))
+  if (e?.keyword === 'required') path.push((e.params as { missingProperty: string }).missingProperty)
   if (!e || path.length === 0) return routerError('BadRequest', 'bad request', 'the body must be a JSON object')
   // Down the schema and the body together, to the failing field.
   let node = schema as SchemaNode

@@ -2,7 +2,6 @@
 // length is refused (not truncated), text is judged by its length before the tokenizer spends time
 // on it, and one request holds at most 300,000 tokens. Nothing refused is billed.
 import { describe, expect, it } from 'vitest'
-import { countTokens, loadTokenizer, tokenizerNow } from '../../../src/emulator/modules/embeddings/tokens.ts'
 import { testEmulator, type TestEmulator } from '../../helpers/emulator.ts'
 
 const MODEL = 'openai/text-embedding-3-small'
@@ -87,13 +86,5 @@ describe('one request of embeddings', () => {
     const fits = await embed(emu, [words(3000), words(3000)])
     expect(fits.status).toBe(200)
     expect(fits.body.usage.prompt_tokens).toBeLessThanOrEqual(2 * CONTEXT)
-  })
-})
-
-describe('counting tokens in pieces', () => {
-  it('counts natural text exactly as the tokenizer does in one go', async () => {
-    await loadTokenizer()
-    const texts = [words(5000), `  leading spaces, then ${words(800)}\n\nand a paragraph ${words(900)}`, `Üñíçødé ${'naïve café '.repeat(300)}`]
-    for (const text of texts) expect(countTokens(text)).toBe(tokenizerNow().encode(text).length)
   })
 })

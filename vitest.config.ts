@@ -35,9 +35,11 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // The inspector UI in Chromium, against a real emulator.
+          // The inspector UI in Chromium, against a real emulator. The global setup rebuilds the UI
+          // first when its sources are newer than the build.
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/e2e/global-setup.ts'],
           testTimeout: 20_000,
           hookTimeout: 20_000,
         },

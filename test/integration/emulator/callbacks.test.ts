@@ -52,13 +52,6 @@ function enqueue(emu: Emulator, url: string, o: EnqueueOptions = {}): string {
 
 const view = async (emu: TestEmulator, id: string) => (await emu.get(`/_emulator/api/callbacks/${id}`)).body.data
 
-async function until(condition: () => boolean, ms = 3000): Promise<void> {
-  for (const end = Date.now() + ms; !condition();) {
-    if (Date.now() > end) throw new Error('condition not met in time')
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
-}
-
 /** Deliveries run in the background: waits until every due one has been attempted. */
 async function settle(emu: { drainCallbacks(timeoutMs?: number): Promise<boolean> }): Promise<void> {
   expect(await emu.drainCallbacks()).toBe(true)
@@ -267,7 +260,7 @@ describe('callback delivery', () => {
     const first = await createEmulator(options)
     const id = enqueue(first, `${sink.url}/hook?from=restart`)
     const running = first.clock.runDue()
-    await until(() => sink.received.length === 1)
+    await sink.until(1)
     await first.close()
     await running
 

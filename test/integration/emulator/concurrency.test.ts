@@ -9,7 +9,7 @@
 // allow list...) are used by all of them at once, which is where a race would show.
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { request as httpRequest } from 'node:http'
+import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestEmulator, type TestEmulator } from '../../../src/emulator/testing.ts'
 
@@ -47,6 +47,17 @@ async function workspace(credits_usd: number): Promise<Workspace> {
  */
 function postInTwoSteps(path: string, token: string, body: unknown, between: () => Promise<void>): Promise<{ status: number; body: any }> {
   const payload = JSON.stringify(body)
+  // The server has parsed the headers: Fastify's own 'request' listener (registered first) has routed
+  // the request and started its onRequest hooks, authentication among them, which finish without I/O,
+  // so before `between` can reach the server over a connection of its own.
+  const arrived = new Promise<void>((resolve) => {
+    const onRequest = (req: IncomingMessage) => {
+      if (req.method !== 'POST' || req.url !== path) return
+      emu.app.server.off('request', onRequest)
+      resolve()
+    }
+    emu.app.server.on('request', onRequest)
+  })
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       `${emu.url}${path}`,
@@ -61,9 +72,7 @@ function postInTwoSteps(path: string, token: string, body: unknown, between: () 
     req.on('error', reject)
     req.flushHeaders()
     // The headers must have been read (and the key authenticated) before the key goes.
-    setTimeout(() => {
-      between().then(() => req.end(payload), reject)
-    }, 50)
+    arrived.then(between).then(() => req.end(payload), reject)
   })
 }
 
@@ -137,7 +146,6 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
 
 const nanos = (usd: number): number => Math.round(usd * 1e9)
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex')
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** mulberry32: small, seeded, the same sequence everywhere. */
 class Dice {
@@ -247,6 +255,7 @@ class World {
   readonly charges: ChargeModel[] = []
   requests = 0
   completedOps = 0
+  private readonly progress: Array<{ ops: number; resolve: () => void }> = []
   readonly base: string
   readonly ws: Workspace
   readonly creditUsd: number
@@ -258,6 +267,21 @@ class World {
 
   problem(message: string): void {
     this.problems.push(message)
+  }
+
+  /** One client operation is done; wakes whoever waits for this many. */
+  opDone(): void {
+    this.completedOps++
+    for (const waiter of this.progress.filter((w) => w.ops <= this.completedOps)) {
+      this.progress.splice(this.progress.indexOf(waiter), 1)
+      waiter.resolve()
+    }
+  }
+
+  /** Resolves once `ops` client operations are done. */
+  reached(ops: number): Promise<void> {
+    if (this.completedOps >= ops) return Promise.resolve()
+    return new Promise((resolve) => this.progress.push({ ops, resolve }))
   }
 
   async call(op: string, method: Method, path: string, options: { key?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Reply> {
@@ -945,14 +969,15 @@ async function runClient(world: World, shared: Shared, c: number): Promise<void>
     }
     const name = dice.weighted(weights)
     await run(liveKeys().length === 0 && name !== 'createKey' ? 'createKey' : name)
-    world.completedOps++
+    world.opDone()
   }
 }
 
 /** Moves the clock to each next phase once that share of all operations is done, with requests in flight. */
-async function moveClock(world: World, finished: () => boolean): Promise<void> {
+async function moveClock(world: World, clientsDone: Promise<unknown>): Promise<void> {
   for (let p = 1; p < PHASES.length; p++) {
-    while (world.completedOps < (CLIENTS * OPS_PER_CLIENT * p) / PHASES.length && !finished()) await sleep(1)
+    // Or once the clients have stopped (a client that threw), so the run ends with its error.
+    await Promise.race([world.reached((CLIENTS * OPS_PER_CLIENT * p) / PHASES.length), clientsDone.catch(() => undefined)])
     const r = await world.call('clock.advance', 'POST', '/_emulator/api/clock/advance', { body: { to: PHASES[p] } })
     if (world.expect('clock.advance', r, ['ok'])) world.check(r.body.data.now === PHASES[p], `clock at ${r.body.data.now}`)
   }
@@ -965,9 +990,8 @@ describe('fifty clients at once on one account', () => {
     const { ws } = world
     const shared = await setUp(world)
 
-    let finished = false
-    const clients = Promise.all(Array.from({ length: CLIENTS }, (_, c) => runClient(world, shared, c))).finally(() => (finished = true))
-    await Promise.all([clients, moveClock(world, () => finished)])
+    const clients = Promise.all(Array.from({ length: CLIENTS }, (_, c) => runClient(world, shared, c)))
+    await Promise.all([clients, moveClock(world, clients)])
     // Let the last phase's video tasks reach their end (same day: the windows stay where they are).
     expect((await world.call('clock.advance', 'POST', '/_emulator/api/clock/advance', { body: { by: '1h' } })).status).toBe(200)
     if (process.env.CONCURRENCY_REPORT) {

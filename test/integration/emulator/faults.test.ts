@@ -336,9 +336,8 @@ describe('the journal', () => {
       headers: { authorization: `Bearer ${emu.keys.standard}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'videoq2', prompt: 'x' }),
     })
-    await new Promise((r) => setTimeout(r, 200))
+    await expect.poll(() => events.map((e) => e.type)).toEqual(expect.arrayContaining(['journal', 'clock.moved', 'video.task']))
     source.close()
-    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['journal', 'clock.moved', 'video.task']))
     expect(events.find((e) => e.type === 'journal')!.data).toMatchObject({ operation: 'models.count', status: 200 })
   })
 })

@@ -10,7 +10,8 @@ function recorder(overrides: Partial<ShutdownSteps> = {}) {
     closeWindows: () => void calls.push('windows'),
     closeEmulator: async () => {
       calls.push('emulator:start')
-      await new Promise((resolve) => setTimeout(resolve, 5))
+      // Finishes on a later turn of the event loop, as a real close does: quit must wait for it.
+      await new Promise((resolve) => setImmediate(resolve))
       calls.push('emulator:done')
     },
     quit: () => void calls.push('quit'),

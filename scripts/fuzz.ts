@@ -1,5 +1,5 @@
 // npm run fuzz: the long fuzz run (FUZZ_RUNS, default 20000; FUZZ_SEED), printing its counts.
-import { fuzz } from '../test/fuzz/fuzz.ts'
+import { fuzz } from '../test/integration/fuzz/fuzz.ts'
 
 const runs = Number(process.env.FUZZ_RUNS ?? 20_000)
 const seed = Number(process.env.FUZZ_SEED ?? 20261122)

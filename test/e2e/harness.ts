@@ -1,7 +1,7 @@
 // End-to-end tests drive Debian's Chromium (playwright-core, no downloaded browser) against the UI
 // served by a real emulator. Where Chromium is not installed they are skipped, saying why; CI
-// installs it. Screenshots go to test-results/screenshots/.
-import { execFileSync } from 'node:child_process'
+// installs it. Screenshots go to test-results/screenshots/. The project's global setup (global-setup.ts)
+// has rebuilt the UI if its sources changed.
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
@@ -12,12 +12,6 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const hasChromium = existsSync(CHROMIUM)
 const ROOT = join(import.meta.dirname, '../..')
 const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots')
-
-/** The UI is served from the renderer build; build it once if this checkout has none. */
-export function ensureRendererBuilt(): void {
-  if (existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) return
-  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: ROOT, stdio: 'ignore' })
-}
 
 let browser: Browser | undefined
 
@@ -43,7 +37,6 @@ export interface UiSession {
 
 /** A fresh emulator (manual clock, in memory) and a page on its UI at the given view. */
 export async function openUi(view: string, options: EmulatorOptions = {}): Promise<UiSession> {
-  ensureRendererBuilt()
   const emu = await startEmulator({
     port: 0,
     euPort: -1,

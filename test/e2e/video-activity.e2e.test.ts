@@ -1,100 +1,78 @@
 // The Clock, Video, Data and Activity views in a real browser: a video task created through the router
 // with a callback receiver, finished by moving the clock an hour, then inspected (timeline, deliveries,
 // player); and the demo preset loaded from the Data view, drawn as charts in the Activity view.
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, describe, expect, it } from 'vitest'
+import { startSink } from '../helpers/sink.ts'
 import { closeBrowser, hasChromium, openUi } from './harness.ts'
-
-/** A local HTTP server that records the JSON bodies POSTed to it and answers 200. */
-async function startReceiver(): Promise<{ url: string; bodies: Array<{ state: string; id: string }>; close(): Promise<void> }> {
-  const bodies: Array<{ state: string; id: string }> = []
-  const server: Server = createServer((req, res) => {
-    let text = ''
-    req.on('data', (chunk: Buffer) => (text += chunk.toString()))
-    req.on('end', () => {
-      if (req.method === 'POST') bodies.push(JSON.parse(text) as { state: string; id: string })
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}')
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}/hooks/video`,
-    bodies,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  }
-}
 
 describe.skipIf(!hasChromium)('video, clock, data and activity in the inspector', () => {
   afterAll(closeBrowser)
 
   it('finishes a video task with the clock and shows its timeline, callbacks and video', { timeout: 60_000 }, async () => {
-    const receiver = await startReceiver()
-    try {
-      const { emu, page, screenshot } = await openUi('clock')
-      page.setDefaultTimeout(10_000)
-      page.on('pageerror', (e) => console.log('PAGEERROR', e.message))
+    const receiver = await startSink()
+    const { emu, page, screenshot } = await openUi('clock')
+    page.setDefaultTimeout(10_000)
+    page.on('pageerror', (e) => console.log('PAGEERROR', e.message))
 
-      const created = await fetch(`${emu.url}/router/v1/video/ent/v2/text2video`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${emu.keys.standard}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'videoq2', prompt: 'a lighthouse at dusk', callback_url: receiver.url }),
-      })
-      expect(created.status).toBe(200)
-      const { task_id: taskId, state } = (await created.json()) as { task_id: string; state: string }
-      expect(state).toBe('created')
+    const created = await fetch(`${emu.url}/router/v1/video/ent/v2/text2video`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${emu.keys.standard}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'videoq2', prompt: 'a lighthouse at dusk', callback_url: `${receiver.url}/hooks/video` }),
+    })
+    expect(created.status).toBe(200)
+    const { task_id: taskId, state } = (await created.json()) as { task_id: string; state: string }
+    expect(state).toBe('created')
 
-      // Clock: 10:00 on the manual clock, then an hour later, with the task's work run on the way.
-      await page.getByRole('status', { name: 'Virtual time' }).getByText('10:00:00').waitFor()
-      await page.getByRole('button', { name: '+1 hour' }).click()
-      await page.getByRole('status').filter({ hasText: 'Moved 1 hour forward, to 2026-03-04 11:00:00 UTC' }).waitFor()
-      await page.getByRole('status', { name: 'Virtual time' }).getByText('11:00:00').waitFor()
-      await screenshot('clock-view')
+    // Clock: 10:00 on the manual clock, then an hour later, with the task's work run on the way.
+    await page.getByRole('status', { name: 'Virtual time' }).getByText('10:00:00').waitFor()
+    await page.getByRole('button', { name: '+1 hour' }).click()
+    await page.getByRole('status').filter({ hasText: 'Moved 1 hour forward, to 2026-03-04 11:00:00 UTC' }).waitFor()
+    await page.getByRole('status', { name: 'Virtual time' }).getByText('11:00:00').waitFor()
+    await screenshot('clock-view')
 
-      // The receiver got the processing and the success callbacks.
-      await expect.poll(() => receiver.bodies.map((b) => b.state)).toEqual(['processing', 'success'])
-      expect(receiver.bodies.every((b) => b.id === taskId)).toBe(true)
+    // The receiver got the processing and the success callbacks.
+    await receiver.until(2)
+    expect(receiver.received.map((r) => [r.method, r.path, r.body.state, r.body.id])).toEqual([
+      ['POST', '/hooks/video', 'processing', taskId],
+      ['POST', '/hooks/video', 'success', taskId],
+    ])
 
-      // Video: select the task; it succeeded, with its whole timeline, both deliveries and the player.
-      await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Video' }).click()
-      const row = page.getByRole('row').filter({ hasText: taskId })
-      await row.getByText('success', { exact: true }).waitFor()
-      await row.click()
-      expect(await row.getAttribute('aria-selected')).toBe('true')
+    // Video: select the task; it succeeded, with its whole timeline, both deliveries and the player.
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Video' }).click()
+    const row = page.getByRole('row').filter({ hasText: taskId })
+    await row.getByText('success', { exact: true }).waitFor()
+    await row.click()
+    expect(await row.getAttribute('aria-selected')).toBe('true')
 
-      const detail = page.getByRole('region', { name: new RegExp(`^Task ${taskId}`) })
-      await detail.waitFor()
-      const timeline = detail.getByRole('list', { name: 'State timeline' }).getByRole('listitem')
-      await expect
-        .poll(() => timeline.allInnerTexts())
-        .toEqual([
-          expect.stringContaining('created'),
-          expect.stringContaining('queueing'),
-          expect.stringContaining('processing'),
-          expect.stringContaining('success'),
-        ])
+    const detail = page.getByRole('region', { name: new RegExp(`^Task ${taskId}`) })
+    await detail.waitFor()
+    const timeline = detail.getByRole('list', { name: 'State timeline' }).getByRole('listitem')
+    await expect
+      .poll(() => timeline.allInnerTexts())
+      .toEqual([
+        expect.stringContaining('created'),
+        expect.stringContaining('queueing'),
+        expect.stringContaining('processing'),
+        expect.stringContaining('success'),
+      ])
 
-      const deliveries = detail.getByRole('list', { name: 'Callback deliveries' }).getByRole('listitem')
-      await expect.poll(() => deliveries.count()).toBe(2)
-      for (const [i, delivered] of ['processing', 'success'].entries()) {
-        const item = deliveries.nth(i)
-        await item.getByText(delivered, { exact: true }).waitFor()
-        await item.getByText('delivered', { exact: true }).waitFor()
-        await item.getByRole('cell', { name: '200', exact: true }).waitFor()
-      }
-      expect(await detail.getByRole('button', { name: 'Redeliver the success callback' }).isEnabled()).toBe(true)
-
-      const player = detail.locator('video[controls]')
-      await player.waitFor()
-      expect(await player.getAttribute('src')).toBe(`${emu.url}/router/v1/video/media/${taskId}/video.mp4`)
-      // The browser loads the sample (same origin, allowed by the CSP): its duration is known.
-      await expect.poll(() => player.evaluate((video) => (video as unknown as { readyState: number }).readyState)).toBeGreaterThanOrEqual(1)
-      await detail.getByRole('img', { name: `Cover of task ${taskId}` }).waitFor()
-      await screenshot('video-task')
-    } finally {
-      await receiver.close()
+    const deliveries = detail.getByRole('list', { name: 'Callback deliveries' }).getByRole('listitem')
+    await expect.poll(() => deliveries.count()).toBe(2)
+    for (const [i, delivered] of ['processing', 'success'].entries()) {
+      const item = deliveries.nth(i)
+      await item.getByText(delivered, { exact: true }).waitFor()
+      await item.getByText('delivered', { exact: true }).waitFor()
+      await item.getByRole('cell', { name: '200', exact: true }).waitFor()
     }
+    expect(await detail.getByRole('button', { name: 'Redeliver the success callback' }).isEnabled()).toBe(true)
+
+    const player = detail.locator('video[controls]')
+    await player.waitFor()
+    expect(await player.getAttribute('src')).toBe(`${emu.url}/router/v1/video/media/${taskId}/video.mp4`)
+    // The browser loads the sample (same origin, allowed by the CSP): its duration is known.
+    await expect.poll(() => player.evaluate((video) => (video as unknown as { readyState: number }).readyState)).toBeGreaterThanOrEqual(1)
+    await detail.getByRole('img', { name: `Cover of task ${taskId}` }).waitFor()
+    await screenshot('video-task')
   })
 
   it('loads the demo preset from the Data view and charts it in the Activity view', { timeout: 60_000 }, async () => {

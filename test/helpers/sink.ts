@@ -24,13 +24,23 @@ export interface Sink {
   close(): Promise<void>
   /** The most requests the receiver had open at once. */
   maxInFlight(): number
+  /** Resolves once `count` requests have arrived in all. */
+  until(count: number): Promise<void>
+  /** With `held`: sends the answers kept back so far, and answers later requests at once. */
+  release(): void
 }
 
-/** `holdMs` keeps each answer back a little, so parallel attempts overlap at the receiver. */
-export async function startSink(reply: (n: number) => Reply = () => 200, { holdMs = 0 }: { holdMs?: number } = {}): Promise<Sink> {
+/**
+ * `held` keeps every answer back until `release()`: the requests stay open at the receiver, so a test
+ * sees how many a sender has under way at once without racing a timer.
+ */
+export async function startSink(reply: (n: number) => Reply = () => 200, { held = false }: { held?: boolean } = {}): Promise<Sink> {
   const received: Received[] = []
   let inFlight = 0
   let maxInFlight = 0
+  let releasing = !held
+  const kept: Array<() => void> = []
+  const waiters: Array<{ count: number; resolve: () => void }> = []
   const server = createServer((req, res) => {
     let text = ''
     req.setEncoding('utf8')
@@ -46,14 +56,19 @@ export async function startSink(reply: (n: number) => Reply = () => 200, { holdM
       }
       received.push({ method: req.method!, path: q < 0 ? raw : raw.slice(0, q), query: q < 0 ? '' : raw.slice(q + 1), headers: req.headers, text, body })
       const answer = reply(received.length)
-      if (answer === 'hang') return
-      maxInFlight = Math.max(maxInFlight, ++inFlight)
-      const send = () => {
-        inFlight--
-        res.writeHead(answer, { 'content-type': 'application/json' }).end('{"ok":true}')
+      if (answer !== 'hang') {
+        maxInFlight = Math.max(maxInFlight, ++inFlight)
+        const send = () => {
+          inFlight--
+          res.writeHead(answer, { 'content-type': 'application/json' }).end('{"ok":true}')
+        }
+        if (releasing) send()
+        else kept.push(send)
       }
-      if (holdMs > 0) setTimeout(send, holdMs)
-      else send()
+      for (const waiter of waiters.filter((w) => w.count <= received.length)) {
+        waiters.splice(waiters.indexOf(waiter), 1)
+        waiter.resolve()
+      }
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -63,5 +78,15 @@ export async function startSink(reply: (n: number) => Reply = () => 200, { holdM
       server.close(() => resolve())
     })
   onTestFinished(close)
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received, close, maxInFlight: () => maxInFlight }
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
+    close,
+    maxInFlight: () => maxInFlight,
+    until: (count) => (received.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }))),
+    release() {
+      releasing = true
+      for (const send of kept.splice(0)) send()
+    },
+  }
 }

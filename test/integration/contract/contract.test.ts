@@ -1,0 +1,756 @@
+// The contract test: for every operation the emulator serves under /api/v1 and /router/v1, valid and
+// invalid requests (no key, the wrong kind of key, a malformed body, a bad enum, an unknown id, limits,
+// 402, 429), each answer checked against the real gateway's OpenAPI document (status declared, media
+// type declared, body valid against the schema) or, for the video router, against the vendor's
+// documented shapes, reasons and messages. What differs on purpose is listed in DELIBERATE, and in the
+// README's fidelity table; anything else that differs fails.
+import { describe, expect, it } from 'vitest'
+import type { EmulatorOptions } from '../../../src/emulator/index.ts'
+import { dataUri, png } from '../../helpers/images.ts'
+import { testEmulator, type TestEmulator } from '../../helpers/emulator.ts'
+import { gatewayProblems, hasRealDocument, realEnum, vendorProblems, type Answer } from './shapes.ts'
+
+const MODEL = 'openai/text-embedding-3-small'
+const ROUTER = '/router/v1/video/ent/v2'
+const IMG = dataUri(png(64, 36), 'image/png')
+const CHARGE = { amount: 10, sender: '0x9a85CB3bfd494Ea3a8C9E50aA6a3c1a7E8BACE11', chain_id: 8453 }
+
+type Real = { gateway: [method: string, path: string] } | { vendor: 'create' | 'query' | 'cancel' | 'list' } | { own: string }
+
+interface Case {
+  /** The emulator's operation id (its OpenAPI document's operationId). */
+  operation: string
+  name: string
+  status: number
+  options?: EmulatorOptions
+  run: (emu: TestEmulator) => Promise<Answer>
+}
+
+const KEYS_LIST: Real = { gateway: ['get', '/keys'] }
+
+/** Where each operation's answers are checked: the real document's operation, the vendor's shape, or nowhere (our own). */
+const REAL: Record<string, Real> = {
+  'keys.list': KEYS_LIST,
+  'keys.update': { gateway: ['patch', '/keys/{hash}'] },
+  'models.list': { gateway: ['get', '/models'] },
+  'models.count': { gateway: ['get', '/models/count'] },
+  'models.user': { gateway: ['get', '/models/user'] },
+  'models.endpoints': { gateway: ['get', '/models/{author}/{slug}/endpoints'] },
+  'endpoints.zdr': { gateway: ['get', '/endpoints/zdr'] },
+  'guardrails.list': { gateway: ['get', '/guardrails'] },
+  'guardrails.create': { gateway: ['post', '/guardrails'] },
+  'guardrails.get': { gateway: ['get', '/guardrails/{id}'] },
+  'guardrails.update': { gateway: ['patch', '/guardrails/{id}'] },
+  'guardrails.delete': { gateway: ['delete', '/guardrails/{id}'] },
+  'guardrails.assignments.keys.listAll': { gateway: ['get', '/guardrails/assignments/keys'] },
+  'guardrails.assignments.members.listAll': { gateway: ['get', '/guardrails/assignments/members'] },
+  'guardrails.assignments.keys.list': { gateway: ['get', '/guardrails/{id}/assignments/keys'] },
+  'guardrails.assignments.keys.assign': { gateway: ['post', '/guardrails/{id}/assignments/keys'] },
+  'guardrails.assignments.keys.unassign': { gateway: ['post', '/guardrails/{id}/assignments/keys/remove'] },
+  'guardrails.assignments.members.list': { gateway: ['get', '/guardrails/{id}/assignments/members'] },
+  'guardrails.assignments.members.assign': { gateway: ['post', '/guardrails/{id}/assignments/members'] },
+  'guardrails.assignments.members.unassign': { gateway: ['post', '/guardrails/{id}/assignments/members/remove'] },
+  'embeddings.create': { gateway: ['post', '/embeddings'] },
+  'activity.list': { gateway: ['get', '/activity'] },
+  'credits.get': { gateway: ['get', '/credits'] },
+  'credits.crypto': { gateway: ['post', '/credits/coinbase'] },
+  'credits.coinbase': { gateway: ['post', '/credits/coinbase'] },
+  'video.multiframe': { vendor: 'create' },
+  'video.text2video': { vendor: 'create' },
+  'video.img2video': { vendor: 'create' },
+  'video.reference2video': { vendor: 'create' },
+  'video.startend2video': { vendor: 'create' },
+  'video.template2video': { vendor: 'create' },
+  'video.tasks.get': { vendor: 'query' },
+  'video.tasks.cancel': { vendor: 'cancel' },
+  'video.tasks.list': { vendor: 'list' },
+  'video.templates': { own: 'the template list the create operations accept (the vendor documents it on a web page)' },
+  'video.media': { own: "the files a finished task links to (the vendor's are signed storage URLs)" },
+}
+
+/**
+ * Answers that differ from the real documents on purpose, by `operation status`: the spec says so, or
+ * the real service has no such answer. Each is a row of the README's fidelity table.
+ */
+const DELIBERATE: Record<string, string> = {
+  'credits.crypto 200': 'the spec creates a crypto charge; the real endpoint is deprecated and answers 410 (the --crypto-charges gone setting)',
+  'credits.coinbase 200': 'the same charge under the processor-named path',
+  'credits.crypto 401': 'the spec lists 401 for a charge without a key; the deprecated real endpoint answers 410 to everyone',
+  'credits.crypto 400': 'the spec validates the charge (amount, sender, chain_id); the deprecated real endpoint answers 410',
+  'video.startend2video 402': 'CreditInsufficient is a 400 in the vendor table; 402 was observed, and is the --video-credit-status 402 setting',
+  'embeddings.create 403': 'a key over its limit: the docs say 402 (the default); 403 "Key limit exceeded" is observed (--key-limit-status 403)',
+  'keys.list 403': 'a standard key on a management operation: the spec says 401 (the default); the real service answers 403 (--wrong-key-kind-status 403)',
+}
+
+const auth = (key?: string) => (key ? { authorization: `Bearer ${key}` } : {})
+const get = (emu: TestEmulator, url: string, key?: string) => emu.get(url, key)
+const send = (emu: TestEmulator, method: 'POST' | 'PATCH' | 'DELETE', url: string, body: unknown, key?: string) => emu.send(method, url, body, key)
+const malformed = (emu: TestEmulator, method: 'POST' | 'PATCH', url: string, key?: string) =>
+  emu.request({ method, url, headers: { ...auth(key), 'content-type': 'application/json' }, payload: '{"name": ' })
+
+async function guardrail(emu: TestEmulator): Promise<string> {
+  return (await send(emu, 'POST', '/api/v1/guardrails', { name: 'contract' }, emu.keys.management)).body.data.id
+}
+
+async function firstKey(emu: TestEmulator): Promise<{ hash: string; creator_user_id: string }> {
+  return (await get(emu, '/api/v1/keys', emu.keys.management)).body.data[0]
+}
+
+async function brokeAccountKey(emu: TestEmulator): Promise<string> {
+  return (await send(emu, 'POST', '/_emulator/api/accounts', {})).body.data.standard_key
+}
+
+const createVideo = (emu: TestEmulator, operation: string, body: unknown, key: string | undefined = emu.keys.standard) =>
+  send(emu, 'POST', `${ROUTER}/${operation}`, body, key)
+
+async function finishedTask(emu: TestEmulator): Promise<string> {
+  const id = (await createVideo(emu, 'text2video', { model: 'videoq2', prompt: 'a fox' })).body.task_id
+  await emu.send('POST', '/_emulator/api/clock/advance', { ms: 3_600_000 })
+  return id
+}
+
+/** The common failures of an authenticated gateway operation. */
+function authCases(
+  operation: string,
+  call: (emu: TestEmulator, key?: string) => Promise<Answer>,
+  kind: 'management' | 'standard' | 'any',
+  wrongKindStatus = 401,
+): Case[] {
+  const cases: Case[] = [
+    { operation, name: 'no key', status: 401, run: (emu) => call(emu) },
+    { operation, name: 'an unknown key', status: 401, run: (emu) => call(emu, 'sk-gw-v1-nobody') },
+  ]
+  if (kind === 'management') cases.push({ operation, name: 'a standard key', status: wrongKindStatus, run: (emu) => call(emu, emu.keys.standard) })
+  if (kind === 'standard') cases.push({ operation, name: 'a management key', status: wrongKindStatus, run: (emu) => call(emu, emu.keys.management) })
+  return cases
+}
+
+/** One kind of guardrail assignment (keys or members): list, assign and unassign, each valid, refused and on an unknown guardrail. */
+function assignmentCases(
+  kind: 'keys' | 'members',
+  field: string,
+  pick: (emu: TestEmulator) => Promise<string>,
+  bad: { assign: unknown; unassign: unknown },
+): Case[] {
+  const of = async (emu: TestEmulator) => `/api/v1/guardrails/${await guardrail(emu)}/assignments/${kind}`
+  const unknown = `/api/v1/guardrails/00000000-0000-4000-8000-000000000000/assignments/${kind}`
+  const list = `guardrails.assignments.${kind}.list`
+  const cases: Case[] = [
+    { operation: list, name: "one guardrail's", status: 200, run: async (emu) => get(emu, await of(emu), emu.keys.management) },
+    { operation: list, name: 'an unknown guardrail', status: 404, run: (emu) => get(emu, unknown, emu.keys.management) },
+    ...authCases(list, (emu, key) => get(emu, unknown, key), 'management'),
+  ]
+  for (const [action, suffix] of [
+    ['assign', ''],
+    ['unassign', '/remove'],
+  ] as const) {
+    const operation = `guardrails.assignments.${kind}.${action}`
+    cases.push(
+      {
+        operation,
+        name: 'one',
+        status: 200,
+        run: async (emu) => send(emu, 'POST', `${await of(emu)}${suffix}`, { [field]: [await pick(emu)] }, emu.keys.management),
+      },
+      {
+        operation,
+        name: `the body ${JSON.stringify(bad[action])}`,
+        status: 400,
+        run: async (emu) => send(emu, 'POST', `${await of(emu)}${suffix}`, bad[action], emu.keys.management),
+      },
+      { operation, name: 'an unknown guardrail', status: 404, run: (emu) => send(emu, 'POST', `${unknown}${suffix}`, { [field]: ['x'] }, emu.keys.management) },
+      ...authCases(operation, (emu, key) => send(emu, 'POST', `${unknown}${suffix}`, { [field]: ['x'] }, key), 'management'),
+    )
+  }
+  return cases
+}
+
+const CASES: Case[] = [
+  // Keys
+  { operation: 'keys.list', name: 'the list', status: 200, run: (emu) => get(emu, '/api/v1/keys?include_disabled=true&offset=1', emu.keys.management) },
+  { operation: 'keys.list', name: 'a bad offset', status: 400, run: (emu) => get(emu, '/api/v1/keys?offset=-1', emu.keys.management) },
+  ...authCases('keys.list', (emu, key) => get(emu, '/api/v1/keys', key), 'management'),
+  {
+    operation: 'keys.list',
+    name: 'a standard key as the real service answers it (--wrong-key-kind-status 403)',
+    status: 403,
+    options: { wrongKeyKindStatus: 403 },
+    run: (emu) => get(emu, '/api/v1/keys', emu.keys.standard),
+  },
+  {
+    operation: 'keys.update',
+    name: 'a new limit',
+    status: 200,
+    run: async (emu) =>
+      send(emu, 'PATCH', `/api/v1/keys/${(await firstKey(emu)).hash}`, { limit: 5, limit_reset: 'weekly', name: 'renamed' }, emu.keys.management),
+  },
+  {
+    operation: 'keys.update',
+    name: 'a bad limit_reset',
+    status: 400,
+    run: async (emu) => send(emu, 'PATCH', `/api/v1/keys/${(await firstKey(emu)).hash}`, { limit_reset: 'hourly' }, emu.keys.management),
+  },
+  {
+    operation: 'keys.update',
+    name: 'a malformed body',
+    status: 400,
+    run: async (emu) => malformed(emu, 'PATCH', `/api/v1/keys/${(await firstKey(emu)).hash}`, emu.keys.management),
+  },
+  {
+    operation: 'keys.update',
+    name: 'an unknown hash',
+    status: 404,
+    run: (emu) => send(emu, 'PATCH', `/api/v1/keys/${'0'.repeat(64)}`, { name: 'x' }, emu.keys.management),
+  },
+  ...authCases('keys.update', (emu, key) => send(emu, 'PATCH', `/api/v1/keys/${'0'.repeat(64)}`, { name: 'x' }, key), 'management'),
+
+  // Catalog
+  { operation: 'models.list', name: 'text models', status: 200, run: (emu) => get(emu, '/api/v1/models') },
+  {
+    operation: 'models.list',
+    name: 'every modality, by parameter',
+    status: 200,
+    run: (emu) => get(emu, '/api/v1/models?output_modalities=all&supported_parameters=tools'),
+  },
+  { operation: 'models.list', name: 'embeddings models', status: 200, run: (emu) => get(emu, '/api/v1/models?output_modalities=embeddings') },
+  { operation: 'models.list', name: 'the RSS feed', status: 200, run: (emu) => get(emu, '/api/v1/models?use_rss=true') },
+  { operation: 'models.list', name: 'a bad category', status: 400, run: (emu) => get(emu, '/api/v1/models?category=nonsense') },
+  { operation: 'models.list', name: 'a bad output modality', status: 400, run: (emu) => get(emu, '/api/v1/models?output_modalities=smell') },
+  { operation: 'models.count', name: 'the count', status: 200, run: (emu) => get(emu, '/api/v1/models/count') },
+  { operation: 'models.count', name: 'a bad output modality', status: 400, run: (emu) => get(emu, '/api/v1/models/count?output_modalities=smell') },
+  { operation: 'models.user', name: "the caller's models", status: 200, run: (emu) => get(emu, '/api/v1/models/user', emu.keys.standard) },
+  ...authCases('models.user', (emu, key) => get(emu, '/api/v1/models/user', key), 'any'),
+  { operation: 'models.endpoints', name: 'a model', status: 200, run: (emu) => get(emu, `/api/v1/models/${MODEL}/endpoints`) },
+  { operation: 'models.endpoints', name: 'a chat model', status: 200, run: (emu) => get(emu, '/api/v1/models/openai/gpt-4o/endpoints') },
+  { operation: 'models.endpoints', name: 'an unknown model', status: 404, run: (emu) => get(emu, '/api/v1/models/nobody/nothing/endpoints') },
+  { operation: 'endpoints.zdr', name: 'the preview', status: 200, run: (emu) => get(emu, '/api/v1/endpoints/zdr') },
+  {
+    operation: 'endpoints.zdr',
+    name: 'a 500 fault',
+    status: 500,
+    run: async (emu) => (
+      await send(emu, 'POST', '/_emulator/api/faults', { match: { operation: 'endpoints.zdr' }, action: { status: 500 } }),
+      get(emu, '/api/v1/endpoints/zdr')
+    ),
+  },
+
+  // Guardrails
+  {
+    operation: 'guardrails.list',
+    name: 'the list',
+    status: 200,
+    run: async (emu) => (await guardrail(emu), get(emu, '/api/v1/guardrails?offset=0&limit=10', emu.keys.management)),
+  },
+  { operation: 'guardrails.list', name: 'a limit over 100', status: 400, run: (emu) => get(emu, '/api/v1/guardrails?limit=101', emu.keys.management) },
+  ...authCases('guardrails.list', (emu, key) => get(emu, '/api/v1/guardrails', key), 'management'),
+  {
+    operation: 'guardrails.create',
+    name: 'every field',
+    status: 201,
+    run: (emu) =>
+      send(
+        emu,
+        'POST',
+        '/api/v1/guardrails',
+        {
+          name: 'Prod',
+          description: 'd',
+          limit_usd: 5,
+          reset_interval: 'monthly',
+          allowed_providers: ['openai'],
+          ignored_providers: ['azure'],
+          allowed_models: [MODEL],
+          enforce_zdr: true,
+        },
+        emu.keys.management,
+      ),
+  },
+  {
+    operation: 'guardrails.create',
+    name: 'no name',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/guardrails', { description: 'x' }, emu.keys.management),
+  },
+  {
+    operation: 'guardrails.create',
+    name: 'a bad reset_interval',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/guardrails', { name: 'x', reset_interval: 'yearly' }, emu.keys.management),
+  },
+  {
+    operation: 'guardrails.create',
+    name: 'an empty allowed_models',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/guardrails', { name: 'x', allowed_models: [] }, emu.keys.management),
+  },
+  { operation: 'guardrails.create', name: 'a malformed body', status: 400, run: (emu) => malformed(emu, 'POST', '/api/v1/guardrails', emu.keys.management) },
+  ...authCases('guardrails.create', (emu, key) => send(emu, 'POST', '/api/v1/guardrails', { name: 'x' }, key), 'management'),
+  { operation: 'guardrails.get', name: 'one', status: 200, run: async (emu) => get(emu, `/api/v1/guardrails/${await guardrail(emu)}`, emu.keys.management) },
+  {
+    operation: 'guardrails.get',
+    name: 'an unknown id',
+    status: 404,
+    run: (emu) => get(emu, '/api/v1/guardrails/00000000-0000-4000-8000-000000000000', emu.keys.management),
+  },
+  { operation: 'guardrails.get', name: 'an id that is not a uuid', status: 404, run: (emu) => get(emu, '/api/v1/guardrails/not-a-uuid', emu.keys.management) },
+  ...authCases('guardrails.get', (emu, key) => get(emu, '/api/v1/guardrails/00000000-0000-4000-8000-000000000000', key), 'management'),
+  {
+    operation: 'guardrails.update',
+    name: 'a new limit',
+    status: 200,
+    run: async (emu) => send(emu, 'PATCH', `/api/v1/guardrails/${await guardrail(emu)}`, { limit_usd: 7, allowed_providers: null }, emu.keys.management),
+  },
+  {
+    operation: 'guardrails.update',
+    name: 'a negative limit',
+    status: 400,
+    run: async (emu) => send(emu, 'PATCH', `/api/v1/guardrails/${await guardrail(emu)}`, { limit_usd: -1 }, emu.keys.management),
+  },
+  {
+    operation: 'guardrails.update',
+    name: 'an unknown id',
+    status: 404,
+    run: (emu) => send(emu, 'PATCH', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000', { name: 'x' }, emu.keys.management),
+  },
+  ...authCases(
+    'guardrails.update',
+    (emu, key) => send(emu, 'PATCH', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000', { name: 'x' }, key),
+    'management',
+  ),
+  {
+    operation: 'guardrails.delete',
+    name: 'one',
+    status: 200,
+    run: async (emu) => send(emu, 'DELETE', `/api/v1/guardrails/${await guardrail(emu)}`, undefined, emu.keys.management),
+  },
+  {
+    operation: 'guardrails.delete',
+    name: 'an unknown id',
+    status: 404,
+    run: (emu) => send(emu, 'DELETE', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000', undefined, emu.keys.management),
+  },
+  ...authCases('guardrails.delete', (emu, key) => send(emu, 'DELETE', '/api/v1/guardrails/00000000-0000-4000-8000-000000000000', undefined, key), 'management'),
+  {
+    operation: 'guardrails.assignments.keys.listAll',
+    name: 'all key assignments',
+    status: 200,
+    run: async (emu) => {
+      await send(emu, 'POST', `/api/v1/guardrails/${await guardrail(emu)}/assignments/keys`, { key_hashes: [(await firstKey(emu)).hash] }, emu.keys.management)
+      return get(emu, '/api/v1/guardrails/assignments/keys', emu.keys.management)
+    },
+  },
+  ...authCases('guardrails.assignments.keys.listAll', (emu, key) => get(emu, '/api/v1/guardrails/assignments/keys', key), 'management'),
+  {
+    operation: 'guardrails.assignments.members.listAll',
+    name: 'all member assignments',
+    status: 200,
+    run: async (emu) => {
+      await send(
+        emu,
+        'POST',
+        `/api/v1/guardrails/${await guardrail(emu)}/assignments/members`,
+        { member_user_ids: [(await firstKey(emu)).creator_user_id] },
+        emu.keys.management,
+      )
+      return get(emu, '/api/v1/guardrails/assignments/members', emu.keys.management)
+    },
+  },
+  ...authCases('guardrails.assignments.members.listAll', (emu, key) => get(emu, '/api/v1/guardrails/assignments/members', key), 'management'),
+  ...assignmentCases('keys', 'key_hashes', async (emu) => (await firstKey(emu)).hash, { assign: {}, unassign: { key_hashes: [] } }),
+  ...assignmentCases('members', 'member_user_ids', async (emu) => (await firstKey(emu)).creator_user_id, { assign: { member_user_ids: [1] }, unassign: {} }),
+
+  // Embeddings
+  {
+    operation: 'embeddings.create',
+    name: 'a string',
+    status: 200,
+    run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'hello' }, emu.keys.standard),
+  },
+  {
+    operation: 'embeddings.create',
+    name: 'strings as base64, fewer dimensions',
+    status: 200,
+    run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: ['a', 'b'], encoding_format: 'base64', dimensions: 8 }, emu.keys.standard),
+  },
+  {
+    operation: 'embeddings.create',
+    name: 'token ids',
+    status: 200,
+    run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: [[15339, 1917]] }, emu.keys.standard),
+  },
+  { operation: 'embeddings.create', name: 'no input', status: 400, run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL }, emu.keys.standard) },
+  {
+    operation: 'embeddings.create',
+    name: 'a bad encoding_format',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'x', encoding_format: 'hex' }, emu.keys.standard),
+  },
+  {
+    operation: 'embeddings.create',
+    name: 'an unknown model',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: 'nobody/nothing', input: 'x' }, emu.keys.standard),
+  },
+  { operation: 'embeddings.create', name: 'a malformed body', status: 400, run: (emu) => malformed(emu, 'POST', '/api/v1/embeddings', emu.keys.standard) },
+  {
+    operation: 'embeddings.create',
+    name: 'a body that is not JSON',
+    status: 400,
+    run: (emu) =>
+      emu.request({ method: 'POST', url: '/api/v1/embeddings', headers: { ...auth(emu.keys.standard), 'content-type': 'text/plain' }, payload: 'hello' }),
+  },
+  {
+    operation: 'embeddings.create',
+    name: 'no provider left',
+    status: 404,
+    run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'x', provider: { only: ['nobody'] } }, emu.keys.standard),
+  },
+  {
+    operation: 'embeddings.create',
+    name: 'no credits',
+    status: 402,
+    run: async (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'x' }, await brokeAccountKey(emu)),
+  },
+  {
+    operation: 'embeddings.create',
+    name: 'a key over its limit (the observed 403)',
+    status: 403,
+    options: { keyLimitStatus: 403 },
+    run: async (emu) => {
+      await send(emu, 'PATCH', `/api/v1/keys/${(await firstKey(emu)).hash}`, { limit: 0 }, emu.keys.management)
+      return send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'x' }, emu.keys.standard)
+    },
+  },
+  {
+    operation: 'embeddings.create',
+    name: 'rate limited',
+    status: 429,
+    options: { rateLimitKeyPerMinute: 1 },
+    run: async (emu) => (
+      await send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'x' }, emu.keys.standard),
+      send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'x' }, emu.keys.standard)
+    ),
+  },
+  {
+    operation: 'embeddings.create',
+    name: 'a list of doubles (the spec)',
+    status: 200,
+    run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: [0.25, -1.5, 3] }, emu.keys.standard),
+  },
+  {
+    operation: 'embeddings.create',
+    name: 'a list of doubles with --embeddings-numbers token-ids',
+    status: 400,
+    options: { embeddingsNumbers: 'token-ids' },
+    run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: [0.25, -1.5, 3] }, emu.keys.standard),
+  },
+  ...authCases('embeddings.create', (emu, key) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'x' }, key), 'standard'),
+  ...[500, 502, 503].map((status): Case => ({
+    operation: 'embeddings.create',
+    name: `a ${status} fault`,
+    status,
+    run: async (emu) => {
+      await send(emu, 'POST', '/_emulator/api/faults', { match: { operation: 'embeddings.create' }, action: { status } })
+      return send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'x' }, emu.keys.standard)
+    },
+  })),
+
+  // Activity
+  { operation: 'activity.list', name: '30 days', status: 200, options: { demo: true }, run: (emu) => get(emu, '/api/v1/activity', emu.keys.management) },
+  {
+    operation: 'activity.list',
+    name: 'one day',
+    status: 200,
+    options: { demo: true },
+    run: (emu) => get(emu, '/api/v1/activity?date=2026-03-01', emu.keys.management),
+  },
+  { operation: 'activity.list', name: 'a bad date', status: 400, run: (emu) => get(emu, '/api/v1/activity?date=03/01/2026', emu.keys.management) },
+  ...authCases('activity.list', (emu, key) => get(emu, '/api/v1/activity', key), 'management', 403),
+
+  // Credits
+  { operation: 'credits.get', name: 'the balance', status: 200, run: (emu) => get(emu, '/api/v1/credits', emu.keys.standard) },
+  ...authCases('credits.get', (emu, key) => get(emu, '/api/v1/credits', key), 'any'),
+  { operation: 'credits.crypto', name: 'a charge', status: 200, run: (emu) => send(emu, 'POST', '/api/v1/credits/crypto', CHARGE, emu.keys.standard) },
+  {
+    operation: 'credits.crypto',
+    name: 'a bad chain_id',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/credits/crypto', { ...CHARGE, chain_id: 5 }, emu.keys.standard),
+  },
+  ...authCases('credits.crypto', (emu, key) => send(emu, 'POST', '/api/v1/credits/crypto', CHARGE, key), 'any'),
+  { operation: 'credits.coinbase', name: 'a charge', status: 200, run: (emu) => send(emu, 'POST', '/api/v1/credits/coinbase', CHARGE, emu.keys.standard) },
+  {
+    operation: 'credits.crypto',
+    name: 'as the real service today (--crypto-charges gone)',
+    status: 410,
+    options: { cryptoCharges: 'gone' },
+    run: (emu) => send(emu, 'POST', '/api/v1/credits/crypto', CHARGE, emu.keys.standard),
+  },
+  {
+    operation: 'credits.coinbase',
+    name: 'as the real service today (--crypto-charges gone)',
+    status: 410,
+    options: { cryptoCharges: 'gone' },
+    run: (emu) => send(emu, 'POST', '/api/v1/credits/coinbase', CHARGE),
+  },
+
+  // The video router
+  {
+    operation: 'video.text2video',
+    name: 'a task',
+    status: 200,
+    run: (emu) => createVideo(emu, 'text2video', { model: 'videoq2', prompt: 'a fox', seed: 0, payload: 'p' }),
+  },
+  { operation: 'video.text2video', name: 'no prompt', status: 400, run: (emu) => createVideo(emu, 'text2video', { model: 'videoq2' }) },
+  {
+    operation: 'video.text2video',
+    name: 'a bad style',
+    status: 400,
+    run: (emu) => createVideo(emu, 'text2video', { model: 'videoq2', prompt: 'x', style: 'noir' }),
+  },
+  { operation: 'video.text2video', name: 'a malformed body', status: 400, run: (emu) => malformed(emu, 'POST', `${ROUTER}/text2video`, emu.keys.standard) },
+  {
+    operation: 'video.text2video',
+    name: 'a body that is not JSON',
+    status: 400,
+    run: (emu) =>
+      emu.request({ method: 'POST', url: `${ROUTER}/text2video`, headers: { ...auth(emu.keys.standard), 'content-type': 'text/plain' }, payload: 'x' }),
+  },
+  {
+    operation: 'video.text2video',
+    name: 'too few credits',
+    status: 400,
+    run: async (emu) => createVideo(emu, 'text2video', { model: 'videoq2', prompt: 'x' }, await brokeAccountKey(emu)),
+  },
+  {
+    operation: 'video.text2video',
+    name: 'rate limited',
+    status: 429,
+    options: { rateLimitKeyPerMinute: 1 },
+    run: async (emu) => (
+      await createVideo(emu, 'text2video', { model: 'videoq2', prompt: 'x' }),
+      createVideo(emu, 'text2video', { model: 'videoq2', prompt: 'x' })
+    ),
+  },
+  ...authCases('video.text2video', (emu, key) => send(emu, 'POST', `${ROUTER}/text2video`, { model: 'videoq2', prompt: 'x' }, key), 'standard'),
+
+  { operation: 'video.img2video', name: 'a task', status: 200, run: (emu) => createVideo(emu, 'img2video', { model: 'videoq2-pro', images: [IMG] }) },
+  { operation: 'video.img2video', name: 'two images', status: 400, run: (emu) => createVideo(emu, 'img2video', { model: 'videoq2-pro', images: [IMG, IMG] }) },
+  {
+    operation: 'video.img2video',
+    name: 'not an image',
+    status: 400,
+    run: (emu) => createVideo(emu, 'img2video', { model: 'videoq2-pro', images: ['data:image/gif;base64,R0lGODlhAQABAAAAACw='] }),
+  },
+  {
+    operation: 'video.img2video',
+    name: 'a 5:1 image',
+    status: 400,
+    run: (emu) => createVideo(emu, 'img2video', { model: 'videoq2-pro', images: [dataUri(png(500, 100), 'image/png')] }),
+  },
+  {
+    operation: 'video.reference2video',
+    name: 'a task',
+    status: 200,
+    run: (emu) => createVideo(emu, 'reference2video', { model: 'videoq2', images: [IMG], prompt: 'x' }),
+  },
+  {
+    operation: 'video.reference2video',
+    name: 'an unknown model',
+    status: 400,
+    run: (emu) => createVideo(emu, 'reference2video', { model: 'nothing', images: [IMG], prompt: 'x' }),
+  },
+  {
+    operation: 'video.startend2video',
+    name: 'a task',
+    status: 200,
+    run: (emu) => createVideo(emu, 'start-end2video', { model: 'videoq2-pro', images: [IMG, IMG] }),
+  },
+  {
+    operation: 'video.startend2video',
+    name: 'one image',
+    status: 400,
+    run: (emu) => createVideo(emu, 'start-end2video', { model: 'videoq2-pro', images: [IMG] }),
+  },
+  {
+    operation: 'video.startend2video',
+    name: 'too few credits as 402 (--video-credit-status 402)',
+    status: 402,
+    options: { videoCreditStatus: 402 },
+    run: async (emu) => createVideo(emu, 'start-end2video', { model: 'videoq2-pro', images: [IMG, IMG] }, await brokeAccountKey(emu)),
+  },
+  {
+    operation: 'video.multiframe',
+    name: 'a task',
+    status: 200,
+    run: (emu) =>
+      createVideo(emu, 'multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG }, { key_image: IMG, duration: 3 }] }),
+  },
+  {
+    operation: 'video.multiframe',
+    name: 'no key frames (the spec: image_settings is optional)',
+    status: 200,
+    run: (emu) => createVideo(emu, 'multiframe', { model: 'videoq2-pro', start_image: IMG }),
+  },
+  {
+    operation: 'video.multiframe',
+    name: 'one key frame with --multiframe-min-key-frames 2',
+    status: 400,
+    options: { multiframeMinKeyFrames: 2 },
+    run: (emu) => createVideo(emu, 'multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: [{ key_image: IMG }] }),
+  },
+  {
+    operation: 'video.multiframe',
+    name: 'ten key frames',
+    status: 400,
+    run: (emu) =>
+      createVideo(emu, 'multiframe', { model: 'videoq2-pro', start_image: IMG, image_settings: Array.from({ length: 10 }, () => ({ key_image: IMG })) }),
+  },
+  {
+    operation: 'video.template2video',
+    name: 'a task',
+    status: 200,
+    run: (emu) => createVideo(emu, 'template2video', { template: 'hug', images: [IMG], prompt: 'x', seed: 1 }),
+  },
+  {
+    operation: 'video.template2video',
+    name: 'an unknown template',
+    status: 400,
+    run: (emu) => createVideo(emu, 'template2video', { template: 'nothing', images: [IMG], prompt: 'x', seed: 1 }),
+  },
+  {
+    operation: 'video.tasks.get',
+    name: 'a new task',
+    status: 200,
+    run: async (emu) =>
+      get(emu, `${ROUTER}/tasks/${(await createVideo(emu, 'text2video', { model: 'videoq2', prompt: 'x' })).body.task_id}/creations`, emu.keys.standard),
+  },
+  {
+    operation: 'video.tasks.get',
+    name: 'a finished task',
+    status: 200,
+    run: async (emu) => get(emu, `${ROUTER}/tasks/${await finishedTask(emu)}/creations`, emu.keys.standard),
+  },
+  {
+    operation: 'video.tasks.get',
+    name: 'an unknown task',
+    status: 404,
+    run: (emu) => get(emu, `${ROUTER}/tasks/123456789012345678/creations`, emu.keys.standard),
+  },
+  ...authCases('video.tasks.get', (emu, key) => get(emu, `${ROUTER}/tasks/123456789012345678/creations`, key), 'standard'),
+  {
+    operation: 'video.tasks.cancel',
+    name: 'an off-peak task',
+    status: 200,
+    run: async (emu) =>
+      send(
+        emu,
+        'POST',
+        `${ROUTER}/tasks/${(await createVideo(emu, 'text2video', { model: 'videoq2', prompt: 'x', off_peak: true })).body.task_id}/cancel`,
+        {},
+        emu.keys.standard,
+      ),
+  },
+  {
+    operation: 'video.tasks.cancel',
+    name: 'a finished task',
+    status: 400,
+    run: async (emu) => send(emu, 'POST', `${ROUTER}/tasks/${await finishedTask(emu)}/cancel`, {}, emu.keys.standard),
+  },
+  {
+    operation: 'video.tasks.cancel',
+    name: 'an unknown task',
+    status: 404,
+    run: (emu) => send(emu, 'POST', `${ROUTER}/tasks/123456789012345678/cancel`, {}, emu.keys.standard),
+  },
+  {
+    operation: 'video.tasks.list',
+    name: 'the list',
+    status: 200,
+    run: async (emu) => (await finishedTask(emu), get(emu, `${ROUTER}/tasks?pager.pagesz=5`, emu.keys.standard)),
+  },
+  { operation: 'video.tasks.list', name: 'a page size over 100', status: 400, run: (emu) => get(emu, `${ROUTER}/tasks?pager.pagesz=101`, emu.keys.standard) },
+  { operation: 'video.tasks.list', name: 'an unknown state', status: 400, run: (emu) => get(emu, `${ROUTER}/tasks?states=done`, emu.keys.standard) },
+  ...authCases('video.tasks.list', (emu, key) => get(emu, `${ROUTER}/tasks`, key), 'standard'),
+  { operation: 'video.templates', name: 'the templates', status: 200, run: (emu) => get(emu, '/router/v1/video/templates', emu.keys.standard) },
+  {
+    operation: 'video.templates',
+    name: 'a 500 fault',
+    status: 500,
+    run: async (emu) => (
+      await send(emu, 'POST', '/_emulator/api/faults', { match: { operation: 'video.templates' }, action: { status: 500 } }),
+      get(emu, '/router/v1/video/templates')
+    ),
+  },
+  {
+    operation: 'video.media',
+    name: 'a video',
+    status: 200,
+    run: async (emu) => emu.request({ method: 'GET', url: `/router/v1/video/media/${await finishedTask(emu)}/video.mp4` }),
+  },
+  { operation: 'video.media', name: 'an unknown task', status: 404, run: (emu) => emu.request({ method: 'GET', url: '/router/v1/video/media/123/video.mp4' }) },
+]
+
+/** The problems of one answer against where its operation's answers are checked. */
+function problemsOf(c: Case, answer: Answer): string[] {
+  const real = REAL[c.operation]
+  if (!real) return [`no real counterpart is named for ${c.operation}`]
+  if ('own' in real) return []
+  const problems = 'gateway' in real ? gatewayProblems(real.gateway[0], real.gateway[1], answer) : vendorProblems(real.vendor, answer)
+  if (problems.length > 0 && DELIBERATE[`${c.operation} ${answer.status}`]) return []
+  return problems
+}
+
+describe.skipIf(!hasRealDocument)('the real contract (needs ../shared/docs/reference beside the checkout)', () => {
+  it.each(CASES.map((c) => [`${c.operation}: ${c.name} -> ${c.status}`, c] as const))('%s', async (_title, c) => {
+    const emu = await testEmulator(c.options)
+    const answer = await c.run(emu)
+    expect(answer.status, JSON.stringify(answer.body)).toBe(c.status)
+    expect(problemsOf(c, answer)).toEqual([])
+  })
+
+  it('covers every operation the emulator serves under /api/v1 and /router/v1, each with a success and a failure', async () => {
+    const emu = await testEmulator()
+    const doc = (await emu.get('/_emulator/api/openapi.json')).body as { paths: Record<string, Record<string, { operationId: string }>> }
+    const served = Object.entries(doc.paths)
+      .filter(([path]) => !path.startsWith('/_emulator/'))
+      .flatMap(([, methods]) => Object.values(methods).map((op) => op.operationId))
+    expect(served.length).toBeGreaterThan(30)
+    for (const operation of served) {
+      expect(REAL[operation], operation).toBeDefined()
+      const statuses = CASES.filter((c) => c.operation === operation).map((c) => c.status)
+      expect(
+        statuses.some((s) => s >= 200 && s < 300),
+        `${operation} has a success case`,
+      ).toBe(true)
+      expect(
+        statuses.some((s) => s >= 400),
+        `${operation} has a failure case`,
+      ).toBe(true)
+    }
+  })
+
+  it('lists a reason for each deliberate difference, and only differences that occur', () => {
+    for (const key of Object.keys(DELIBERATE)) {
+      const [operation, status] = key.split(' ')
+      expect(
+        CASES.some((c) => c.operation === operation && String(c.status) === status),
+        key,
+      ).toBe(true)
+    }
+  })
+
+  it("names providers and parameters only from the real document's enums", async () => {
+    const emu = await testEmulator()
+    const providers = new Set(realEnum('ProviderName'))
+    const parameters = new Set(realEnum('Parameter'))
+    const models = (await emu.get('/api/v1/models?output_modalities=all')).body.data as Array<{ id: string; supported_parameters: string[] }>
+    for (const model of models) {
+      for (const p of model.supported_parameters) expect(parameters.has(p), `${model.id}: ${p}`).toBe(true)
+      const endpoints = (await emu.get(`/api/v1/models/${model.id}/endpoints`)).body.data.endpoints as Array<{ provider_name: string }>
+      for (const e of endpoints) expect(providers.has(e.provider_name), `${model.id}: ${e.provider_name}`).toBe(true)
+    }
+    const zdr = (await emu.get('/api/v1/endpoints/zdr')).body.data as Array<{ provider_name: string }>
+    for (const e of zdr) expect(providers.has(e.provider_name), e.provider_name).toBe(true)
+  })
+})

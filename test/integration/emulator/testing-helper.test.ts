@@ -1,0 +1,33 @@
+// The helpers users' suites import from model-gateway-emulator/testing, used as the README shows.
+import OpenAI from 'openai'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestEmulator, type TestEmulator } from '../../../src/emulator/testing.ts'
+
+describe('model-gateway-emulator/testing', () => {
+  let emu: TestEmulator
+  beforeAll(async () => {
+    emu = await startTestEmulator()
+  })
+  afterAll(() => emu.close())
+
+  it('gives each test file an isolated workspace, faults scoped to it, the journal and the clock', async () => {
+    const [a, b] = await Promise.all([emu.admin.workspace({ credits_usd: 10 }), emu.admin.workspace({ credits_usd: 10 })])
+    const clientA = new OpenAI({ apiKey: a.keys.standard, baseURL: a.apiUrl, maxRetries: 0 })
+    const clientB = new OpenAI({ apiKey: b.keys.standard, baseURL: b.apiUrl, maxRetries: 0 })
+    await a.fault({ match: { operation: 'embeddings.create' }, action: { status: 429 }, remaining: 2 })
+    for (let i = 0; i < 2; i++)
+      await expect(clientA.embeddings.create({ model: 'openai/text-embedding-3-small', input: 'x' })).rejects.toMatchObject({ status: 429 })
+    // The other workspace is not affected, and the third call of A goes through.
+    expect((await clientB.embeddings.create({ model: 'openai/text-embedding-3-small', input: 'x' })).data).toHaveLength(1)
+    expect((await clientA.embeddings.create({ model: 'openai/text-embedding-3-small', input: 'x' })).data).toHaveLength(1)
+    const faulted = await emu.admin.journal({ status: 429 })
+    expect(faulted).toHaveLength(2)
+    // As the README shows: the client's own retries get through a 429 fault.
+    await b.fault({ match: { operation: 'embeddings.create' }, action: { status: 429 }, remaining: 1 })
+    const retrying = new OpenAI({ apiKey: b.keys.standard, baseURL: b.apiUrl })
+    expect((await retrying.embeddings.create({ model: 'openai/text-embedding-3-small', input: 'x' })).data).toHaveLength(1)
+    const before = Date.parse((await emu.admin.advance('1d')).now)
+    expect(before).toBe(Date.parse('2026-01-02T12:00:00Z'))
+    await a.delete()
+  })
+})

@@ -16,6 +16,8 @@ import { insertKey, toKeyView } from '../modules/keys/keys.service.ts'
 import { resetAccount } from '../modules/fixtures/state.ts'
 import { SEED_PRESETS, type SeedPreset } from '../store/seed.ts'
 import { RateLimitsBody } from '../modules/ratelimit/ratelimit.ts'
+import * as R from './admin.responses.ts'
+import { data, Shape } from './admin.responses.ts'
 
 export interface AdminHooks {
   reset(): Promise<void>
@@ -46,9 +48,13 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
     return { ...toKeyView(row, account.workspace_id), kind: row.kind, key: row.token }
   }
 
-  app.get('/health', { config: { operation: 'admin.health' } }, async () => ({ status: 'ok', version: ctx.version }))
+  app.get(
+    '/health',
+    { config: { operation: 'admin.health' }, schema: { response: { 200: Shape({ status: Type.Literal('ok'), version: Type.String() }) } } },
+    async () => ({ status: 'ok' as const, version: ctx.version }),
+  )
 
-  app.get('/state', { config: { operation: 'admin.state' } }, async () => {
+  app.get('/state', { config: { operation: 'admin.state' }, schema: { response: data(R.EmulatorState) } }, async () => {
     const accounts = ctx.repos.accounts.list()
     return {
       data: {
@@ -61,67 +67,84 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
     }
   })
 
-  app.post('/reset', { config: { operation: 'admin.reset' } }, async () => {
+  app.post('/reset', { config: { operation: 'admin.reset' }, schema: { response: data(Shape({ reset: Type.Boolean() })) } }, async () => {
     await hooks.reset()
     return { data: { reset: true } }
   })
 
   app.post(
     '/fixtures/seed',
-    { config: { operation: 'admin.fixtures.seed' }, schema: { body: Type.Object({ preset: StringEnum(SEED_PRESETS) }) } },
+    {
+      config: { operation: 'admin.fixtures.seed' },
+      schema: { response: data(Shape({ preset: Type.String(), accounts: Type.Array(R.Account) })), body: Type.Object({ preset: StringEnum(SEED_PRESETS) }) },
+    },
     async (request) => {
       await hooks.seed(request.body.preset)
       return { data: { preset: request.body.preset, accounts: ctx.repos.accounts.list().map(accountView) } }
     },
   )
 
-  app.get('/rate-limits', { config: { operation: 'admin.rateLimits.get' } }, async () => ({ data: ctx.rateLimiter.limits() }))
-
-  app.put('/rate-limits', { config: { operation: 'admin.rateLimits.set' }, schema: { body: RateLimitsBody } }, async (request) => ({
-    data: ctx.rateLimiter.configure(request.body),
+  app.get('/rate-limits', { config: { operation: 'admin.rateLimits.get' }, schema: { response: data(R.RateLimits) } }, async () => ({
+    data: ctx.rateLimiter.limits(),
   }))
 
-  app.get('/accounts', { config: { operation: 'admin.accounts.list' } }, async () => ({
+  app.put(
+    '/rate-limits',
+    { config: { operation: 'admin.rateLimits.set' }, schema: { response: data(R.RateLimits), body: RateLimitsBody } },
+    async (request) => ({
+      data: ctx.rateLimiter.configure(request.body),
+    }),
+  )
+
+  app.get('/accounts', { config: { operation: 'admin.accounts.list' }, schema: { response: data(Type.Array(R.Account)) } }, async () => ({
     data: ctx.repos.accounts.list().map(accountView),
   }))
 
-  app.post('/accounts', { config: { operation: 'admin.accounts.create' }, schema: { body: OptionalBody(CreateAccountBody) } }, async (request, reply) => {
-    const body = request.body ?? {}
-    const label = ctx.ids.next('account')
-    const members = await generateMembers(ctx.config.seed, label)
-    const created = createAccount(ctx, {
-      label,
-      name: body.name ?? `Workspace ${label.split('#')[1]}`,
-      credits_usd: body.credits_usd ?? 0,
-      members,
-      keys: STARTER_KEYS,
-    })
-    ctx.events.emit('account.created', { id: created.account.id })
-    const token = (kind: string) => created.keys.find((k) => k.row.kind === kind)!.token
-    const data: CreatedAccount = {
-      id: created.account.id,
-      name: created.account.name,
-      management_key: token('management'),
-      standard_key: token('standard'),
-      credits_usd: nanosToUsd(created.account.credits_nanos),
-      workspace_id: created.account.workspace_id,
-      members: created.members.map((m) => ({ id: m.id, name: m.name, email: m.email, role: m.role })),
-    }
-    return reply.code(201).send({ data })
-  })
+  app.post(
+    '/accounts',
+    { config: { operation: 'admin.accounts.create' }, schema: { response: data(R.CreatedAccount, 201), body: OptionalBody(CreateAccountBody) } },
+    async (request, reply) => {
+      const body = request.body ?? {}
+      const label = ctx.ids.next('account')
+      const members = await generateMembers(ctx.config.seed, label)
+      const created = createAccount(ctx, {
+        label,
+        name: body.name ?? `Workspace ${label.split('#')[1]}`,
+        credits_usd: body.credits_usd ?? 0,
+        members,
+        keys: STARTER_KEYS,
+      })
+      ctx.events.emit('account.created', { id: created.account.id })
+      const token = (kind: string) => created.keys.find((k) => k.row.kind === kind)!.token
+      const data: CreatedAccount = {
+        id: created.account.id,
+        name: created.account.name,
+        management_key: token('management'),
+        standard_key: token('standard'),
+        credits_usd: nanosToUsd(created.account.credits_nanos),
+        workspace_id: created.account.workspace_id,
+        members: created.members.map((m) => ({ id: m.id, name: m.name, email: m.email, role: m.role })),
+      }
+      return reply.code(201).send({ data })
+    },
+  )
 
-  app.get('/accounts/:id', { config: { operation: 'admin.accounts.get' }, schema: { params: AccountParams } }, async (request) => {
-    const account = requireAccount(request.params.id)
-    const data: AccountDetail = {
-      ...accountView(account),
-      members: ctx.repos.accounts.members(account.id).map((m) => ({ id: m.id, name: m.name, email: m.email, role: m.role })),
-    }
-    return { data }
-  })
+  app.get(
+    '/accounts/:id',
+    { config: { operation: 'admin.accounts.get' }, schema: { response: data(R.AccountDetail), params: AccountParams } },
+    async (request) => {
+      const account = requireAccount(request.params.id)
+      const data: AccountDetail = {
+        ...accountView(account),
+        members: ctx.repos.accounts.members(account.id).map((m) => ({ id: m.id, name: m.name, email: m.email, role: m.role })),
+      }
+      return { data }
+    },
+  )
 
   app.patch(
     '/accounts/:id',
-    { config: { operation: 'admin.accounts.update' }, schema: { params: AccountParams, body: UpdateAccountBody } },
+    { config: { operation: 'admin.accounts.update' }, schema: { response: data(R.Account), params: AccountParams, body: UpdateAccountBody } },
     async (request) => {
       const account = requireAccount(request.params.id)
       ctx.repos.accounts.update(account, request.body)
@@ -129,26 +152,31 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
     },
   )
 
-  app.delete('/accounts/:id', { config: { operation: 'admin.accounts.delete' }, schema: { params: AccountParams } }, async (request) => {
-    requireAccount(request.params.id)
-    ctx.repos.accounts.delete(request.params.id)
-    return { data: { deleted: true } }
-  })
+  app.delete(
+    '/accounts/:id',
+    { config: { operation: 'admin.accounts.delete' }, schema: { response: data(R.Deleted), params: AccountParams } },
+    async (request) => {
+      requireAccount(request.params.id)
+      ctx.repos.accounts.delete(request.params.id)
+      return { data: { deleted: true } }
+    },
+  )
 
   // A workspace for one test among many running in parallel: back to how the account was created.
-  app.post('/accounts/:id/reset', { config: { operation: 'admin.accounts.reset' }, schema: { params: AccountParams } }, async (request) => {
-    resetAccount(ctx, requireAccount(request.params.id).id)
-    return { data: accountView(requireAccount(request.params.id)) }
-  })
+  app.post(
+    '/accounts/:id/reset',
+    { config: { operation: 'admin.accounts.reset' }, schema: { response: data(R.Account), params: AccountParams } },
+    async (request) => {
+      resetAccount(ctx, requireAccount(request.params.id).id)
+      return { data: accountView(requireAccount(request.params.id)) }
+    },
+  )
 
   app.put(
     '/accounts/:id/credits',
     {
       config: { operation: 'admin.accounts.credits' },
-      schema: {
-        params: AccountParams,
-        body: AccountCreditsBody,
-      },
+      schema: { response: data(R.Account), params: AccountParams, body: AccountCreditsBody },
     },
     async (request) => {
       const { credits_usd, balance_usd } = request.body
@@ -174,14 +202,18 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
     },
   )
 
-  app.get('/accounts/:id/keys', { config: { operation: 'admin.keys.list' }, schema: { params: AccountParams } }, async (request) => {
-    const account = requireAccount(request.params.id)
-    return { data: ctx.repos.keys.forAccount(account.id).map((k) => adminKeyView(k.hash)) }
-  })
+  app.get(
+    '/accounts/:id/keys',
+    { config: { operation: 'admin.keys.list' }, schema: { response: data(Type.Array(R.AdminKey)), params: AccountParams } },
+    async (request) => {
+      const account = requireAccount(request.params.id)
+      return { data: ctx.repos.keys.forAccount(account.id).map((k) => adminKeyView(k.hash)) }
+    },
+  )
 
   app.post(
     '/accounts/:id/keys',
-    { config: { operation: 'admin.keys.create' }, schema: { params: AccountParams, body: OptionalBody(CreateKeyBody) } },
+    { config: { operation: 'admin.keys.create' }, schema: { response: data(R.AdminKey, 201), params: AccountParams, body: OptionalBody(CreateKeyBody) } },
     async (request, reply) => {
       const account = requireAccount(request.params.id)
       const body = request.body ?? {}
@@ -214,7 +246,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
 
   app.delete(
     '/accounts/:id/keys/:hash',
-    { config: { operation: 'admin.keys.revoke' }, schema: { params: Type.Object({ id: Type.String(), hash: Type.String() }) } },
+    { config: { operation: 'admin.keys.revoke' }, schema: { response: data(R.Deleted), params: Type.Object({ id: Type.String(), hash: Type.String() }) } },
     async (request) => {
       const key = ctx.repos.keys.byHash(request.params.hash)
       if (!key || key.account_id !== request.params.id) throw new ApiError(404, `Key ${request.params.hash} not found in account ${request.params.id}`)
@@ -230,31 +262,39 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
     return { data: state }
   }
 
-  app.get('/clock', { config: { operation: 'admin.clock.get' } }, async () => ({ data: ctx.clock.state() }))
+  app.get('/clock', { config: { operation: 'admin.clock.get' }, schema: { response: data(R.ClockState) } }, async () => ({ data: ctx.clock.state() }))
 
-  app.post('/clock/advance', { config: { operation: 'admin.clock.advance' }, schema: { body: ClockAdvanceBody } }, async (request) => {
-    const { ms, by, to } = request.body
-    const given = [ms, by, to].filter((v) => v !== undefined).length
-    if (given !== 1) throw new ApiError(400, 'Send exactly one of `ms` (milliseconds), `by` (a duration such as "1d") or `to` (an ISO time)')
-    if (to !== undefined) {
-      const target = Date.parse(to)
-      if (target < ctx.clock.now()) {
-        throw new ApiError(400, `Field \`to\` (${to}) is before the emulator's now (${ctx.clock.nowIso()}); use POST /_emulator/api/clock/set to go back`)
+  app.post(
+    '/clock/advance',
+    { config: { operation: 'admin.clock.advance' }, schema: { response: data(R.ClockState), body: ClockAdvanceBody } },
+    async (request) => {
+      const { ms, by, to } = request.body
+      const given = [ms, by, to].filter((v) => v !== undefined).length
+      if (given !== 1) throw new ApiError(400, 'Send exactly one of `ms` (milliseconds), `by` (a duration such as "1d") or `to` (an ISO time)')
+      if (to !== undefined) {
+        const target = Date.parse(to)
+        if (target < ctx.clock.now()) {
+          throw new ApiError(400, `Field \`to\` (${to}) is before the emulator's now (${ctx.clock.nowIso()}); use POST /_emulator/api/clock/set to go back`)
+        }
+        return clockReply(ctx.clock.advanceTo(target))
       }
-      return clockReply(ctx.clock.advanceTo(target))
-    }
-    let amount: number
-    try {
-      amount = parseDuration(ms ?? by!)
-    } catch (error) {
-      throw new ApiError(400, `Field \`by\`: ${(error as Error).message}`)
-    }
-    return clockReply(ctx.clock.advance(amount))
-  })
+      let amount: number
+      try {
+        amount = parseDuration(ms ?? by!)
+      } catch (error) {
+        throw new ApiError(400, `Field \`by\`: ${(error as Error).message}`)
+      }
+      return clockReply(ctx.clock.advance(amount))
+    },
+  )
 
-  app.post('/clock/set', { config: { operation: 'admin.clock.set' }, schema: { body: ClockSetBody } }, async (request) =>
+  app.post('/clock/set', { config: { operation: 'admin.clock.set' }, schema: { response: data(R.ClockState), body: ClockSetBody } }, async (request) =>
     clockReply(ctx.clock.set(Date.parse(request.body.to))),
   )
-  app.post('/clock/freeze', { config: { operation: 'admin.clock.freeze' } }, async () => clockReply(ctx.clock.freeze()))
-  app.post('/clock/resume', { config: { operation: 'admin.clock.resume' } }, async () => clockReply(ctx.clock.resume()))
+  app.post('/clock/freeze', { config: { operation: 'admin.clock.freeze' }, schema: { response: data(R.ClockState) } }, async () =>
+    clockReply(ctx.clock.freeze()),
+  )
+  app.post('/clock/resume', { config: { operation: 'admin.clock.resume' }, schema: { response: data(R.ClockState) } }, async () =>
+    clockReply(ctx.clock.resume()),
+  )
 }

@@ -1,9 +1,10 @@
 // The admin API's shapes (/_emulator/api), declared once: the routes' views are typed with them, and
-// the testing helper and the inspector UI import them type-only. What a route takes is its own
-// TypeBox schema (Static<>); what it answers is an interface here until the routes carry response
-// schemas. This file imports only schema modules (TypeBox, nothing of Node), so the browser build
+// the testing helper and the inspector UI import them type-only. What a route takes and what it
+// answers are its own TypeBox schemas (admin.schemas.ts, admin.responses.ts): the types here are their
+// Static<>. This file imports only schema modules (TypeBox, nothing of Node), so the browser build
 // type-checks it, and the published declarations need only the package's runtime dependencies.
 import type { Static } from 'typebox'
+import type * as R from './admin.responses.ts'
 import type { AccountCreditsBody, ClockAdvanceBody, CreateAccountBody, CreateKeyBody, UpdateAccountBody } from './admin.schemas.ts'
 import type {
   CreateFaultBody,
@@ -14,9 +15,7 @@ import type {
 } from '../faults/faults.schemas.ts'
 import type { JournalListQuery } from '../journal/journal.schemas.ts'
 import type { ActivityItem, ActivityQuery as ActivityQuerySchema } from '../modules/activity/activity.schemas.ts'
-import type { ChargeObject, ChainId } from '../modules/credits/credits.schemas.ts'
 import type { GuardrailObject, KeyAssignmentObject, MemberAssignmentObject } from '../modules/guardrails/guardrails.schemas.ts'
-import type { KeyObject } from '../modules/keys/keys.schemas.ts'
 import type { TaskState } from '../modules/video/video.schemas.ts'
 
 /** Most answers: `{"data": ...}`. */
@@ -31,59 +30,28 @@ export interface Page<T> {
 
 // ---- Accounts and keys ---------------------------------------------------------------------------
 
-export interface Member {
-  id: string
-  name: string
-  email: string
-  role: string
-}
-
+export type Member = Static<typeof R.Member>
 /** GET /accounts, PATCH /accounts/:id, PUT /accounts/:id/credits. */
-export interface Account {
-  id: string
-  name: string
-  credits_usd: number
-  spent_usd: number
-  balance_usd: number
-  workspace_id: string
-  created_at: string
-  ignored_providers: string[]
-  zdr_only: boolean
-}
-
+export type Account = Static<typeof R.Account>
 /** GET /accounts/:id: the account with its members. */
-export interface AccountDetail extends Account {
-  members: Member[]
-}
-
+export type AccountDetail = Static<typeof R.AccountDetail>
 /** POST /accounts (201): the new account with its two starter keys' tokens. */
-export interface CreatedAccount {
-  id: string
-  name: string
-  management_key: string
-  standard_key: string
-  credits_usd: number
-  workspace_id: string
-  members: Member[]
-}
+export type CreatedAccount = Static<typeof R.CreatedAccount>
 
 export type CreateAccountInput = Static<typeof CreateAccountBody>
 export type UpdateAccountInput = Static<typeof UpdateAccountBody>
 export type AccountCreditsInput = Static<typeof AccountCreditsBody>
 
-export type KeyKind = 'management' | 'standard'
+export type KeyKind = Static<typeof R.KeyKind>
 /** GET /accounts/:id/keys: the gateway's key object, with its kind and its token. */
-export type AdminKey = Static<typeof KeyObject> & { kind: KeyKind; key: string | null }
+export type AdminKey = Static<typeof R.AdminKey>
 export type CreateKeyInput = Static<typeof CreateKeyBody>
 
 // ---- Clock ---------------------------------------------------------------------------------------
 
-export type ClockMode = 'system' | 'manual'
 /** GET /clock and every clock move. */
-export interface ClockState {
-  now: string
-  mode: ClockMode
-}
+export type ClockState = Static<typeof R.ClockState>
+export type ClockMode = ClockState['mode']
 export type ClockAdvanceInput = Static<typeof ClockAdvanceBody>
 
 // ---- Faults --------------------------------------------------------------------------------------
@@ -98,63 +66,17 @@ export type FaultRulePatch = Static<typeof UpdateFaultBody>
 export type FaultPresetInput = Static<typeof PresetBody>
 
 /** A stored rule, with its counts and a one-sentence explanation. */
-export interface FaultRule {
-  id: string
-  name: string | null
-  enabled: boolean
-  match: FaultMatch
-  action: FaultAction
-  probability: number
-  remaining: number | null
-  expires_at: string | null
-  hits: number
-  evaluations: number
-  explanation: string
-  created_at: string
-  updated_at: string | null
-}
-
+export type FaultRule = Static<typeof R.FaultRule>
 /** GET /faults/presets: the common faults, one call each. */
-export interface FaultPreset {
-  id: string
-  /** The name a rule made from it gets. */
-  name: string
-  /** A short label for a button. */
-  label: string
-  description: string
-  /** One of the few offered first (402, 429, 503). */
-  common: boolean
-  action: FaultAction
-}
+export type FaultPreset = Static<typeof R.FaultPreset>
 
 // ---- Journal -------------------------------------------------------------------------------------
 
 export type JournalQuery = Static<typeof JournalListQuery>
 
-export interface JournalEntry {
-  id: number
-  /** Virtual time the request arrived. */
-  time: string
-  /** Real time, for HAR and for reading next to other logs. */
-  wall_time: string
-  operation: string
-  method: string
-  path: string
-  query: string
-  status: number
-  duration_ms: number
-  account_id: string | null
-  key_hash: string | null
-  fault: string | null
-  /** True when the connection was closed before an answer (a dropped-connection fault). */
-  aborted: boolean
-  request: { headers: Record<string, string>; body: string | null; body_bytes: number }
-  response: { headers: Record<string, string>; body: string | null; body_bytes: number }
-  effects: { usage: number[]; tasks: string[]; charges: string[]; callbacks: string[] }
-}
-
+export type JournalEntry = Static<typeof R.JournalEntry>
 /** A journal entry without its headers and bodies: what the event stream sends. */
-export type JournalSummary = Omit<JournalEntry, 'request' | 'response'>
+export type JournalSummary = Static<typeof R.JournalSummary>
 
 // ---- Activity and guardrails ---------------------------------------------------------------------
 
@@ -169,80 +91,23 @@ export type GuardrailKeyAssignment = KeyAssignmentObject
 export type GuardrailMemberAssignment = MemberAssignmentObject
 
 /** GET /accounts/:id/guardrails: each guardrail with what is assigned to it. */
-export type AccountGuardrail = Guardrail & {
-  keys: GuardrailKeyAssignment[]
-  members: GuardrailMemberAssignment[]
-}
+export type AccountGuardrail = Static<typeof R.AccountGuardrail>
 
 // ---- Charges, video tasks, callbacks -------------------------------------------------------------
 
-export type ChargeStatus = 'pending' | 'confirmed' | 'expired'
+export type ChargeStatus = Static<typeof R.ChargeStatus>
 /** GET /charges: the gateway's charge with what the emulator knows about it. */
-export type Charge = Static<typeof ChargeObject> & {
-  account_id: string
-  amount_usd: number
-  chain_id: ChainId | number
-  sender: string
-  status: ChargeStatus
-  confirmed_at: string | null
-}
+export type Charge = Static<typeof R.Charge>
 
 export type VideoTaskState = TaskState
-export type VideoTaskOutcome = 'success' | 'failed' | 'stuck'
-
-export interface VideoCreation {
-  id: string
-  url: string
-  cover_url: string
-  watermarked_url: string
-  video: { duration: number; fps: number; resolution: { width: number; height: number } }
-}
-
+export type VideoTaskOutcome = Static<typeof R.VideoTaskOutcome>
+export type VideoCreation = Static<typeof R.VideoCreation>
 /** GET /video/tasks: the router's task view, with its request, planned outcome and timeline. */
-export interface VideoTask {
-  id: string
-  type?: string
-  model?: string
-  template?: string
-  state: VideoTaskState
-  err_code: string
-  credits: number
-  payload: string
-  bgm: boolean | undefined
-  off_peak: boolean
-  progress: number
-  creations: VideoCreation[]
-  created_at: string
-  account_id: string
-  key_hash: string | null
-  operation: string
-  request: unknown
-  callback_url: string | null
-  planned_outcome: VideoTaskOutcome
-  next_transition_at: string | null
-  timeline: Array<{ state: VideoTaskState; at: string }>
-}
+export type VideoTask = Static<typeof R.VideoTask>
 
-export type CallbackDeliveryStatus = 'pending' | 'delivered' | 'failed'
-
+export type CallbackDeliveryStatus = Static<typeof R.CallbackDeliveryStatus>
 /** GET /callbacks: a delivery of a task's callback, with every attempt. */
-export interface CallbackDelivery {
-  id: string
-  task_id: string
-  account_id: string
-  url: string
-  /** The task state the body reports. */
-  state: string
-  status: CallbackDeliveryStatus
-  attempt_count: number
-  max_attempts: number
-  next_attempt_at: string | null
-  created_at: string
-  delivered_at: string | null
-  /** The JSON body, exactly as sent. */
-  body: string
-  attempts: Array<{ attempt: number; at: string; wall_at: string; status: number | null; duration_ms: number; error: string | null }>
-}
+export type CallbackDelivery = Static<typeof R.CallbackDelivery>
 
 // ---- The event stream (GET /events) --------------------------------------------------------------
 

@@ -9,6 +9,8 @@ import { OptionalBody } from '../http/schemas.ts'
 import type { FaultAction, FaultMatch, FaultPreset, FaultRule } from '../admin/types.ts'
 import { explain, PRESETS, type FaultRow } from './faults.ts'
 import { CreateFaultBody, PresetBody, UpdateFaultBody } from './faults.schemas.ts'
+import * as R from '../admin/admin.responses.ts'
+import { data } from '../admin/admin.responses.ts'
 
 const Params = Type.Object({ id: Type.String() })
 
@@ -73,19 +75,26 @@ export const faultsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext
     return row
   }
 
-  app.get('/faults', { config: { operation: 'admin.faults.list' } }, async () => ({ data: repo.list().map(faultView) }))
+  app.get('/faults', { config: { operation: 'admin.faults.list' }, schema: { response: data(Type.Array(R.FaultRule)) } }, async () => ({
+    data: repo.list().map(faultView),
+  }))
 
-  app.post('/faults', { config: { operation: 'admin.faults.create' }, schema: { body: CreateFaultBody } }, async (request, reply) =>
-    reply.code(201).send({ data: faultView(create(request.body)) }),
+  app.post(
+    '/faults',
+    { config: { operation: 'admin.faults.create' }, schema: { response: data(R.FaultRule, 201), body: CreateFaultBody } },
+    async (request, reply) => reply.code(201).send({ data: faultView(create(request.body)) }),
   )
 
-  app.get('/faults/presets', { config: { operation: 'admin.faults.presets' } }, async () => ({
+  app.get('/faults/presets', { config: { operation: 'admin.faults.presets' }, schema: { response: data(Type.Array(R.FaultPreset)) } }, async () => ({
     data: Object.entries(PRESETS).map(([id, preset]): FaultPreset => ({ id, ...preset })),
   }))
 
   app.post(
     '/faults/presets/:preset',
-    { config: { operation: 'admin.faults.preset' }, schema: { params: Type.Object({ preset: Type.String() }), body: OptionalBody(PresetBody) } },
+    {
+      config: { operation: 'admin.faults.preset' },
+      schema: { response: data(R.FaultRule, 201), params: Type.Object({ preset: Type.String() }), body: OptionalBody(PresetBody) },
+    },
     async (request, reply) => {
       const preset = PRESETS[request.params.preset]
       if (!preset) throw new ApiError(404, `No preset ${request.params.preset}; the presets are ${Object.keys(PRESETS).join(', ')}`)
@@ -93,47 +102,55 @@ export const faultsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext
     },
   )
 
-  app.get('/faults/:id', { config: { operation: 'admin.faults.get' }, schema: { params: Params } }, async (request) => ({
+  app.get('/faults/:id', { config: { operation: 'admin.faults.get' }, schema: { response: data(R.FaultRule), params: Params } }, async (request) => ({
     data: faultView(requireRule(request.params.id)),
   }))
 
-  app.patch('/faults/:id', { config: { operation: 'admin.faults.update' }, schema: { params: Params, body: UpdateFaultBody } }, async (request) => {
-    const row = requireRule(request.params.id)
-    const body = request.body
-    if (body.action) checkAction(body.action)
-    const next: FaultRow = {
-      ...row,
-      name: body.name === undefined ? row.name : body.name,
-      enabled: body.enabled === undefined ? row.enabled : body.enabled ? 1 : 0,
-      match: body.match === undefined ? row.match : JSON.stringify(body.match),
-      action: body.action === undefined ? row.action : JSON.stringify(body.action),
-      probability: body.probability ?? row.probability,
-      remaining: body.remaining === undefined ? row.remaining : body.remaining,
-      expires_at: body.expires_at === undefined ? row.expires_at : body.expires_at === null ? null : Date.parse(body.expires_at),
-      updated_at: ctx.clock.now(),
-    }
-    repo.update(next)
-    return { data: faultView(requireRule(row.id)) }
-  })
+  app.patch(
+    '/faults/:id',
+    { config: { operation: 'admin.faults.update' }, schema: { response: data(R.FaultRule), params: Params, body: UpdateFaultBody } },
+    async (request) => {
+      const row = requireRule(request.params.id)
+      const body = request.body
+      if (body.action) checkAction(body.action)
+      const next: FaultRow = {
+        ...row,
+        name: body.name === undefined ? row.name : body.name,
+        enabled: body.enabled === undefined ? row.enabled : body.enabled ? 1 : 0,
+        match: body.match === undefined ? row.match : JSON.stringify(body.match),
+        action: body.action === undefined ? row.action : JSON.stringify(body.action),
+        probability: body.probability ?? row.probability,
+        remaining: body.remaining === undefined ? row.remaining : body.remaining,
+        expires_at: body.expires_at === undefined ? row.expires_at : body.expires_at === null ? null : Date.parse(body.expires_at),
+        updated_at: ctx.clock.now(),
+      }
+      repo.update(next)
+      return { data: faultView(requireRule(row.id)) }
+    },
+  )
 
   for (const [verb, enabled] of [
     ['enable', true],
     ['disable', false],
   ] as const) {
-    app.post(`/faults/:id/${verb}`, { config: { operation: `admin.faults.${verb}` }, schema: { params: Params } }, async (request) => {
-      const row = requireRule(request.params.id)
-      repo.update({ ...row, enabled: enabled ? 1 : 0, updated_at: ctx.clock.now() })
-      return { data: faultView(requireRule(row.id)) }
-    })
+    app.post(
+      `/faults/:id/${verb}`,
+      { config: { operation: `admin.faults.${verb}` }, schema: { params: Params, response: data(R.FaultRule) } },
+      async (request) => {
+        const row = requireRule(request.params.id)
+        repo.update({ ...row, enabled: enabled ? 1 : 0, updated_at: ctx.clock.now() })
+        return { data: faultView(requireRule(row.id)) }
+      },
+    )
   }
 
-  app.delete('/faults/:id', { config: { operation: 'admin.faults.delete' }, schema: { params: Params } }, async (request) => {
+  app.delete('/faults/:id', { config: { operation: 'admin.faults.delete' }, schema: { response: data(R.Deleted), params: Params } }, async (request) => {
     requireRule(request.params.id)
     repo.delete(request.params.id)
     return { data: { deleted: true } }
   })
 
-  app.delete('/faults', { config: { operation: 'admin.faults.clear' } }, async () => {
+  app.delete('/faults', { config: { operation: 'admin.faults.clear' }, schema: { response: data(R.Deleted) } }, async () => {
     repo.clear()
     return { data: { deleted: true } }
   })

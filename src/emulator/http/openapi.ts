@@ -131,11 +131,23 @@ export function registerOpenApi(app: FastifyInstance, ctx: EmulatorContext): voi
 /** In the admin scope: the document as JSON, and Swagger UI on it (guarded like the rest of the admin surface). */
 export async function openapiRoutes(app: FastifyInstance): Promise<void> {
   let document: string | undefined
-  app.get(OPENAPI_PATH, { config: { operation: 'admin.openapi' }, schema: { summary: 'This OpenAPI document' } }, async (_request, reply) => {
-    // Built on the first request and kept: routes do not change after start-up.
-    document ??= JSON.stringify(app.swagger())
-    return reply.type('application/json; charset=utf-8').send(document)
-  })
+  app.get(
+    OPENAPI_PATH,
+    {
+      config: { operation: 'admin.openapi' },
+      schema: {
+        summary: 'This OpenAPI document',
+        response: {
+          200: { description: 'An OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } },
+        },
+      },
+    },
+    async (_request, reply) => {
+      // Built on the first request and kept: routes do not change after start-up.
+      document ??= JSON.stringify(app.swagger())
+      return reply.type('application/json; charset=utf-8').send(document)
+    },
+  )
   await app.register(fastifySwaggerUi, {
     routePrefix: DOCS_PATH,
     // Everything from this origin (the page works offline); no inline script, nothing from elsewhere.

@@ -8,6 +8,9 @@ import type { JournalEntry } from '../admin/types.ts'
 import type { Journal } from './journal.ts'
 import { JournalListQuery } from './journal.schemas.ts'
 import { EventStream } from './event-stream.ts'
+import * as R from '../admin/admin.responses.ts'
+import { data, OpenObject, page, Shape } from '../admin/admin.responses.ts'
+import { ErrorEnvelope } from '../http/schemas.ts'
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
@@ -84,29 +87,46 @@ export const journalAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
     until: q.until === undefined ? undefined : Date.parse(q.until),
   })
 
-  app.get('/journal', { config: { operation: 'admin.journal.list' }, schema: { querystring: JournalListQuery } }, async (request) => {
-    const { entries, total } = journal.list(filterOf(request.query), request.query.limit ?? 100, request.query.offset ?? 0)
-    return { data: entries, total_count: total }
-  })
+  app.get(
+    '/journal',
+    { config: { operation: 'admin.journal.list' }, schema: { response: page(R.JournalEntry), querystring: JournalListQuery } },
+    async (request) => {
+      const { entries, total } = journal.list(filterOf(request.query), request.query.limit ?? 100, request.query.offset ?? 0)
+      return { data: entries, total_count: total }
+    },
+  )
 
-  app.get('/journal/har', { config: { operation: 'admin.journal.har' }, schema: { querystring: JournalListQuery } }, async (request, reply) => {
-    const { entries } = journal.list(filterOf(request.query), request.query.limit ?? 10_000, request.query.offset ?? 0)
-    const origin = `${request.protocol}://${request.host}`
-    reply.header('content-disposition', 'attachment; filename="emulator.har"')
-    // HAR lists entries oldest first.
-    return {
-      log: {
-        version: '1.2',
-        creator: { name: 'model-gateway-emulator', version: ctx.version },
-        pages: [],
-        entries: entries.reverse().map((e) => harEntry(e, origin)),
+  app.get(
+    '/journal/har',
+    {
+      config: { operation: 'admin.journal.har' },
+      schema: {
+        response: { 200: OpenObject('The journal as a HAR 1.2 log ({"log":{...}}), secrets redacted'), '4xx': ErrorEnvelope },
+        querystring: JournalListQuery,
       },
-    }
-  })
+    },
+    async (request, reply) => {
+      const { entries } = journal.list(filterOf(request.query), request.query.limit ?? 10_000, request.query.offset ?? 0)
+      const origin = `${request.protocol}://${request.host}`
+      reply.header('content-disposition', 'attachment; filename="emulator.har"')
+      // HAR lists entries oldest first.
+      return {
+        log: {
+          version: '1.2',
+          creator: { name: 'model-gateway-emulator', version: ctx.version },
+          pages: [],
+          entries: entries.reverse().map((e) => harEntry(e, origin)),
+        },
+      }
+    },
+  )
 
   app.get(
     '/journal/:id',
-    { config: { operation: 'admin.journal.get' }, schema: { params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 1e12 }) }) } },
+    {
+      config: { operation: 'admin.journal.get' },
+      schema: { response: data(R.JournalEntry), params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 1e12 }) }) },
+    },
     async (request) => {
       const entry = journal.get(request.params.id)
       if (!entry) throw new ApiError(404, `Journal entry ${request.params.id} not found`)
@@ -114,7 +134,7 @@ export const journalAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
     },
   )
 
-  app.delete('/journal', { config: { operation: 'admin.journal.clear' } }, async () => {
+  app.delete('/journal', { config: { operation: 'admin.journal.clear' }, schema: { response: data(Shape({ cleared: Type.Boolean() })) } }, async () => {
     journal.clear()
     return { data: { cleared: true } }
   })
@@ -128,9 +148,23 @@ export const journalAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
     stream.close()
     done()
   })
-  app.get('/events', { config: { operation: 'admin.events' } }, async (request, reply) => {
-    reply.hijack()
-    const lastEventId = request.headers['last-event-id']
-    stream.attach(reply.raw, Array.isArray(lastEventId) ? lastEventId[0] : lastEventId)
-  })
+  app.get(
+    '/events',
+    {
+      config: { operation: 'admin.events' },
+      schema: {
+        response: {
+          200: {
+            description: 'Server-sent events: each with an id, its name and a JSON data line (see the README)',
+            content: { 'text/event-stream': { schema: { type: 'string' } } },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.hijack()
+      const lastEventId = request.headers['last-event-id']
+      stream.attach(reply.raw, Array.isArray(lastEventId) ? lastEventId[0] : lastEventId)
+    },
+  )
 }

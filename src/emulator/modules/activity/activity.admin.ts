@@ -1,5 +1,6 @@
 // Admin side of activity (under /_emulator/api): one account's report as GET /api/v1/activity
 // answers it, read without a key and without going through the gateway (no journal entry, no fault).
+import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ApiError } from '../../core/errors.ts'
 import type { EmulatorContext } from '../../context.ts'
@@ -7,12 +8,17 @@ import { AccountParams } from '../../admin/admin.schemas.ts'
 import { createActivityRepo } from './activity.repo.ts'
 import { activityReport } from './activity.routes.ts'
 import { ActivityQuery } from './activity.schemas.ts'
+import { data } from '../../admin/admin.responses.ts'
+import { ActivityItem } from './activity.schemas.ts'
 
 export const activityAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
   const repo = createActivityRepo(ctx.db)
   app.get(
     '/accounts/:id/activity',
-    { config: { operation: 'admin.accounts.activity' }, schema: { params: AccountParams, querystring: ActivityQuery } },
+    {
+      config: { operation: 'admin.accounts.activity' },
+      schema: { response: data(Type.Array(ActivityItem)), params: AccountParams, querystring: ActivityQuery },
+    },
     async (request) => {
       if (!ctx.repos.accounts.get(request.params.id)) throw new ApiError(404, `Account ${request.params.id} not found`)
       return { data: activityReport(ctx, repo, request.params.id, request.query) }

@@ -7,6 +7,8 @@ import { ApiError } from '../../core/errors.ts'
 import { OptionalBody, StringEnum } from '../../http/schemas.ts'
 import type { EmulatorContext } from '../../context.ts'
 import { getDeliveryView, listDeliveryViews, redeliver, type CallbackDispatcher } from './callbacks.service.ts'
+import * as R from '../../admin/admin.responses.ts'
+import { data, Shape } from '../../admin/admin.responses.ts'
 
 const DeliveryParams = Type.Object({ id: Type.String({ minLength: 1 }) })
 const ListDeliveriesQuery = Type.Object({
@@ -22,26 +24,45 @@ const DrainBody = Type.Object({ timeout_ms: Type.Optional(Type.Integer({ minimum
 const notFound = (id: string) => new ApiError(404, `Callback delivery ${id} not found`)
 
 export const callbacksAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; dispatcher: CallbackDispatcher }> = async (app, { ctx, dispatcher }) => {
-  app.get('/callbacks', { config: { operation: 'admin.callbacks.list' }, schema: { querystring: ListDeliveriesQuery } }, async (request) => {
-    const { task_id, status, account } = request.query
-    return { data: listDeliveryViews(ctx, { task_id, status, account_id: account }) }
-  })
+  app.get(
+    '/callbacks',
+    { config: { operation: 'admin.callbacks.list' }, schema: { response: data(Type.Array(R.CallbackDelivery)), querystring: ListDeliveriesQuery } },
+    async (request) => {
+      const { task_id, status, account } = request.query
+      return { data: listDeliveryViews(ctx, { task_id, status, account_id: account }) }
+    },
+  )
 
-  app.get('/callbacks/:id', { config: { operation: 'admin.callbacks.get' }, schema: { params: DeliveryParams } }, async (request) => {
-    const view = getDeliveryView(ctx, request.params.id)
-    if (!view) throw notFound(request.params.id)
-    return { data: view }
-  })
+  app.get(
+    '/callbacks/:id',
+    { config: { operation: 'admin.callbacks.get' }, schema: { response: data(R.CallbackDelivery), params: DeliveryParams } },
+    async (request) => {
+      const view = getDeliveryView(ctx, request.params.id)
+      if (!view) throw notFound(request.params.id)
+      return { data: view }
+    },
+  )
 
-  app.post('/callbacks/:id/redeliver', { config: { operation: 'admin.callbacks.redeliver' }, schema: { params: DeliveryParams } }, async (request) => {
-    const view = await redeliver(ctx, dispatcher, request.params.id)
-    if (!view) throw notFound(request.params.id)
-    return { data: view }
-  })
+  app.post(
+    '/callbacks/:id/redeliver',
+    { config: { operation: 'admin.callbacks.redeliver' }, schema: { response: data(R.CallbackDelivery), params: DeliveryParams } },
+    async (request) => {
+      const view = await redeliver(ctx, dispatcher, request.params.id)
+      if (!view) throw notFound(request.params.id)
+      return { data: view }
+    },
+  )
 
   app.post(
     '/callbacks/drain',
-    { config: { operation: 'admin.callbacks.drain' }, schema: { body: OptionalBody(DrainBody), summary: 'Wait until every due callback has been attempted' } },
+    {
+      config: { operation: 'admin.callbacks.drain' },
+      schema: {
+        response: data(Shape({ drained: Type.Boolean(), ...R.Outbox.properties })),
+        body: OptionalBody(DrainBody),
+        summary: 'Wait until every due callback has been attempted',
+      },
+    },
     async (request) => {
       const drained = await dispatcher.drain(request.body?.timeout_ms ?? 10_000)
       return { data: { drained, ...dispatcher.outbox() } }

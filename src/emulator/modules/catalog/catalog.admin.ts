@@ -6,6 +6,8 @@ import { ApiError } from '../../core/errors.ts'
 import type { EmulatorContext } from '../../context.ts'
 import { CatalogError, mergeCatalog, validateCatalog, type Catalog } from './catalog.ts'
 import { CatalogDocument, CatalogExtension, ModelPathParams } from './catalog.schemas.ts'
+import * as R from '../../admin/admin.responses.ts'
+import { data, OpenObject } from '../../admin/admin.responses.ts'
 
 /** A whole catalog can be large; these routes take up to 32 MB. */
 const CATALOG_BODY_LIMIT = 32 * 1024 * 1024
@@ -25,26 +27,41 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
     return summary(ctx.catalog.replace(valid, ctx.clock.now()))
   }
 
-  app.get('/catalog', { config: { operation: 'admin.catalog.get' } }, async () => ({ data: ctx.catalog.get().document }))
+  app.get(
+    '/catalog',
+    {
+      config: { operation: 'admin.catalog.get' },
+      schema: { response: data(OpenObject('The catalog document: {"version":1,"models":[...]}, as PUT takes it')) },
+    },
+    async () => ({ data: ctx.catalog.get().document }),
+  )
 
-  app.put('/catalog', { config: { operation: 'admin.catalog.replace' }, bodyLimit: CATALOG_BODY_LIMIT, schema: { body: CatalogDocument } }, async (request) =>
-    replace(request.body),
+  app.put(
+    '/catalog',
+    { config: { operation: 'admin.catalog.replace' }, bodyLimit: CATALOG_BODY_LIMIT, schema: { response: data(R.CatalogSummary), body: CatalogDocument } },
+    async (request) => replace(request.body),
   )
 
   app.post(
     '/catalog/models',
-    { config: { operation: 'admin.catalog.extend' }, bodyLimit: CATALOG_BODY_LIMIT, schema: { body: CatalogExtension } },
+    { config: { operation: 'admin.catalog.extend' }, bodyLimit: CATALOG_BODY_LIMIT, schema: { response: data(R.CatalogSummary), body: CatalogExtension } },
     async (request) => replace(mergeCatalog(ctx.catalog.get().document, request.body.models)),
   )
 
-  app.delete('/catalog/models/:author/:slug', { config: { operation: 'admin.catalog.remove' }, schema: { params: ModelPathParams } }, async (request) => {
-    const id = `${request.params.author}/${request.params.slug}`
-    const current = ctx.catalog.get().document
-    if (!current.models.some((m) => m.id === id)) throw new ApiError(404, `Model ${id} not found`)
-    return replace({ version: 1, models: current.models.filter((m) => m.id !== id) })
-  })
+  app.delete(
+    '/catalog/models/:author/:slug',
+    { config: { operation: 'admin.catalog.remove' }, schema: { response: data(R.CatalogSummary), params: ModelPathParams } },
+    async (request) => {
+      const id = `${request.params.author}/${request.params.slug}`
+      const current = ctx.catalog.get().document
+      if (!current.models.some((m) => m.id === id)) throw new ApiError(404, `Model ${id} not found`)
+      return replace({ version: 1, models: current.models.filter((m) => m.id !== id) })
+    },
+  )
 
-  app.post('/catalog/restore', { config: { operation: 'admin.catalog.restore' }, schema: { body: Type.Optional(Type.Unknown()) } }, async () =>
-    summary(ctx.catalog.restore()),
+  app.post(
+    '/catalog/restore',
+    { config: { operation: 'admin.catalog.restore' }, schema: { response: data(R.CatalogSummary), body: Type.Optional(Type.Unknown()) } },
+    async () => summary(ctx.catalog.restore()),
   )
 }

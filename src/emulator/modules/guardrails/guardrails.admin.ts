@@ -6,17 +6,23 @@ import type { EmulatorContext } from '../../context.ts'
 import { AccountParams } from '../../admin/admin.schemas.ts'
 import type { AccountGuardrail } from '../../admin/types.ts'
 import { guardrailView, keyAssignmentView, memberAssignmentView } from './guardrails.service.ts'
+import * as R from '../../admin/admin.responses.ts'
+import { page } from '../../admin/admin.responses.ts'
 
 export const guardrailsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
   const repo = ctx.repos.guardrails
-  app.get('/accounts/:id/guardrails', { config: { operation: 'admin.accounts.guardrails' }, schema: { params: AccountParams } }, async (request) => {
-    const account = ctx.repos.accounts.get(request.params.id)
-    if (!account) throw new ApiError(404, `Account ${request.params.id} not found`)
-    const data: AccountGuardrail[] = repo.list(account.id, repo.count(account.id), 0).map((row) => ({
-      ...guardrailView(row, account),
-      keys: repo.keyAssignments(row.id).map(keyAssignmentView),
-      members: repo.memberAssignments(row.id).map(memberAssignmentView),
-    }))
-    return { data, total_count: data.length }
-  })
+  app.get(
+    '/accounts/:id/guardrails',
+    { config: { operation: 'admin.accounts.guardrails' }, schema: { response: page(R.AccountGuardrail), params: AccountParams } },
+    async (request) => {
+      const account = ctx.repos.accounts.get(request.params.id)
+      if (!account) throw new ApiError(404, `Account ${request.params.id} not found`)
+      const data: AccountGuardrail[] = repo.list(account.id, repo.count(account.id), 0).map((row) => ({
+        ...guardrailView(row, account),
+        keys: repo.keyAssignments(row.id).map(keyAssignmentView),
+        members: repo.memberAssignments(row.id).map(memberAssignmentView),
+      }))
+      return { data, total_count: data.length }
+    },
+  )
 }

@@ -9,6 +9,8 @@ import { Nullable, OptionalBody, StringEnum } from '../../http/schemas.ts'
 import type { VideoTask } from '../../admin/types.ts'
 import type { TaskRow } from './video.repo.ts'
 import { VideoSettingsBody, type VideoService } from './video.service.ts'
+import * as R from '../../admin/admin.responses.ts'
+import { data, page } from '../../admin/admin.responses.ts'
 
 const TaskParams = Type.Object({ id: Type.String() })
 
@@ -37,6 +39,7 @@ export const videoAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext;
     {
       config: { operation: 'admin.video.tasks.list' },
       schema: {
+        response: page(R.VideoTask),
         querystring: Type.Object({
           account: Type.Optional(Type.String()),
           state: Type.Optional(StringEnum(['created', 'queueing', 'processing', 'success', 'failed'] as const)),
@@ -52,28 +55,40 @@ export const videoAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext;
     },
   )
 
-  app.get('/video/tasks/:id', { config: { operation: 'admin.video.tasks.get' }, schema: { params: TaskParams } }, async (request) => ({
-    data: adminView(requireTask(request.params.id)),
-  }))
+  app.get(
+    '/video/tasks/:id',
+    { config: { operation: 'admin.video.tasks.get' }, schema: { response: data(R.VideoTask), params: TaskParams } },
+    async (request) => ({
+      data: adminView(requireTask(request.params.id)),
+    }),
+  )
 
-  app.post('/video/tasks/:id/advance', { config: { operation: 'admin.video.tasks.advance' }, schema: { params: TaskParams } }, async (request) => {
-    const task = requireTask(request.params.id)
-    // One step now; a stuck task in processing has no next step until its outcome is changed.
-    const planned = task.state === 'processing' && task.outcome === 'stuck' ? video.replan(task, 'success') : task
-    return { data: adminView(video.step(planned.id, ctx.clock.now())) }
-  })
+  app.post(
+    '/video/tasks/:id/advance',
+    { config: { operation: 'admin.video.tasks.advance' }, schema: { response: data(R.VideoTask), params: TaskParams } },
+    async (request) => {
+      const task = requireTask(request.params.id)
+      // One step now; a stuck task in processing has no next step until its outcome is changed.
+      const planned = task.state === 'processing' && task.outcome === 'stuck' ? video.replan(task, 'success') : task
+      return { data: adminView(video.step(planned.id, ctx.clock.now())) }
+    },
+  )
 
-  app.post('/video/tasks/:id/succeed', { config: { operation: 'admin.video.tasks.succeed' }, schema: { params: TaskParams } }, async (request) => {
-    const task = requireTask(request.params.id)
-    if (task.state === 'success' || task.state === 'failed') throw new ApiError(409, `Video task ${task.id} already ended: ${task.state}`)
-    return { data: adminView(video.step(task.id, ctx.clock.now(), { state: 'success' })) }
-  })
+  app.post(
+    '/video/tasks/:id/succeed',
+    { config: { operation: 'admin.video.tasks.succeed' }, schema: { response: data(R.VideoTask), params: TaskParams } },
+    async (request) => {
+      const task = requireTask(request.params.id)
+      if (task.state === 'success' || task.state === 'failed') throw new ApiError(409, `Video task ${task.id} already ended: ${task.state}`)
+      return { data: adminView(video.step(task.id, ctx.clock.now(), { state: 'success' })) }
+    },
+  )
 
   app.post(
     '/video/tasks/:id/fail',
     {
       config: { operation: 'admin.video.tasks.fail' },
-      schema: { params: TaskParams, body: OptionalBody(Type.Object({ err_code: Type.Optional(Type.String({ minLength: 1 })) })) },
+      schema: { response: data(R.VideoTask), params: TaskParams, body: OptionalBody(Type.Object({ err_code: Type.Optional(Type.String({ minLength: 1 })) })) },
     },
     async (request) => {
       const task = requireTask(request.params.id)
@@ -88,6 +103,7 @@ export const videoAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext;
     {
       config: { operation: 'admin.video.tasks.outcome' },
       schema: {
+        response: data(R.VideoTask),
         params: TaskParams,
         body: Type.Object({ outcome: StringEnum(['success', 'failed', 'stuck'] as const), err_code: Type.Optional(Nullable(Type.String({ minLength: 1 }))) }),
       },
@@ -98,10 +114,16 @@ export const videoAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext;
     },
   )
 
-  app.get('/video/settings', { config: { operation: 'admin.video.settings.get' } }, async () => ({ data: video.settings }))
+  app.get('/video/settings', { config: { operation: 'admin.video.settings.get' }, schema: { response: data(R.VideoSettings) } }, async () => ({
+    data: video.settings,
+  }))
 
-  app.put('/video/settings', { config: { operation: 'admin.video.settings.set' }, schema: { body: VideoSettingsBody } }, async (request) => {
-    video.settings = { ...video.settings, ...request.body }
-    return { data: video.settings }
-  })
+  app.put(
+    '/video/settings',
+    { config: { operation: 'admin.video.settings.set' }, schema: { response: data(R.VideoSettings), body: VideoSettingsBody } },
+    async (request) => {
+      video.settings = { ...video.settings, ...request.body }
+      return { data: video.settings }
+    },
+  )
 }

@@ -155,7 +155,9 @@ describe('OpenAPI document', () => {
 
   it('describes every answer: each operation has a success status with a body schema or media type', async () => {
     const { operations } = await documentOf()
-    const described = operations.filter((o) => Object.entries(o.responses).some(([code, r]) => /^2/.test(code) && r.content && Object.keys(r.content).length > 0))
+    const described = operations.filter((o) =>
+      Object.entries(o.responses).some(([code, r]) => code.startsWith('2') && r.content && Object.keys(r.content).length > 0),
+    )
     expect(operations.length).toBeGreaterThan(95)
     expect(operations.filter((o) => !described.includes(o)).map((o) => o.operationId)).toEqual([])
     // And what goes wrong: every operation names its error envelope.

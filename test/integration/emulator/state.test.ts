@@ -486,12 +486,14 @@ describe('describeSchema', () => {
 })
 
 describe('an import is checked like the live API', () => {
-  /** An emulator with one of each row the checks look into: a fault rule, a video task, a guardrail. */
+  /** An emulator with one of each row the checks look into: a fault rule, a video task, a guardrail, a charge. */
   async function stocked() {
     const emu = await testEmulator()
     expect((await emu.send('POST', `${ADMIN}/faults`, { match: { operation: 'models.count' }, action: { status: 503 } })).status).toBe(201)
     expect((await emu.send('POST', `${VIDEO}/text2video`, { model: 'videoq2', prompt: 'a fox' }, emu.keys.standard)).status).toBe(200)
     expect((await emu.send('POST', '/api/v1/guardrails', { name: 'g', allowed_providers: ['openai'] }, emu.keys.management)).status).toBe(201)
+    const charge = { amount: 10, sender: '0x9a85CB3bfd494Ea3a8C9E50aA6a3c1a7E8BACE11', chain_id: 8453 }
+    expect((await emu.send('POST', '/api/v1/credits/crypto', charge, emu.keys.standard)).status).toBe(200)
     return emu
   }
 
@@ -540,6 +542,13 @@ describe('an import is checked like the live API', () => {
       /holds JSON whose value must be an array/,
     ],
     [
+      // The charge views serve every field of the call data: one missing would break each later read.
+      'a charge whose payment intent lacks its call data',
+      (d) => void (d.tables.charges![0]!.web3_data = '{"transfer_intent":{"call_data":{},"metadata":{}}}'),
+      'tables.charges[0].web3_data',
+      /holds JSON whose `transfer_intent.call_data.deadline` is required/,
+    ],
+    [
       'negative credits',
       (d) => void (d.tables.accounts![0]!.credits_nanos = -1),
       'tables.accounts[0].credits_nanos',
@@ -574,7 +583,8 @@ describe('an import is checked like the live API', () => {
     expect(res.body.error.message.startsWith(`Field \`${res.body.error.metadata.field}\``)).toBe(true)
     expect(withoutTime(await exportDoc(emu))).toEqual(withoutTime(before))
     // Every list still reads, and the engine still moves.
-    for (const url of [`${ADMIN}/faults`, `${ADMIN}/video/tasks`, `${ADMIN}/journal`, `${ADMIN}/accounts`]) expect((await emu.get(url)).status, url).toBe(200)
+    for (const url of [`${ADMIN}/faults`, `${ADMIN}/video/tasks`, `${ADMIN}/journal`, `${ADMIN}/accounts`, `${ADMIN}/charges`])
+      expect((await emu.get(url)).status, url).toBe(200)
     expect((await emu.send('POST', `${ADMIN}/clock/advance`, { ms: 60_000 })).status).toBe(200)
   })
 
@@ -589,7 +599,7 @@ describe('an import is checked like the live API', () => {
     const emu = await stocked()
     const doc = await exportDoc(emu)
     expect((await importDoc(emu, doc)).status).toBe(200)
-    for (const url of [`${ADMIN}/faults`, `${ADMIN}/video/tasks`, `${ADMIN}/journal`]) expect((await emu.get(url)).status, url).toBe(200)
+    for (const url of [`${ADMIN}/faults`, `${ADMIN}/video/tasks`, `${ADMIN}/journal`, `${ADMIN}/charges`]) expect((await emu.get(url)).status, url).toBe(200)
     expect((await emu.send('POST', `${VIDEO}/text2video`, { model: 'videoq2', prompt: 'another fox' }, emu.keys.standard)).status).toBe(200)
   })
 })

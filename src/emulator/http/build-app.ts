@@ -35,6 +35,7 @@ import { installErrorHandling, installNotFound, sendError, toApiError } from './
 import { installJsonParser } from './json-body.ts'
 import { limitConnections, serverOptions } from './listeners.ts'
 import { declareArea, openapiRoutes, registerOpenApi } from './openapi.ts'
+import { lazySerializerCompiler } from './serialization.ts'
 import { uiRoutes } from './ui.ts'
 import { validatorCompiler } from './validation.ts'
 
@@ -141,6 +142,7 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
     })
   }
   app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(lazySerializerCompiler())
   // Every body of these APIs is JSON; a text body gets a 400 naming the content type rather than a confusing type error.
   app.removeContentTypeParser('text/plain')
   installJsonParser(app)

@@ -12,8 +12,11 @@ export const nanosToUsd = (nanos: number): number => Math.round(nanos) / NANOS_P
 /** An amount as messages show it: `$0.25`, `$0`; JavaScript's shortest form, so `$1e-9` for one nano. */
 export const formatUsd = (nanos: number): string => `$${nanosToUsd(nanos)}`
 
-/** A catalog price (USD per token, a decimal string as the API serves it) as a number; absent is free. */
-export const priceUsd = (price: string | undefined): number => Number(price ?? 0)
+/**
+ * A catalog price (USD per token, a decimal string as the API serves it: "0.0000025", "1.5e-7") as a
+ * number; absent is free, and so is a negative one ("-1": priced elsewhere), so a cost is never negative.
+ */
+export const priceUsd = (price: string | undefined): number => Math.max(0, Number(price ?? 0))
 
 /**
  * What tokens cost at a catalog endpoint's per-token prices, in nano-USD, rounded once on the sum (so

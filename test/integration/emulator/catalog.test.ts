@@ -338,6 +338,31 @@ describe('changing the catalog', () => {
     expect((await emu.get('/api/v1/models?output_modalities=all')).body.total_count).toBe(FIXTURE.models.length)
   })
 
+  it('takes prices as the real document writes them (1.5e-7), serves them as given, and bills by them; -1 bills nothing', async () => {
+    const emu = await testEmulator()
+    const embedder = FIXTURE.models.find((m) => m.id === 'openai/text-embedding-3-small')!
+    const priced = (id: string, prompt: string): CatalogModel => ({
+      ...structuredClone(embedder),
+      id,
+      canonical_slug: id,
+      endpoints: embedder.endpoints.map((e) => ({ ...e, id: `${e.id}-${id}`, pricing: { ...e.pricing, prompt } })),
+    })
+    const added = await emu.send('POST', '/_emulator/api/catalog/models', { models: [priced('acme/sci', '1.5e-7'), priced('acme/routed', '-1')] })
+    expect(added.status).toBe(200)
+    const endpoints = await emu.get('/api/v1/models/acme/sci/endpoints')
+    expect(endpoints.body.data.endpoints[0].pricing.prompt).toBe('1.5e-7')
+    const billed = await emu.send('POST', '/api/v1/embeddings', { model: 'acme/sci', input: 'hello world, priced in scientific notation' }, emu.keys.standard)
+    expect(billed.status).toBe(200)
+    expect(billed.body.usage.cost).toBe(Math.round(billed.body.usage.prompt_tokens * 1.5e-7 * 1e9) / 1e9)
+    const free = await emu.send('POST', '/api/v1/embeddings', { model: 'acme/routed', input: 'hello' }, emu.keys.standard)
+    expect(free.status).toBe(200)
+    expect(free.body.usage.cost).toBe(0)
+    // Not a number: a 400 naming the field.
+    const bad = await emu.send('POST', '/_emulator/api/catalog/models', { models: [priced('acme/bad', '1.5e')] })
+    expect(bad.status).toBe(400)
+    expect(bad.body.error.message).toMatch(/^Field `models\[0\]\.endpoints\[0\]\.pricing\.prompt` /)
+  })
+
   it('rejects a malformed catalog with a 400 naming the field, and keeps the running one', async () => {
     const emu = await testEmulator()
     const bad = extra('acme/bad') as unknown as { endpoints: Array<{ pricing: { prompt: unknown } }> }

@@ -24,7 +24,9 @@ export const REGIONS = ['eu', 'us'] as const
 export type Region = (typeof REGIONS)[number]
 
 /** USD as a decimal string, never a float: "0.00000015" per token. */
-const Price = Type.String({ pattern: '^-?\\d+(\\.\\d+)?$' })
+// A decimal number string, as the real document writes prices: "0.0000025", "1.5e-7"; "-1" marks a
+// price the real gateway settles elsewhere (its router models), billed here as nothing.
+const Price = Type.String({ pattern: '^-?(\\d+(\\.\\d*)?|\\.\\d+)([eE][-+]?\\d+)?$', description: 'USD, a decimal number string such as 0.0000025 or 1.5e-7' })
 const Percentiles = Nullable(Type.Object({ p50: Type.Number(), p75: Type.Number(), p90: Type.Number(), p99: Type.Number() }))
 const SupportsToolChoice = Type.Object({ auto: Type.Boolean(), function: Type.Boolean(), none: Type.Boolean(), required: Type.Boolean() })
 

@@ -70,9 +70,10 @@ describe('formatUsd', () => {
 })
 
 describe('catalog prices', () => {
-  it('reads a price string; an absent price is free', () => {
+  it('reads a price string, scientific notation included; an absent or negative price is free', () => {
     expect(priceUsd('0.00000002')).toBe(0.00000002)
-    expect(priceUsd('-1')).toBe(-1)
+    expect(priceUsd('1.5e-7')).toBe(1.5e-7)
+    expect(priceUsd('-1')).toBe(0)
     expect(priceUsd(undefined)).toBe(0)
   })
 

@@ -230,3 +230,24 @@ export const Outbox = Shape({
 
 /** The catalog's size after a change. */
 export const CatalogSummary = Shape({ models: Type.Integer(), endpoints: Type.Integer() })
+
+// ---- Stats (GET /stats) -------------------------------------------------------------------------
+
+const Held = (what: string) =>
+  Shape({
+    entries: Type.Integer(),
+    bytes: Type.Integer({ description: `Bytes ${what} holds` }),
+    limit_bytes: Type.Integer({ description: 'The most it may hold' }),
+  })
+
+/** What the emulator holds in memory, and the bounds it keeps to. */
+export const Stats = Shape({
+  process: Shape({
+    rss_bytes: Type.Integer(),
+    heap_used_bytes: Type.Integer(),
+    heap_total_bytes: Type.Integer(),
+    external_bytes: Type.Integer({ description: 'Memory outside the JavaScript heap (buffers), as V8 counts it' }),
+  }),
+  journal: Held('of request and response bodies the journal'),
+  vector_cache: Held('the embeddings vector cache (keys, vectors and their encodings)'),
+})

@@ -109,6 +109,9 @@ export type CallbackDeliveryStatus = Static<typeof R.CallbackDeliveryStatus>
 /** GET /callbacks: a delivery of a task's callback, with every attempt. */
 export type CallbackDelivery = Static<typeof R.CallbackDelivery>
 
+/** GET /stats: memory held, and the bounds kept. */
+export type Stats = Static<typeof R.Stats>
+
 // ---- The event stream (GET /events) --------------------------------------------------------------
 
 /** State changes, by event name, with what each one carries. */

@@ -36,6 +36,7 @@ import { installJsonParser } from './json-body.ts'
 import { limitConnections, serverOptions } from './listeners.ts'
 import { declareArea, openapiRoutes, registerOpenApi } from './openapi.ts'
 import { lazySerializerCompiler } from './serialization.ts'
+import { statsAdminRoutes } from '../admin/stats.admin.ts'
 import { uiRoutes } from './ui.ts'
 import { validatorCompiler } from './validation.ts'
 
@@ -202,6 +203,7 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
     admin.register(stateAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
     admin.register(faultsAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
     admin.register(journalAdminRoutes, { prefix: ADMIN_PREFIX, ctx, journal: services.journal })
+    admin.register(statsAdminRoutes, { prefix: ADMIN_PREFIX, journal: services.journal })
     admin.register(openapiRoutes)
     if (ctx.config.ui) admin.register(uiRoutes)
   })

@@ -137,6 +137,28 @@ export class Journal {
     this.head = 0
   }
 
+  /**
+   * The bytes of bodies the ring holds (a body kept by reference counts its size, one cut short the
+   * bytes kept), and the most it can: entries x 2 bodies x the body limit, plus the shared bodies.
+   */
+  stats(): { entries: number; body_bytes: number; limit_bytes: number } {
+    // A body built once and shared (the catalog's lists) is held once, however many entries point at it.
+    const shared = new Set<Buffer>()
+    const kept = (body: unknown, bytes: number): number => {
+      if (body === null || body === undefined) return 0
+      if (Buffer.isBuffer(body)) {
+        if (!isImmutable(body)) return body.length
+        if (shared.has(body)) return 0
+        shared.add(body)
+        return body.length
+      }
+      return typeof body === 'string' ? body.length : Math.min(bytes, this.bodyLimit)
+    }
+    let total = 0
+    for (const e of this.entries) total += kept(e.requestBody, e.requestBytes) + kept(e.responseBody, e.responseBytes)
+    return { entries: this.entries.length, body_bytes: total, limit_bytes: this.size * 2 * this.bodyLimit }
+  }
+
   /** Oldest first. */
   private ordered(): RawEntry[] {
     return this.head === 0 ? this.entries.slice() : [...this.entries.slice(this.head), ...this.entries.slice(0, this.head)]

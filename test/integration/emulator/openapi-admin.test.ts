@@ -106,6 +106,7 @@ describe('admin answers against the served document', () => {
     const auth = { authorization: `Bearer ${emu.keys.standard}` }
 
     await call('admin.health', 'GET', `${ADMIN}/health`)
+    await call('admin.stats', 'GET', `${ADMIN}/stats`)
     await call('admin.state', 'GET', `${ADMIN}/state`)
     await call('admin.rateLimits.get', 'GET', `${ADMIN}/rate-limits`)
     await call('admin.rateLimits.set', 'PUT', `${ADMIN}/rate-limits`, { keyPerMinute: 1000 })

@@ -76,13 +76,24 @@ interface CachedVector {
 const vectorCache = new Map<string, CachedVector>()
 let cachedBytes = 0
 
+// A key holds its whole input (up to 128 KB of text): it counts, at two bytes a character (V8 keeps
+// a string in one or two bytes a character), or small vectors of long texts would hold unbounded memory.
+const keyBytes = (key: string): number => 2 * key.length
+
 function evictOverBudget(): void {
   for (const [oldest, entry] of vectorCache) {
     if (cachedBytes <= CACHE_MAX_BYTES) break
     vectorCache.delete(oldest)
-    cachedBytes -= entry.vector.byteLength + (entry.json?.length ?? 0) + (entry.base64?.length ?? 0)
+    cachedBytes -= keyBytes(oldest) + entry.vector.byteLength + (entry.json?.length ?? 0) + (entry.base64?.length ?? 0)
   }
 }
+
+/** What the vector cache holds now, and its bound (GET /_emulator/api/stats). */
+export const vectorCacheStats = (): { entries: number; bytes: number; limit_bytes: number } => ({
+  entries: vectorCache.size,
+  bytes: cachedBytes,
+  limit_bytes: CACHE_MAX_BYTES,
+})
 
 function vectorOf(model: string, dimensions: number, item: EmbeddingItem): CachedVector {
   const key = `${model}\u0000${dimensions}\u0000${item.identity}`
@@ -95,7 +106,7 @@ function vectorOf(model: string, dimensions: number, item: EmbeddingItem): Cache
   }
   const { features, tokens } = item.prepare()
   const entry: CachedVector = { vector: embedFeatures(model, features, dimensions, item.identity), tokens }
-  cachedBytes += entry.vector.byteLength
+  cachedBytes += keyBytes(key) + entry.vector.byteLength
   vectorCache.set(key, entry)
   evictOverBudget()
   return entry

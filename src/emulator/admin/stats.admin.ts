@@ -1,0 +1,20 @@
+// GET /_emulator/api/stats: what the emulator holds in memory, and the bounds it keeps to, so a test
+// (or a curious user) can see that the journal and the caches stay under their byte limits.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { Journal } from '../journal/journal.ts'
+import { vectorCacheStats } from '../modules/embeddings/embeddings.service.ts'
+import { data, Stats } from './admin.responses.ts'
+
+export const statsAdminRoutes: FastifyPluginAsyncTypebox<{ journal: Journal }> = async (app, { journal }) => {
+  app.get('/stats', { config: { operation: 'admin.stats' }, schema: { summary: 'Memory held, and the bounds kept', response: data(Stats) } }, async () => {
+    const memory = process.memoryUsage()
+    const held = journal.stats()
+    return {
+      data: {
+        process: { rss_bytes: memory.rss, heap_used_bytes: memory.heapUsed, heap_total_bytes: memory.heapTotal, external_bytes: memory.external },
+        journal: { entries: held.entries, bytes: held.body_bytes, limit_bytes: held.limit_bytes },
+        vector_cache: { ...vectorCacheStats() },
+      },
+    }
+  })
+}

@@ -4,7 +4,7 @@
 // by a configurable size; a reset clears it.
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { isImmutable, ownedCopy } from '../core/buffers.ts'
+import { isImmutable, ownedCopy, PiecesBody } from '../core/buffers.ts'
 import { toIso, wallClock } from '../core/clock.ts'
 import type { EmulatorContext } from '../context.ts'
 import type { JournalEntry, JournalSummary } from '../admin/types.ts'
@@ -308,6 +308,7 @@ export class Journal {
    */
   private keep(body: unknown, bytes: number): unknown {
     if (body === undefined || body === null || bytes > TOO_LARGE) return null
+    if (body instanceof PiecesBody) return body.head(this.bodyLimit)
     if (typeof (body as { pipe?: unknown }).pipe === 'function') return '(a stream, not recorded)'
     if (Buffer.isBuffer(body)) return body.length > this.bodyLimit && !isImmutable(body) ? ownedCopy(body.subarray(0, this.bodyLimit)) : body
     if (bytes <= this.bodyLimit && (typeof body !== 'string' || body.length <= this.bodyLimit)) return body

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { sha256Hex } from '../../../src/emulator/core/rng.ts'
 import { cosine, embedFeatures, textFeatures } from '../../../src/emulator/modules/embeddings/vectors.ts'
-import { testEmulator, type TestEmulator } from '../../helpers/emulator.ts'
+import { listeningEmulator, testEmulator, type TestEmulator } from '../../helpers/emulator.ts'
 
 const MODEL = 'openai/text-embedding-3-small'
 
@@ -32,6 +32,24 @@ describe('POST /api/v1/embeddings', () => {
     expect(norm(res.body.data[0].embedding)).toBeCloseTo(1, 6)
     // Cost is the serving endpoint's prompt price times the tokens.
     expect(res.body.usage.cost).toBeGreaterThan(0)
+  })
+
+  it('sends its pieces with their length, over a real socket too, and the journal keeps the start of the body', async () => {
+    const emu = await listeningEmulator()
+    const input = Array.from({ length: 16 }, (_, i) => `piece ${i}`)
+    const res = await fetch(`${emu.url}/api/v1/embeddings`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${emu.keys.standard}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'openai/text-embedding-3-small', input }),
+    })
+    const text = await res.text()
+    expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(text)))
+    expect(res.headers.get('transfer-encoding')).toBeNull()
+    const body = JSON.parse(text) as { data: Array<{ embedding: number[]; index: number }> }
+    expect(body.data.map((d) => d.index)).toEqual(input.map((_, i) => i))
+    const entry = (await emu.get('/_emulator/api/journal?limit=1')).body.data[0]
+    expect(entry.response.body_bytes).toBe(Buffer.byteLength(text))
+    expect(text.startsWith(entry.response.body.replace(/…$/, '').slice(0, 200))).toBe(true)
   })
 
   it('embeds every input shape, in input order', async () => {

@@ -21,8 +21,8 @@ export const embeddingsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
     async (request, reply) => {
       const region = isEuRequest(request.raw) ? 'eu' : null
       const body = await createEmbeddings(ctx, caller(request), request.body, region)
-      // Bytes written by the service: Fastify sends them as they are (the schema only documents them).
-      return (reply as FastifyReply).type('application/json; charset=utf-8').send(body)
+      // Bytes written by the service, sent piece by piece (the schema only documents them).
+      return (reply as FastifyReply).type('application/json; charset=utf-8').header('content-length', body.byteLength).send(body)
     },
   )
 }

@@ -1,6 +1,6 @@
 // Embeddings: checks the model and dimensions, routes to a provider by the caller's preferences,
 // bills through the ledger, then makes the vectors. Nothing is billed for a request that fails.
-import { ownedCopy } from '../../core/buffers.ts'
+import { ownedCopy, PiecesBody } from '../../core/buffers.ts'
 import { ApiError, fieldError } from '../../core/errors.ts'
 import { nanosToUsd, tokenCostNanos } from '../../core/money.ts'
 import type { EmulatorContext } from '../../context.ts'
@@ -134,7 +134,7 @@ function encodedVector(entry: CachedVector, base64: boolean): Buffer {
 /** The name the provider knows the model by, as the real service echoes it. */
 const upstreamName = (model: CatalogModel): string => model.hugging_face_id ?? model.id.split('/')[1]!.replace(/:free$/, '')
 
-export async function createEmbeddings(ctx: EmulatorContext, caller: AuthContext, body: EmbeddingsBody, region: Region | null): Promise<Buffer> {
+export async function createEmbeddings(ctx: EmulatorContext, caller: AuthContext, body: EmbeddingsBody, region: Region | null): Promise<PiecesBody> {
   const model = embeddingsModel(ctx, body.model)
   const native = model.embedding_dimensions ?? DEFAULT_DIMENSIONS
   const dimensions = body.dimensions || native
@@ -177,11 +177,11 @@ export async function createEmbeddings(ctx: EmulatorContext, caller: AuthContext
  * The response written as bytes: the same JSON as JSON.stringify would give, without its cost (it scans
  * every character of 16 base64 strings, and formats 24,000 floats slowly); the vectors come encoded.
  */
-function writeResponse(head: object, vectors: readonly Buffer[], tail: object): Buffer {
+function writeResponse(head: object, vectors: readonly Buffer[], tail: object): PiecesBody {
   const parts: Buffer[] = [Buffer.from(`${JSON.stringify(head).slice(0, -1)},"data":[`)]
   vectors.forEach((vector, index) => {
     parts.push(Buffer.from(`${index > 0 ? ',' : ''}{"object":"embedding","embedding":`, 'latin1'), vector, Buffer.from(`,"index":${index}}`, 'latin1'))
   })
   parts.push(Buffer.from(`],${JSON.stringify(tail).slice(1)}`))
-  return Buffer.concat(parts)
+  return new PiecesBody(parts)
 }

@@ -51,9 +51,4 @@ export class PiecesBody extends Readable {
     }
     return out
   }
-
-  /** The whole body in one buffer (for app.inject and the like). */
-  whole(): Buffer {
-    return Buffer.concat(this.pieces as Buffer[], this.byteLength)
-  }
 }

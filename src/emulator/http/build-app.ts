@@ -30,7 +30,7 @@ import type { Journal } from '../journal/journal.ts'
 import { installAdminGuard } from './admin-guard.ts'
 import { installAuth } from './auth.ts'
 import { installCors } from './cors.ts'
-import { refuseNonCanonicalPaths } from './canonical-path.ts'
+import { refuseNonCanonicalPaths, ROUTED_PARAM_LENGTH, routableUrl } from './canonical-path.ts'
 import { installErrorHandling, installNotFound, sendError, toApiError } from './error-handler.ts'
 import { installJsonParser } from './json-body.ts'
 import { limitConnections, serverOptions } from './listeners.ts'
@@ -75,8 +75,6 @@ function prettyStream(): NodeJS.WritableStream {
 export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Services): FastifyInstance {
   const level = ctx.config.logLevel
   const traceRng = createRng(ctx.config.seed, 'trace')
-  /** The video router scope's prefix, once registered: for the errors found before any route is matched. */
-  let routerScopePrefix: string | null = null
   const app = Fastify({
     logger:
       level === 'silent'
@@ -109,13 +107,13 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
     // bounds how long they may take). New requests on open connections get a 503 meanwhile.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
-    // Errors found before routing (a malformed URL, a bad content type header) answer in an envelope
-    // too. No route (and so no scope) exists for them: the URL is all there is, and the router scope
-    // says which prefix is its own (see videoRouter below).
-    frameworkErrors: (error, request, reply) => {
-      const envelope = routerScopePrefix !== null && request.url.startsWith(`${routerScopePrefix}/`) ? 'router' : 'main'
-      sendError(reply, toApiError(error), traceRng, envelope)
+    // Over-long path parameters and undecodable percent-escapes are routed like any request (see
+    // canonical-path.ts), so the scope that owns the path refuses them in its own envelope. What the
+    // router still cannot route (a garbled absolute-form URL) belongs to no API: the main envelope.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: ROUTED_PARAM_LENGTH },
+    rewriteUrl: routableUrl,
+    frameworkErrors: (error, _request, reply) => {
+      sendError(reply, toApiError(error), traceRng, 'main')
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
@@ -177,7 +175,6 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
         installErrorHandling(router, traceRng, 'router')
         installNotFound(router, traceRng, 'router')
         declareArea(router, 'router')
-        routerScopePrefix = router.prefix
         router.register(videoRoutes, { prefix: VIDEO_PREFIX, ctx, video: services.video })
       },
       { prefix: ROUTER_PREFIX },

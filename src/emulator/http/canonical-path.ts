@@ -2,8 +2,37 @@
 // run. The router folds some spellings together (`/%5Femulator` matches `/_emulator`), so a check on
 // a URL string could be walked around by spelling the path another way; refusing every other spelling
 // means the path a request names is the path it is routed by, logged by and guarded by.
+import type { IncomingMessage } from 'node:http'
 import type { onRequestHookHandler } from 'fastify'
 import { ApiError } from '../core/errors.ts'
+
+/** The longest path parameter a route takes (README: path parameters, 500 characters). */
+export const MAX_PARAM_LENGTH = 500
+/**
+ * The router's own limit, past any URL Node accepts (its headers are 16 KB at most): a longer parameter
+ * still reaches its route, whose scope refuses it (a 414 in that API's envelope) by MAX_PARAM_LENGTH.
+ */
+export const ROUTED_PARAM_LENGTH = 16_384
+
+const MALFORMED = Symbol('a percent-escape of the path does not decode')
+
+/**
+ * Fastify's rewriteUrl: a path whose percent-escapes do not decode (`%zz`, a cut or invalid UTF-8
+ * sequence) would fail in the router, before any scope. It is routed with each `%` escaped instead,
+ * marked, and refused by refuseNonCanonicalPaths in the envelope of the scope that owns it.
+ */
+export function routableUrl(req: IncomingMessage): string {
+  const url = req.url ?? '/'
+  const path = pathOf(url)
+  if (!path.includes('%')) return url
+  try {
+    decodeURIComponent(path)
+    return url
+  } catch {
+    ;(req as IncomingMessage & { [MALFORMED]?: true })[MALFORMED] = true
+    return `${path.replaceAll('%', '%25')}${url.slice(path.length)}`
+  }
+}
 
 /**
  * Why a path (the part before `?`) is not canonical, or null when it is:
@@ -35,8 +64,22 @@ const pathOf = (url: string): string => {
   return query === -1 ? url : url.slice(0, query)
 }
 
-/** The global first hook: a request whose path is spelt otherwise than canonically gets a 400. */
+/**
+ * The global first hook: a request whose path is spelt otherwise than canonically, or does not decode,
+ * gets a 400; a path parameter longer than MAX_PARAM_LENGTH a 414. It runs on the matched route (or its
+ * scope's 404), so each answers in the envelope of the API that owns the path.
+ */
 export const refuseNonCanonicalPaths: onRequestHookHandler = (request, _reply, done) => {
+  if ((request.raw as IncomingMessage & { [MALFORMED]?: true })[MALFORMED]) {
+    return done(new ApiError(400, 'Request path is malformed: a percent-escape does not decode', { metadata: { field: 'path', location: 'path' } }))
+  }
+  for (const [name, value] of Object.entries((request.params ?? {}) as Record<string, unknown>)) {
+    if (name !== '*' && typeof value === 'string' && value.length > MAX_PARAM_LENGTH) {
+      return done(
+        new ApiError(414, `Path parameter \`${name}\` is longer than ${MAX_PARAM_LENGTH} characters`, { metadata: { field: name, location: 'path' } }),
+      )
+    }
+  }
   const path = pathOf(request.url)
   // The fast path: a path with none of the characters the rules look at.
   if (!path.includes('//') && !path.includes('%') && !path.includes('\\') && !path.includes('/.')) return done()

@@ -119,6 +119,35 @@ describe('other spellings of admin paths', () => {
   })
 })
 
+describe('paths the router cannot read as they are', () => {
+  it('answer in the envelope of the API whose route they reach: undecodable escapes 400, over-long parameters 414', async () => {
+    const emu = await listeningEmulator()
+    const standard = { authorization: `Bearer ${emu.keys.standard}` }
+    const gateway = await raw(emu, 'GET', '/api/v1/models/openai/%zz/endpoints', {})
+    expect(gateway).toMatchObject({
+      status: 400,
+      body: { error: { code: 400, message: 'Request path is malformed: a percent-escape does not decode', metadata: { field: 'path' } } },
+    })
+    // A cut UTF-8 sequence does not decode either.
+    expect((await raw(emu, 'GET', '/_emulator/api/accounts/%E0%A4%A', {})).body.error).toMatchObject({ code: 400, metadata: { field: 'path' } })
+    const router = await raw(emu, 'GET', '/router/v1/video/ent/v2/tasks/%zz/creations', standard)
+    expect(router).toMatchObject({ status: 400, body: { code: 400, reason: 'BadRequest' } })
+    expect(router.headers['x-emulator-detail']).toContain('malformed')
+
+    const long = 'x'.repeat(501)
+    const tooLong = await raw(emu, 'GET', `/api/v1/guardrails/${long}`, { authorization: `Bearer ${emu.keys.management}` })
+    expect(tooLong).toMatchObject({
+      status: 414,
+      body: { error: { code: 414, message: 'Path parameter `id` is longer than 500 characters', metadata: { field: 'id' } } },
+    })
+    const routerLong = await raw(emu, 'GET', `/router/v1/video/ent/v2/tasks/${long}/creations`, standard)
+    expect(routerLong.status).toBe(414)
+    expect(routerLong.body).toMatchObject({ code: 414, metadata: { trace_id: expect.any(String) } })
+    // 500 characters is still a parameter: an unknown id, not a refusal.
+    expect((await raw(emu, 'GET', `/api/v1/guardrails/${'x'.repeat(500)}`, { authorization: `Bearer ${emu.keys.management}` })).status).toBe(404)
+  })
+})
+
 describe('requests from a page of another origin', () => {
   it('are refused with a 403 on every state-changing admin route, and change nothing', async () => {
     const emu = await testEmulator()

@@ -8,12 +8,11 @@ import { data, Stats } from './admin.responses.ts'
 export const statsAdminRoutes: FastifyPluginAsyncTypebox<{ journal: Journal }> = async (app, { journal }) => {
   app.get('/stats', { config: { operation: 'admin.stats' }, schema: { summary: 'Memory held, and the bounds kept', response: data(Stats) } }, async () => {
     const memory = process.memoryUsage()
-    const held = journal.stats()
     return {
       data: {
         process: { rss_bytes: memory.rss, heap_used_bytes: memory.heapUsed, heap_total_bytes: memory.heapTotal, external_bytes: memory.external },
-        journal: { entries: held.entries, bytes: held.body_bytes, limit_bytes: held.limit_bytes },
-        vector_cache: { ...vectorCacheStats() },
+        journal: journal.stats(),
+        vector_cache: vectorCacheStats(),
       },
     }
   })

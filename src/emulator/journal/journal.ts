@@ -141,7 +141,7 @@ export class Journal {
    * The bytes of bodies the ring holds (a body kept by reference counts its size, one cut short the
    * bytes kept), and the most it can: entries x 2 bodies x the body limit, plus the shared bodies.
    */
-  stats(): { entries: number; body_bytes: number; limit_bytes: number } {
+  stats(): { entries: number; bytes: number; limit_bytes: number } {
     // A body built once and shared (the catalog's lists) is held once, however many entries point at it.
     const shared = new Set<Buffer>()
     const kept = (body: unknown, bytes: number): number => {
@@ -156,7 +156,7 @@ export class Journal {
     }
     let total = 0
     for (const e of this.entries) total += kept(e.requestBody, e.requestBytes) + kept(e.responseBody, e.responseBytes)
-    return { entries: this.entries.length, body_bytes: total, limit_bytes: this.size * 2 * this.bodyLimit }
+    return { entries: this.entries.length, bytes: total, limit_bytes: this.size * 2 * this.bodyLimit }
   }
 
   /** Oldest first. */

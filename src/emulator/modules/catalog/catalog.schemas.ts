@@ -94,12 +94,13 @@ const PerRequestLimits = Nullable(Type.Object({ prompt_tokens: Type.Number(), co
 /** Sampling defaults by parameter name (temperature, top_p...); null when the model sets none. */
 const DefaultParameters = Nullable(Type.Record(Type.String(), Nullable(Type.Number())))
 
-export const CatalogModel = Type.Object({
-  id: Type.String({ pattern: '^[^/\\s]+/[^/\\s]+$' }),
-  canonical_slug: Type.String({ pattern: '^[^/\\s]+/[^/\\s]+$' }),
+/** A model's own fields: what a catalog file holds and what GET /models shows, declared once. */
+const ModelFields = {
+  id: Type.String({ pattern: '^[^/\\s]+/[^/\\s]+$', description: 'The id requests name, e.g. `openai/gpt-4o` (a `:free` suffix is the free variant)' }),
+  canonical_slug: Type.String({ pattern: '^[^/\\s]+/[^/\\s]+$', description: 'The permanent slug of this version of the model' }),
   hugging_face_id: Nullable(Type.String()),
   name: Type.String({ minLength: 1 }),
-  created: Type.Integer({ minimum: 0 }),
+  created: Type.Integer({ minimum: 0, description: 'Unix time (seconds) the model was added' }),
   description: Type.String(),
   context_length: Type.Integer({ minimum: 0 }),
   architecture: Architecture,
@@ -108,9 +109,14 @@ export const CatalogModel = Type.Object({
   per_request_limits: PerRequestLimits,
   supported_parameters: Type.Array(Type.String()),
   default_parameters: DefaultParameters,
-  supported_voices: Nullable(Type.Array(Type.String())),
-  knowledge_cutoff: Nullable(Type.String()),
-  expiration_date: Nullable(Type.String()),
+  supported_voices: Nullable(Type.Array(Type.String(), { description: 'Voices of a text-to-speech model; null for the others' })),
+  knowledge_cutoff: Nullable(Type.String({ description: 'YYYY-MM-DD, or null when unknown' })),
+  expiration_date: Nullable(Type.String({ description: 'YYYY-MM-DD after which the model may go, or null' })),
+}
+
+/** A model as a catalog file holds it: its own fields, and what the emulator needs to serve it. */
+export const CatalogModel = Type.Object({
+  ...ModelFields,
   categories: Type.Array(StringEnum(CATEGORIES)),
   embedding_dimensions: Nullable(Type.Integer({ minimum: 1 })),
   endpoints: Type.Array(CatalogEndpoint, { minItems: 1 }),
@@ -152,22 +158,7 @@ export const ModelPathParams = Type.Object({ author: Type.String({ minLength: 1 
 
 /** A model as GET /models and /models/user show it. */
 export const ModelObject = Type.Object({
-  id: Type.String({ description: 'The id requests name, e.g. `openai/gpt-4o` (a `:free` suffix is the free variant)' }),
-  canonical_slug: Type.String({ description: 'The permanent slug of this version of the model' }),
-  hugging_face_id: Nullable(Type.String()),
-  name: Type.String(),
-  created: Type.Integer({ description: 'Unix time (seconds) the model was added' }),
-  description: Type.String(),
-  context_length: Type.Integer(),
-  architecture: Architecture,
-  pricing: Pricing,
-  top_provider: TopProvider,
-  per_request_limits: PerRequestLimits,
-  supported_parameters: Type.Array(Type.String()),
-  default_parameters: DefaultParameters,
-  supported_voices: Nullable(Type.Array(Type.String(), { description: 'Voices of a text-to-speech model; null for the others' })),
-  knowledge_cutoff: Nullable(Type.String({ description: 'YYYY-MM-DD, or null when unknown' })),
-  expiration_date: Nullable(Type.String({ description: 'YYYY-MM-DD after which the model may go, or null' })),
+  ...ModelFields,
   links: Type.Object({ details: Type.String({ description: 'The path of this model’s endpoints list' }) }),
 })
 export type ModelObject = Static<typeof ModelObject>

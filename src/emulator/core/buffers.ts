@@ -10,16 +10,27 @@ export function ownedCopy(bytes: Uint8Array): Buffer {
   return copy
 }
 
-// Bodies that are built once and never change (the catalog's memoised lists): a journal entry may
-// keep them by reference, which costs nothing, instead of copying their start on every request.
-const immutable = new WeakSet<Buffer>()
+/** `parts` joined, in memory of its own (Buffer.concat takes a small result from the shared pool). */
+export function ownedConcat(parts: readonly Uint8Array[]): Buffer {
+  const out = Buffer.allocUnsafeSlow(parts.reduce((n, p) => n + p.length, 0))
+  let at = 0
+  for (const part of parts) {
+    out.set(part, at)
+    at += part.length
+  }
+  return out
+}
 
-export function markImmutable(bytes: Buffer): Buffer {
-  immutable.add(bytes)
+// Bodies built once and never changed (the catalog's memoised lists): the journal keeps them by
+// reference, which costs nothing, instead of copying their start into every entry.
+const shared = new WeakSet<Buffer>()
+
+export function markShared(bytes: Buffer): Buffer {
+  shared.add(bytes)
   return bytes
 }
 
-export const isImmutable = (bytes: Buffer): boolean => immutable.has(bytes)
+export const isShared = (bytes: Buffer): boolean => shared.has(bytes)
 
 /**
  * A body sent as the pieces it is made of, without copying them into one buffer first: a response of
@@ -41,14 +52,13 @@ export class PiecesBody extends Readable {
     this.push(null)
   }
 
-  /** A copy of the first `limit` bytes, in memory of its own. */
-  head(limit: number): Buffer {
-    const out = Buffer.allocUnsafeSlow(Math.min(limit, this.byteLength))
-    let at = 0
+  /** Copies the first bytes, up to `room`, into `target` at `at`; returns how many. */
+  copyHead(target: Buffer, at: number, room: number): number {
+    let copied = 0
     for (const piece of this.pieces) {
-      if (at >= out.length) break
-      at += piece.copy(out, at, 0, Math.min(piece.length, out.length - at))
+      if (copied >= room) break
+      copied += piece.copy(target, at + copied, 0, Math.min(piece.length, room - copied))
     }
-    return out
+    return copied
   }
 }

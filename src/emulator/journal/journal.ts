@@ -4,7 +4,8 @@
 // by a configurable size; a reset clears it.
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { isImmutable, ownedCopy, PiecesBody } from '../core/buffers.ts'
+import { isShared, PiecesBody } from '../core/buffers.ts'
+import { JournalSlots, parseHeaderLines, type BodyBytes, type Span } from './journal-slots.ts'
 import { toIso, wallClock } from '../core/clock.ts'
 import type { EmulatorContext } from '../context.ts'
 import type { JournalEntry, JournalSummary } from '../admin/types.ts'
@@ -65,14 +66,17 @@ export function recordEffect(kind: EffectKind, id: string | number): void {
 /** Bodies larger than this are not kept at all, not even their start. */
 const TOO_LARGE = 4 * 1024 * 1024
 
-function headersOf(raw: Record<string, string | string[] | number | undefined>): Record<string, string> {
+function redactedHeaders(kept: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const [name, value] of Object.entries(raw)) {
-    if (value === undefined) continue
-    out[name] = SECRET_NAME.test(name) ? REDACTED : redact(Array.isArray(value) ? value.join(', ') : String(value))
-  }
+  for (const [name, value] of Object.entries(kept)) out[name] = SECRET_NAME.test(name) ? REDACTED : redact(value)
   return out
 }
+
+/**
+ * What was kept of a body: its first bytes in the entry's slot, a shared body by reference, a note
+ * saying why nothing was (too large, a stream), or null for none.
+ */
+type KeptBody = Span | Buffer | string | null
 
 /** What is kept per request: references and numbers, turned into a JournalEntry only when read. */
 interface RawEntry {
@@ -88,13 +92,22 @@ interface RawEntry {
   key_hash: string | null
   fault: string | null
   aborted: boolean
-  requestHeaders: Record<string, string | string[] | undefined>
-  requestBody: unknown
+  /** The place in the ring, and so the slot holding the parts below. */
+  slot: number
+  requestHeaders: Span
+  requestBody: KeptBody
   requestBytes: number
-  responseHeaders: Record<string, unknown>
-  responseBody: unknown
+  responseHeaders: Span
+  responseBody: KeptBody
   responseBytes: number
   effects: JournalEntry['effects']
+}
+
+interface Keepable {
+  bytes?: BodyBytes
+  /** A body built once and shared by many answers: kept by reference. */
+  shared?: Buffer
+  note?: string
 }
 
 export interface JournalFilter {
@@ -115,12 +128,14 @@ export class Journal {
   private readonly ctx: EmulatorContext
   private readonly size: number
   private readonly bodyLimit: number
+  private readonly slots: JournalSlots
   private readonly listeners = new Set<(entry: JournalSummary) => void>()
 
   constructor(ctx: EmulatorContext) {
     this.ctx = ctx
     this.size = ctx.config.journalSize
     this.bodyLimit = ctx.config.journalBodyLimit
+    this.slots = new JournalSlots(this.size, this.bodyLimit)
   }
 
   get enabled(): boolean {
@@ -135,28 +150,15 @@ export class Journal {
   clear(): void {
     this.entries = []
     this.head = 0
+    this.slots.clear()
   }
 
   /**
-   * The bytes of bodies the ring holds (a body kept by reference counts its size, one cut short the
-   * bytes kept), and the most it can: entries x 2 bodies x the body limit, plus the shared bodies.
+   * The bytes the ring's slots hold, and the most they can. A shared body is not counted: the catalog
+   * holds it whatever the journal does.
    */
   stats(): { entries: number; bytes: number; limit_bytes: number } {
-    // A body built once and shared (the catalog's lists) is held once, however many entries point at it.
-    const shared = new Set<Buffer>()
-    const kept = (body: unknown, bytes: number): number => {
-      if (body === null || body === undefined) return 0
-      if (Buffer.isBuffer(body)) {
-        if (!isImmutable(body)) return body.length
-        if (shared.has(body)) return 0
-        shared.add(body)
-        return body.length
-      }
-      return typeof body === 'string' ? body.length : Math.min(bytes, this.bodyLimit)
-    }
-    let total = 0
-    for (const e of this.entries) total += kept(e.requestBody, e.requestBytes) + kept(e.responseBody, e.responseBytes)
-    return { entries: this.entries.length, bytes: total, limit_bytes: this.size * 2 * this.bodyLimit }
+    return { entries: this.entries.length, bytes: this.slots.bytes, limit_bytes: this.slots.limitBytes }
   }
 
   /** Oldest first. */
@@ -193,19 +195,28 @@ export class Journal {
   private materialize(raw: RawEntry): JournalEntry {
     return {
       ...this.summary(raw),
-      request: { headers: headersOf(raw.requestHeaders), body: this.readableText(raw.requestBody, raw.requestBytes), body_bytes: raw.requestBytes },
+      request: {
+        headers: this.headers(raw, raw.requestHeaders),
+        body: this.readableText(raw, raw.requestBody, raw.requestBytes),
+        body_bytes: raw.requestBytes,
+      },
       response: {
-        headers: headersOf(raw.responseHeaders as Record<string, string>),
-        body: this.readableText(raw.responseBody, raw.responseBytes),
+        headers: this.headers(raw, raw.responseHeaders),
+        body: this.readableText(raw, raw.responseBody, raw.responseBytes),
         body_bytes: raw.responseBytes,
       },
     }
   }
 
+  private headers(raw: RawEntry, span: Span): Record<string, string> {
+    return redactedHeaders(parseHeaderLines(this.slots.read(raw.slot, span).toString('utf8')))
+  }
+
   /** A stored body as text; reading the journal never fails, whatever a request stored. */
-  private readableText(value: unknown, bytes: number): string | null {
+  private readableText(raw: RawEntry, body: KeptBody, bytes: number): string | null {
     try {
-      return this.text(value, bytes)
+      if (body === null || typeof body === 'string') return body
+      return Buffer.isBuffer(body) ? this.text(body.subarray(0, this.bodyLimit), bytes) : this.text(this.slots.read(raw.slot, body), bytes)
     } catch {
       return `(${bytes} bytes that could not be shown)`
     }
@@ -227,18 +238,12 @@ export class Journal {
     return { entries: matching.slice(offset, offset + limit).map((raw) => this.materialize(raw)), total: matching.length }
   }
 
-  private text(value: unknown, bytes: number): string | null {
-    if (value === undefined || value === null) return null
-    if (bytes > TOO_LARGE) return `(${bytes} bytes, too large to record)`
-    const whole = Buffer.isBuffer(value) ? value : Buffer.from(typeof value === 'string' ? value : JSON.stringify(value))
-    const total = Math.max(bytes, whole.length)
-    if (total <= this.bodyLimit) return redact(whole.toString('utf8'))
+  private text(kept: Buffer, bytes: number): string {
+    const total = Math.max(bytes, kept.length)
+    if (total <= kept.length) return redact(kept.toString('utf8'))
     // A character cut in two at the limit decodes as U+FFFD; it is dropped.
-    const start = whole
-      .subarray(0, this.bodyLimit)
-      .toString('utf8')
-      .replace(/\uFFFD$/, '')
-    return `${redact(start)}… (${total - this.bodyLimit} more bytes)`
+    const start = kept.toString('utf8').replace(/\uFFFD$/, '')
+    return `${redact(start)}… (${total - kept.length} more bytes)`
   }
 
   install(app: FastifyInstance): void {
@@ -278,6 +283,12 @@ export class Journal {
     const responseBytes = Number(
       reply.getHeader('content-length') ?? (typeof payload === 'string' || Buffer.isBuffer(payload) ? Buffer.byteLength(payload) : 0),
     )
+    // The entry takes the next place in the ring, and its slot.
+    const slot = this.entries.length < this.size ? this.entries.length : this.head
+    const requestBody = this.keepable(request.bodyText ?? request.body, requestBytes)
+    const responseBody = aborted ? null : this.keepable(payload, responseBytes)
+    const writer = this.slots.writer(slot)
+    const kept = (body: Keepable | null): KeptBody => (body === null ? null : (body.note ?? body.shared ?? writer.body(body.bytes!, this.bodyLimit)))
     this.push({
       id: this.nextId++,
       time: j.time,
@@ -291,29 +302,28 @@ export class Journal {
       key_hash: request.auth?.key.hash ?? null,
       fault: request.fault,
       aborted,
-      requestHeaders: request.headers,
-      requestBody: this.keep(request.body, requestBytes),
+      slot,
+      requestHeaders: writer.headers(request.headers),
+      requestBody: kept(requestBody),
       requestBytes,
-      responseHeaders: aborted ? {} : reply.getHeaders(),
-      responseBody: this.keep(payload, responseBytes),
+      responseHeaders: writer.headers(aborted ? {} : reply.getHeaders()),
+      responseBody: kept(responseBody),
       responseBytes,
       effects: j.effects,
     })
   }
 
   /**
-   * A body to keep. Small ones are kept by reference (formatting waits until someone reads); larger
-   * ones as a copy of their first bytes up to the limit, so the ring holds at most about
-   * size x 2 x bodyLimit bytes of bodies however large the traffic (a reference would hold it all).
+   * What of a body can be kept: its bytes (a string, a buffer or pieces; an object as its JSON), or a
+   * note saying why not (too large to look at, a stream).
    */
-  private keep(body: unknown, bytes: number): unknown {
-    if (body === undefined || body === null || bytes > TOO_LARGE) return null
-    if (body instanceof PiecesBody) return body.head(this.bodyLimit)
-    if (typeof (body as { pipe?: unknown }).pipe === 'function') return '(a stream, not recorded)'
-    if (Buffer.isBuffer(body)) return body.length > this.bodyLimit && !isImmutable(body) ? ownedCopy(body.subarray(0, this.bodyLimit)) : body
-    if (bytes <= this.bodyLimit && (typeof body !== 'string' || body.length <= this.bodyLimit)) return body
-    const text = typeof body === 'string' ? body : JSON.stringify(body)
-    return ownedCopy(Buffer.from(text).subarray(0, this.bodyLimit))
+  private keepable(body: unknown, bytes: number): Keepable | null {
+    if (body === undefined || body === null) return null
+    if (bytes > TOO_LARGE) return { note: `(${bytes} bytes, too large to record)` }
+    if (Buffer.isBuffer(body) && isShared(body)) return { shared: body }
+    if (body instanceof PiecesBody || Buffer.isBuffer(body) || typeof body === 'string') return { bytes: body }
+    if (typeof (body as { pipe?: unknown }).pipe === 'function') return { note: '(a stream, not recorded)' }
+    return { bytes: JSON.stringify(body) }
   }
 
   private push(entry: RawEntry): void {

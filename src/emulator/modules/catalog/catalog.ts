@@ -2,8 +2,8 @@
 // serialised once per distinct query (a catalog is immutable; a change builds a new one).
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { markShared } from '../../core/buffers.ts'
 import { BUNDLED_FIXTURES } from '../../config.ts'
-import { markImmutable } from '../../core/buffers.ts'
 import { compileCheck } from '../../http/validation.ts'
 import {
   CatalogDocument,
@@ -256,12 +256,12 @@ export function buildCatalog(document: CatalogDocument): Catalog {
       return result
     },
     endpointsJson: (model, list = model.endpoints) => JSON.stringify({ data: endpointsView(model, list) }),
-    zdrBody: markImmutable(Buffer.from(JSON.stringify({ data: zdr }))),
+    zdrBody: markShared(Buffer.from(JSON.stringify({ data: zdr }))),
     memo(key, make) {
       let body = bodies.get(key)
       if (body === undefined) {
         if (bodies.size >= LIST_CACHE_LIMIT) bodies.clear()
-        body = markImmutable(make())
+        body = markShared(make())
         bodies.set(key, body)
       }
       return body

@@ -2,7 +2,7 @@
 // (or a curious user) can see that the journal and the caches stay under their byte limits.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Journal } from '../journal/journal.ts'
-import { vectorCacheStats } from '../modules/embeddings/embeddings.service.ts'
+import { vectorCacheStats } from '../modules/embeddings/vector-cache.ts'
 import { data, Stats } from './admin.responses.ts'
 
 export const statsAdminRoutes: FastifyPluginAsyncTypebox<{ journal: Journal }> = async (app, { journal }) => {

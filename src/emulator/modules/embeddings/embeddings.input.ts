@@ -4,13 +4,16 @@
 import { ApiError, fieldError } from '../../core/errors.ts'
 import { countTokens, IMAGE_TOKENS, tokenizerNow } from './tokens.ts'
 import { imageFeatures, textFeatures, type Features } from './vectors.ts'
+import type { InputKind } from './vector-cache.ts'
 import { MAX_INPUTS } from './embeddings.schemas.ts'
 
 export interface EmbeddingItem {
   /** Where the input is in the request (`input`, `input[2]`), for errors. */
   field: string
-  /** What makes this input itself: equal identities give equal vectors (and seed the input's noise). */
-  identity: string
+  /** What the input is (texts and token ids that spell them are both text)... */
+  kind: InputKind
+  /** ...and the input itself: equal kinds and inputs give equal vectors. */
+  input: string
   /** Features and token count, worked out only when the vector is not already known. */
   prepare(): { features: Features; tokens: number }
 }
@@ -65,7 +68,7 @@ function checkLength(text: string, field: string, limits: InputLimits): void {
 
 function textItem(text: string, field: string, limits: InputLimits): EmbeddingItem {
   checkLength(text, field, limits)
-  return { field, identity: `text:${text}`, prepare: () => ({ features: textFeatures(text), tokens: countTokens(text) }) }
+  return { field, kind: 'text', input: text, prepare: () => ({ features: textFeatures(text), tokens: countTokens(text) }) }
 }
 
 function tokenIdsItem(ids: unknown[], field: string, limits: InputLimits): EmbeddingItem {
@@ -92,11 +95,11 @@ function tokenIdsItem(ids: unknown[], field: string, limits: InputLimits): Embed
   if (text === undefined) {
     // Doubles (the spec's "list of doubles") embed as the numbers themselves, one token each.
     const numbers = (ids as number[]).join(' ')
-    return { field, identity: `numbers:${numbers}`, prepare: () => ({ features: textFeatures(numbers), tokens: ids.length }) }
+    return { field, kind: 'numbers', input: numbers, prepare: () => ({ features: textFeatures(numbers), tokens: ids.length }) }
   }
   const spelt = text
   // Token ids embed as the text they spell, so ids and text agree.
-  return { field, identity: `text:${spelt}`, prepare: () => ({ features: textFeatures(spelt), tokens: ids.length }) }
+  return { field, kind: 'text', input: spelt, prepare: () => ({ features: textFeatures(spelt), tokens: ids.length }) }
 }
 
 function contentItem(value: unknown, field: string, limits: InputLimits): EmbeddingItem {
@@ -127,7 +130,7 @@ function contentItem(value: unknown, field: string, limits: InputLimits): Embedd
       throw fieldError(`${at}.type`, 'must be one of text, image_url')
     }
   })
-  return { field, identity: `content:${identity.join('\u0000')}`, prepare: () => ({ features, tokens }) }
+  return { field, kind: 'content', input: identity.join('\u0000'), prepare: () => ({ features, tokens }) }
 }
 
 export function parseInput(input: unknown, limits: InputLimits): EmbeddingItem[] {

@@ -1,6 +1,6 @@
 // Embeddings: checks the model and dimensions, routes to a provider by the caller's preferences,
 // bills through the ledger, then makes the vectors. Nothing is billed for a request that fails.
-import { ownedCopy, PiecesBody } from '../../core/buffers.ts'
+import { PiecesBody } from '../../core/buffers.ts'
 import { ApiError, fieldError } from '../../core/errors.ts'
 import { nanosToUsd, tokenCostNanos } from '../../core/money.ts'
 import type { EmulatorContext } from '../../context.ts'
@@ -10,7 +10,8 @@ import { bill, healthiest } from '../ledger/ledger.service.ts'
 import { checkRequestTokens, parseInput, type EmbeddingItem } from './embeddings.input.ts'
 import type { EmbeddingsBody, EmbeddingsResult, ProviderPreferences } from './embeddings.schemas.ts'
 import { loadTokenizer } from './tokens.ts'
-import { embedFeatures, jsonVectorCapacity, writeJsonVector } from './vectors.ts'
+import { cachedVector, dataMember, shelf, type CachedVector, type InputKind, type Shelf } from './vector-cache.ts'
+import { embedFeatures } from './vectors.ts'
 
 /** Used when a catalog model does not say its native size. */
 const DEFAULT_DIMENSIONS = 1536
@@ -60,75 +61,17 @@ export function routeByPreferences(model: CatalogModel, prefs: ProviderPreferenc
   }
 }
 
-// Recently made vectors, by (model, dimensions, input), with their JSON and base64 encodings made on
-// first use: apps re-embed the same texts all the time (an index rebuilt on every run), a vector is a
-// pure function of those three, and writing 1536 numbers out costs more than everything else a request
-// does. Least recently used goes first once the cache holds more than its bytes.
-const CACHE_MAX_BYTES = 24 * 1024 * 1024
-
-interface CachedVector {
-  vector: Float64Array
-  tokens: number
-  json?: Buffer
-  base64?: Buffer
-}
-
-const vectorCache = new Map<string, CachedVector>()
-let cachedBytes = 0
-
-// A key holds its whole input (up to 128 KB of text): it counts, at two bytes a character (V8 keeps
-// a string in one or two bytes a character), or small vectors of long texts would hold unbounded memory.
-const keyBytes = (key: string): number => 2 * key.length
-
-function evictOverBudget(): void {
-  for (const [oldest, entry] of vectorCache) {
-    if (cachedBytes <= CACHE_MAX_BYTES) break
-    vectorCache.delete(oldest)
-    cachedBytes -= keyBytes(oldest) + entry.vector.byteLength + (entry.json?.length ?? 0) + (entry.base64?.length ?? 0)
-  }
-}
-
-/** What the vector cache holds now, and its bound (GET /_emulator/api/stats). */
-export const vectorCacheStats = (): { entries: number; bytes: number; limit_bytes: number } => ({
-  entries: vectorCache.size,
-  bytes: cachedBytes,
-  limit_bytes: CACHE_MAX_BYTES,
-})
-
-function vectorOf(model: string, dimensions: number, item: EmbeddingItem): CachedVector {
-  const key = `${model}\u0000${dimensions}\u0000${item.identity}`
-  const hit = vectorCache.get(key)
-  if (hit) {
-    // Re-inserting marks this one as the most recently used.
-    vectorCache.delete(key)
-    vectorCache.set(key, hit)
-    return hit
-  }
-  const { features, tokens } = item.prepare()
-  const entry: CachedVector = { vector: embedFeatures(model, features, dimensions, item.identity), tokens }
-  cachedBytes += keyBytes(key) + entry.vector.byteLength
-  vectorCache.set(key, entry)
-  evictOverBudget()
-  return entry
-}
-
-/**
- * The vector as it appears in a response: a JSON array of numbers, or a quoted base64 string of its
- * float32 little-endian bytes (what the openai client decodes).
- */
-function encodedVector(entry: CachedVector, base64: boolean): Buffer {
-  let bytes = base64 ? entry.base64 : entry.json
-  if (bytes) return bytes
-  if (base64) {
-    bytes = entry.base64 = ownedCopy(Buffer.from(`"${Buffer.from(new Float32Array(entry.vector).buffer).toString('base64')}"`, 'latin1'))
-  } else {
-    const out = Buffer.allocUnsafe(jsonVectorCapacity(entry.vector.length))
-    // A copy of exactly the written bytes, so the cache does not hold the spare capacity.
-    bytes = entry.json = ownedCopy(out.subarray(0, writeJsonVector(entry.vector, out, 0)))
-  }
-  cachedBytes += bytes.length
-  evictOverBudget()
-  return bytes
+/** Each item's vector, from the cache or made now (and cached). */
+function vectorsOf(model: string, dimensions: number, items: readonly EmbeddingItem[]): CachedVector[] {
+  let kind: InputKind | undefined
+  let on: Shelf | undefined
+  return items.map((item) => {
+    if (item.kind !== kind) on = shelf(model, dimensions, (kind = item.kind))
+    return cachedVector(on!, item.input, () => {
+      const { features, tokens } = item.prepare()
+      return { vector: embedFeatures(model, features, dimensions, `${item.kind}:${item.input}`), tokens }
+    })
+  })
 }
 
 /** The name the provider knows the model by, as the real service echoes it. */
@@ -142,7 +85,7 @@ export async function createEmbeddings(ctx: EmulatorContext, caller: AuthContext
   await loadTokenizer()
   const limits = { model: model.id, contextTokens: model.context_length ?? DEFAULT_CONTEXT_TOKENS, numbers: ctx.config.embeddingsNumbers }
   const items = parseInput(body.input, limits)
-  const computed = items.map((item) => vectorOf(model.id, dimensions, item))
+  const computed = vectorsOf(model.id, dimensions, items)
   checkRequestTokens(
     items.map((item, i) => ({ field: item.field, tokens: computed[i]!.tokens })),
     limits,
@@ -160,7 +103,7 @@ export async function createEmbeddings(ctx: EmulatorContext, caller: AuthContext
     price: (endpoint) => ({ prompt_tokens: tokens, cost_nanos: tokenCostNanos(endpoint.pricing, tokens) }),
   })
 
-  const vectors = computed.map((c) => encodedVector(c, body.encoding_format === 'base64'))
+  const data = dataMember(computed, body.encoding_format === 'base64')
   const head: Pick<EmbeddingsResult, 'id' | 'object'> = {
     id: `gen-emb-${Math.floor(ctx.clock.now() / 1000)}-${ctx.ids.generation(`emb:${billed.usage_id}`)}`,
     object: 'list',
@@ -170,18 +113,5 @@ export async function createEmbeddings(ctx: EmulatorContext, caller: AuthContext
     provider: billed.endpoint.provider_name,
     usage: { prompt_tokens: tokens, total_tokens: tokens, cost: nanosToUsd(billed.charge.cost_nanos) },
   }
-  return writeResponse(head, vectors, tail)
-}
-
-/**
- * The response written as bytes: the same JSON as JSON.stringify would give, without its cost (it scans
- * every character of 16 base64 strings, and formats 24,000 floats slowly); the vectors come encoded.
- */
-function writeResponse(head: object, vectors: readonly Buffer[], tail: object): PiecesBody {
-  const parts: Buffer[] = [Buffer.from(`${JSON.stringify(head).slice(0, -1)},"data":[`)]
-  vectors.forEach((vector, index) => {
-    parts.push(Buffer.from(`${index > 0 ? ',' : ''}{"object":"embedding","embedding":`, 'latin1'), vector, Buffer.from(`,"index":${index}}`, 'latin1'))
-  })
-  parts.push(Buffer.from(`],${JSON.stringify(tail).slice(1)}`))
-  return new PiecesBody(parts)
+  return new PiecesBody([Buffer.from(`${JSON.stringify(head).slice(0, -1)},`), ...data, Buffer.from(`,${JSON.stringify(tail).slice(1)}`)])
 }

@@ -3,6 +3,7 @@
 // the guardrail budgets, the key's limit and the account's credits; then it writes the usage row and
 // debits the account. Denials are ApiErrors with metadata naming what ran out.
 import { ApiError } from '../../core/errors.ts'
+import { immediateTransaction } from '../../store/db.ts'
 import { recordEffect, withStagedEffects } from '../../journal/journal.ts'
 import { formatUsd, nanosToUsd } from '../../core/money.ts'
 import { windowStartFor, windowStarts } from '../../core/windows.ts'
@@ -62,90 +63,88 @@ export function bill<E extends LedgerEndpoint>(ctx: EmulatorContext, request: Bi
 }
 
 function billNow<E extends LedgerEndpoint>(ctx: EmulatorContext, request: BillingRequest<E>): Billed<E> {
-  return ctx.db
-    .transaction((): Billed<E> => {
-      const now = ctx.clock.now()
-      const { caller, model } = request
-      // The key as of now: it may have been changed, or revoked, since the request was authenticated
-      // (authentication runs before the body has arrived). A revoked key is as unknown as at the door.
-      const key = ctx.repos.keys.byHash(caller.key.hash)
-      if (!key) throw new ApiError(401, 'User not found.')
-      const account = ctx.repos.accounts.get(caller.account.id)!
+  return immediateTransaction(ctx.db, (): Billed<E> => {
+    const now = ctx.clock.now()
+    const { caller, model } = request
+    // The key as of now: it may have been changed, or revoked, since the request was authenticated
+    // (authentication runs before the body has arrived). A revoked key is as unknown as at the door.
+    const key = ctx.repos.keys.byHash(caller.key.hash)
+    if (!key) throw new ApiError(401, 'User not found.')
+    const account = ctx.repos.accounts.get(caller.account.id)!
 
-      const policies = ctx.policies.for({ key, account }, request.region ?? null)
-      const allowed = availableEndpoints(model, request.endpoints, policies)
-      if (allowed.length === 0) {
-        throw new ApiError(404, 'No endpoints available matching your guardrail restrictions and data policy', {
-          metadata: { model: model.id, restrictions: policies.map((p) => p.source) },
+    const policies = ctx.policies.for({ key, account }, request.region ?? null)
+    const allowed = availableEndpoints(model, request.endpoints, policies)
+    if (allowed.length === 0) {
+      throw new ApiError(404, 'No endpoints available matching your guardrail restrictions and data policy', {
+        metadata: { model: model.id, restrictions: policies.map((p) => p.source) },
+      })
+    }
+    const endpoint = (request.route ?? healthiest)(allowed)
+    const charge = request.price(endpoint)
+    const byok = request.byok ?? false
+
+    for (const guardrail of guardrailsOf(ctx.repos.guardrails, { key, account })) {
+      if (guardrail.limit_nanos === null) continue
+      const since = windowStartFor(guardrail.reset_interval, windowStarts(now))
+      const spent = ctx.repos.guardrails.spentNanos(guardrail.id, since, now, guardrail.include_byok_in_budgets === 1)
+      if (spent >= guardrail.limit_nanos) {
+        const window = guardrail.reset_interval ? WINDOW_NAME[guardrail.reset_interval] : 'total'
+        throw new ApiError(402, `Guardrail budget exceeded (${window} limit): guardrail "${guardrail.name}" allows ${formatUsd(guardrail.limit_nanos)}`, {
+          metadata: {
+            limit_source: 'guardrail_budget',
+            guardrail_id: guardrail.id,
+            limit_usd: nanosToUsd(guardrail.limit_nanos),
+            reset_interval: guardrail.reset_interval,
+            usage_usd: nanosToUsd(spent),
+          },
         })
       }
-      const endpoint = (request.route ?? healthiest)(allowed)
-      const charge = request.price(endpoint)
-      const byok = request.byok ?? false
+    }
 
-      for (const guardrail of guardrailsOf(ctx.repos.guardrails, { key, account })) {
-        if (guardrail.limit_nanos === null) continue
-        const since = windowStartFor(guardrail.reset_interval, windowStarts(now))
-        const spent = ctx.repos.guardrails.spentNanos(guardrail.id, since, now, guardrail.include_byok_in_budgets === 1)
-        if (spent >= guardrail.limit_nanos) {
-          const window = guardrail.reset_interval ? WINDOW_NAME[guardrail.reset_interval] : 'total'
-          throw new ApiError(402, `Guardrail budget exceeded (${window} limit): guardrail "${guardrail.name}" allows ${formatUsd(guardrail.limit_nanos)}`, {
-            metadata: {
-              limit_source: 'guardrail_budget',
-              guardrail_id: guardrail.id,
-              limit_usd: nanosToUsd(guardrail.limit_nanos),
-              reset_interval: guardrail.reset_interval,
-              usage_usd: nanosToUsd(spent),
-            },
-          })
-        }
+    if (key.limit_nanos !== null) {
+      // Summing usage costs a scan of the key's rows, so only keys with a limit pay for it.
+      const used = limitUsageNanos(ctx.repos.keys.withUsage(key.hash, windowStarts(now))!)
+      if (used >= key.limit_nanos) {
+        const window = key.limit_reset ? WINDOW_NAME[key.limit_reset] : 'total'
+        throw new ApiError(ctx.config.keyLimitStatus, `Key limit exceeded (${window} limit)`, {
+          metadata: {
+            limit_source: 'openrouter_key_limit',
+            limit: nanosToUsd(key.limit_nanos),
+            limit_reset: key.limit_reset,
+            usage: nanosToUsd(used),
+          },
+        })
       }
+    }
 
-      if (key.limit_nanos !== null) {
-        // Summing usage costs a scan of the key's rows, so only keys with a limit pay for it.
-        const used = limitUsageNanos(ctx.repos.keys.withUsage(key.hash, windowStarts(now))!)
-        if (used >= key.limit_nanos) {
-          const window = key.limit_reset ? WINDOW_NAME[key.limit_reset] : 'total'
-          throw new ApiError(ctx.config.keyLimitStatus, `Key limit exceeded (${window} limit)`, {
-            metadata: {
-              limit_source: 'openrouter_key_limit',
-              limit: nanosToUsd(key.limit_nanos),
-              limit_reset: key.limit_reset,
-              usage: nanosToUsd(used),
-            },
-          })
-        }
-      }
+    const balance = account.credits_nanos - account.spent_nanos
+    if (!byok && charge.cost_nanos > 0 && balance < charge.cost_nanos) {
+      throw new ApiError(
+        402,
+        `Insufficient credits. This request costs ${formatUsd(charge.cost_nanos)} and the account has ${formatUsd(Math.max(0, balance))} left; add credits with a crypto charge or the admin API`,
+        { metadata: { limit_source: 'openrouter_credits', balance_usd: nanosToUsd(balance), cost_usd: nanosToUsd(charge.cost_nanos) } },
+      )
+    }
 
-      const balance = account.credits_nanos - account.spent_nanos
-      if (!byok && charge.cost_nanos > 0 && balance < charge.cost_nanos) {
-        throw new ApiError(
-          402,
-          `Insufficient credits. This request costs ${formatUsd(charge.cost_nanos)} and the account has ${formatUsd(Math.max(0, balance))} left; add credits with a crypto charge or the admin API`,
-          { metadata: { limit_source: 'openrouter_credits', balance_usd: nanosToUsd(balance), cost_usd: nanosToUsd(charge.cost_nanos) } },
-        )
-      }
-
-      const usage_id = ctx.repos.usage.insert({
-        account_id: account.id,
-        key_hash: key.hash,
-        member_id: key.creator_user_id,
-        operation: request.operation,
-        model: model.id,
-        provider: endpoint.provider_name,
-        endpoint_id: endpoint.id,
-        prompt_tokens: charge.prompt_tokens,
-        completion_tokens: charge.completion_tokens ?? 0,
-        reasoning_tokens: charge.reasoning_tokens ?? 0,
-        cost_nanos: charge.cost_nanos,
-        byok: byok ? 1 : 0,
-        created_at: now,
-      })
-      if (!byok) ctx.repos.accounts.addSpend(account.id, charge.cost_nanos)
-      recordEffect('usage', usage_id)
-      return { usage_id, endpoint, charge }
+    const usage_id = ctx.repos.usage.insert({
+      account_id: account.id,
+      key_hash: key.hash,
+      member_id: key.creator_user_id,
+      operation: request.operation,
+      model: model.id,
+      provider: endpoint.provider_name,
+      endpoint_id: endpoint.id,
+      prompt_tokens: charge.prompt_tokens,
+      completion_tokens: charge.completion_tokens ?? 0,
+      reasoning_tokens: charge.reasoning_tokens ?? 0,
+      cost_nanos: charge.cost_nanos,
+      byok: byok ? 1 : 0,
+      created_at: now,
     })
-    .immediate()
+    if (!byok) ctx.repos.accounts.addSpend(account.id, charge.cost_nanos)
+    recordEffect('usage', usage_id)
+    return { usage_id, endpoint, charge }
+  })
 }
 
 /**

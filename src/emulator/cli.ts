@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // gateway-emulator: runs the emulator headless. Prints where everything is and the seeded keys,
 // and shuts down cleanly (server closed, database closed) on SIGINT or SIGTERM.
+import './cli-heap.ts'
 import { parseArgs } from 'node:util'
 import { CLI_FLAGS, ConfigError, helpText, loadConfig, settingFlags, VERSION } from './config.ts'
 import { startEmulator } from './emulator.ts'

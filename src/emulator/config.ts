@@ -103,6 +103,12 @@ const positiveNumber = (value: RawValue, where: string): number => {
   return n
 }
 
+const nonNegativeNumber = (value: RawValue, where: string): number => {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN
+  if (!Number.isFinite(n) || n < 0 || n > 1000) throw new ConfigError(`invalid ${describe(where, value)}: must be a number from 0 to 1000`)
+  return n
+}
+
 /** A duration such as 90s, 15m, 1h or 2d (or milliseconds); `off` where the setting allows none. */
 function durationIn(value: RawValue, where: string, orOff: string): number {
   try {
@@ -267,6 +273,22 @@ const SETTINGS = [
     default: 'doubles',
     help: 'a list of numbers as embeddings input: any `doubles` (the spec) or `token-ids` only (the real service)',
     parse: oneOf(['doubles', 'token-ids'] as const),
+  }),
+  setting({
+    key: 'chatAnswerTokens',
+    flag: 'chat-answer-tokens',
+    arg: '<n>',
+    default: 60,
+    help: 'about how many tokens a chat answer in text has (whole sentences), before `max_tokens` cuts it',
+    parse: integer(1, 100_000),
+  }),
+  setting({
+    key: 'chatSpeed',
+    flag: 'chat-speed',
+    arg: '<factor>',
+    default: 0,
+    help: 'streamed chat timing as a multiple of the serving endpoint’s latency and throughput (`1` = as fast as the real one); `0` sends at once',
+    parse: nonNegativeNumber,
   }),
   setting({
     key: 'multiframeMinKeyFrames',

@@ -8,6 +8,7 @@ import { StateRegistry } from './core/lifecycle.ts'
 import { accountsState, createAccountsRepo } from './modules/accounts/accounts.repo.ts'
 import { createKeysRepo, keysState } from './modules/keys/keys.repo.ts'
 import { createUsageRepo, usageState } from './modules/usage/usage.repo.ts'
+import { createGenerationsRepo, generationsState } from './modules/chat/chat.repo.ts'
 import { createCatalogRepo } from './modules/catalog/catalog.repo.ts'
 import { createCreditsRepo, creditsState } from './modules/credits/credits.repo.ts'
 import { createRateLimiter, rateLimitState, type RateLimiter, type RateLimits } from './modules/ratelimit/ratelimit.ts'
@@ -51,6 +52,7 @@ export interface EmulatorContext {
     readonly video: ReturnType<typeof createVideoRepo>
     readonly callbacks: ReturnType<typeof createCallbacksRepo>
     readonly faults: ReturnType<typeof createFaultsRepo>
+    readonly generations: ReturnType<typeof createGenerationsRepo>
   }
 }
 
@@ -70,6 +72,7 @@ export function createContext({ config, version, db, clock, catalogFixture }: Co
     accounts: createAccountsRepo(db),
     keys: createKeysRepo(db),
     usage: createUsageRepo(db),
+    generations: createGenerationsRepo(db),
     catalog: createCatalogRepo(db),
     guardrails: createGuardrailsRepo(db),
     charges: createCreditsRepo(db),
@@ -91,6 +94,7 @@ export function createContext({ config, version, db, clock, catalogFixture }: Co
     accountsState(db),
     keysState,
     usageState(db),
+    generationsState(db),
     catalogState(catalog),
     guardrailsState(db),
     creditsState(db),

@@ -62,3 +62,46 @@ export class PiecesBody extends Readable {
     return copied
   }
 }
+
+/**
+ * A body written over time (server-sent events) that keeps a copy of its first bytes, so the journal
+ * can show what was sent once the answer has finished. `write` returns false once the client is gone.
+ */
+export class RecordedStream extends Readable {
+  private readonly kept: Buffer[] = []
+  private keptBytes = 0
+  /** Bytes written so far. */
+  sentBytes = 0
+  private readonly keepLimit: number
+
+  constructor(keepLimit: number) {
+    super()
+    this.keepLimit = keepLimit
+  }
+
+  override _read(): void {
+    // Written to by its producer at its own pace; nothing to pull.
+  }
+
+  write(text: string): boolean {
+    if (this.destroyed || this.readableEnded) return false
+    const bytes = Buffer.from(text)
+    this.sentBytes += bytes.length
+    if (this.keptBytes < this.keepLimit) {
+      const part = bytes.subarray(0, this.keepLimit - this.keptBytes)
+      this.kept.push(part)
+      this.keptBytes += part.length
+    }
+    this.push(bytes)
+    return true
+  }
+
+  end(): void {
+    if (!this.destroyed) this.push(null)
+  }
+
+  /** The first bytes sent, up to the limit given. */
+  recorded(): Buffer {
+    return Buffer.concat(this.kept)
+  }
+}

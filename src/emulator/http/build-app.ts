@@ -12,6 +12,7 @@ import { activityRoutes } from '../modules/activity/activity.routes.ts'
 import { catalogAdminRoutes } from '../modules/catalog/catalog.admin.ts'
 import { catalogRoutes } from '../modules/catalog/catalog.routes.ts'
 import { embeddingsRoutes } from '../modules/embeddings/embeddings.routes.ts'
+import { chatRoutes } from '../modules/chat/chat.routes.ts'
 import { guardrailsAdminRoutes } from '../modules/guardrails/guardrails.admin.ts'
 import { guardrailsRoutes } from '../modules/guardrails/guardrails.routes.ts'
 import { keysRoutes } from '../modules/keys/keys.routes.ts'
@@ -167,6 +168,7 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
     api.register(catalogRoutes, { prefix: API_PREFIX, ctx })
     api.register(guardrailsRoutes, { prefix: API_PREFIX, ctx })
     api.register(embeddingsRoutes, { prefix: API_PREFIX, ctx })
+    api.register(chatRoutes, { prefix: API_PREFIX, ctx })
     api.register(activityRoutes, { prefix: API_PREFIX, ctx })
     api.register(creditsRoutes, { prefix: API_PREFIX, ctx })
     api.register(

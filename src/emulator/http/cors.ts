@@ -7,7 +7,7 @@ import type { EmulatorContext } from '../context.ts'
 
 const METHODS = 'GET, POST, PUT, PATCH, DELETE'
 /** Response headers a browser app needs to read to handle limits and faults as it would for real. */
-const EXPOSED = 'retry-after, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset'
+const EXPOSED = 'retry-after, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, x-generation-id'
 const PREFLIGHT_MAX_AGE_S = '600'
 
 /**

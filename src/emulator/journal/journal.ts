@@ -4,7 +4,7 @@
 // by a configurable size; a reset clears it.
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { isShared, PiecesBody } from '../core/buffers.ts'
+import { isShared, PiecesBody, RecordedStream } from '../core/buffers.ts'
 import { JournalSlots, parseHeaderLines, type BodyBytes, type Span } from './journal-slots.ts'
 import { toIso, wallClock } from '../core/clock.ts'
 import type { EmulatorContext } from '../context.ts'
@@ -280,9 +280,10 @@ export class Journal {
     j.recorded = true
     const payload = j.payload
     const requestBytes = Number(request.headers['content-length'] ?? 0)
-    const responseBytes = Number(
-      reply.getHeader('content-length') ?? (typeof payload === 'string' || Buffer.isBuffer(payload) ? Buffer.byteLength(payload) : 0),
-    )
+    const responseBytes =
+      payload instanceof RecordedStream
+        ? payload.sentBytes
+        : Number(reply.getHeader('content-length') ?? (typeof payload === 'string' || Buffer.isBuffer(payload) ? Buffer.byteLength(payload) : 0))
     // The entry takes the next place in the ring, and its slot.
     const slot = this.entries.length < this.size ? this.entries.length : this.head
     const requestBody = this.keepable(request.bodyText ?? request.body, requestBytes)
@@ -321,6 +322,7 @@ export class Journal {
     if (body === undefined || body === null) return null
     if (bytes > TOO_LARGE) return { note: `(${bytes} bytes, too large to record)` }
     if (Buffer.isBuffer(body) && isShared(body)) return { shared: body }
+    if (body instanceof RecordedStream) return { bytes: body.recorded() }
     if (body instanceof PiecesBody || Buffer.isBuffer(body) || typeof body === 'string') return { bytes: body }
     if (typeof (body as { pipe?: unknown }).pipe === 'function') return { note: '(a stream, not recorded)' }
     return { bytes: JSON.stringify(body) }

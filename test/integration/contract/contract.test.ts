@@ -11,6 +11,7 @@ import { testEmulator, type TestEmulator } from '../../helpers/emulator.ts'
 import { gatewayProblems, hasRealDocument, realEnum, vendorProblems, type Answer } from './shapes.ts'
 
 const MODEL = 'openai/text-embedding-3-small'
+const CHAT_MODEL = 'openai/gpt-4o-mini'
 const ROUTER = '/router/v1/video/ent/v2'
 const IMG = dataUri(png(64, 36), 'image/png')
 const CHARGE = { amount: 10, sender: '0x9a85CB3bfd494Ea3a8C9E50aA6a3c1a7E8BACE11', chain_id: 8453 }
@@ -51,6 +52,9 @@ const REAL: Record<string, Real> = {
   'guardrails.assignments.members.assign': { gateway: ['post', '/guardrails/{id}/assignments/members'] },
   'guardrails.assignments.members.unassign': { gateway: ['post', '/guardrails/{id}/assignments/members/remove'] },
   'embeddings.create': { gateway: ['post', '/embeddings'] },
+  'chat.create': { gateway: ['post', '/chat/completions'] },
+  'generation.get': { gateway: ['get', '/generation'] },
+  'completions.create': { own: 'the legacy text completion, absent from the real document; the AI SDK provider and openai still call it' },
   'activity.list': { gateway: ['get', '/activity'] },
   'credits.get': { gateway: ['get', '/credits'] },
   'credits.crypto': { gateway: ['post', '/credits/coinbase'] },
@@ -399,6 +403,73 @@ const CASES: Case[] = [
     run: (emu) =>
       emu.request({ method: 'POST', url: '/api/v1/embeddings', headers: { ...auth(emu.keys.standard), 'content-type': 'text/plain' }, payload: 'hello' }),
   },
+  // Chat and text completions
+  {
+    operation: 'chat.create',
+    name: 'a conversation',
+    status: 200,
+    run: (emu) => send(emu, 'POST', '/api/v1/chat/completions', { model: CHAT_MODEL, messages: [{ role: 'user', content: 'hello' }] }, emu.keys.standard),
+  },
+  {
+    operation: 'chat.create',
+    name: 'a tool call',
+    status: 200,
+    run: (emu) =>
+      send(
+        emu,
+        'POST',
+        '/api/v1/chat/completions',
+        { model: CHAT_MODEL, messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'function', function: { name: 'f' } }], tool_choice: 'required' },
+        emu.keys.standard,
+      ),
+  },
+  {
+    operation: 'chat.create',
+    name: 'no messages',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/chat/completions', { model: CHAT_MODEL, messages: [] }, emu.keys.standard),
+  },
+  {
+    operation: 'chat.create',
+    name: 'an embeddings model',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/chat/completions', { model: MODEL, messages: [{ role: 'user', content: 'x' }] }, emu.keys.standard),
+  },
+  {
+    operation: 'chat.create',
+    name: 'no credits',
+    status: 402,
+    run: async (emu) =>
+      send(emu, 'POST', '/api/v1/chat/completions', { model: CHAT_MODEL, messages: [{ role: 'user', content: 'x' }] }, await brokeAccountKey(emu)),
+  },
+  ...authCases(
+    'chat.create',
+    (emu, key) => send(emu, 'POST', '/api/v1/chat/completions', { model: CHAT_MODEL, messages: [{ role: 'user', content: 'x' }] }, key),
+    'standard',
+  ),
+  {
+    operation: 'completions.create',
+    name: 'a prompt',
+    status: 200,
+    run: (emu) => send(emu, 'POST', '/api/v1/completions', { model: CHAT_MODEL, prompt: 'Once upon a time' }, emu.keys.standard),
+  },
+  {
+    operation: 'completions.create',
+    name: 'no prompt',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/completions', { model: CHAT_MODEL }, emu.keys.standard),
+  },
+  {
+    operation: 'generation.get',
+    name: 'a past chat',
+    status: 200,
+    run: async (emu) => {
+      const chat = await send(emu, 'POST', '/api/v1/chat/completions', { model: CHAT_MODEL, messages: [{ role: 'user', content: 'x' }] }, emu.keys.standard)
+      return get(emu, `/api/v1/generation?id=${(chat.body as { id: string }).id}`, emu.keys.standard)
+    },
+  },
+  { operation: 'generation.get', name: 'an unknown id', status: 404, run: (emu) => get(emu, '/api/v1/generation?id=gen-0-nothing', emu.keys.standard) },
+  ...authCases('generation.get', (emu, key) => get(emu, '/api/v1/generation?id=gen-0-nothing', key), 'any'),
   {
     operation: 'embeddings.create',
     name: 'no provider left',

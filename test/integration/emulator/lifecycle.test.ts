@@ -31,6 +31,9 @@ async function richState(emu: TestEmulator): Promise<void> {
   )
   expect(task.status, JSON.stringify(task.body)).toBe(200)
   expect((await emu.send('POST', '/api/v1/embeddings', { model: 'openai/text-embedding-3-small', input: 'x' }, emu.keys.standard)).status).toBe(200)
+  expect(
+    (await emu.send('POST', '/api/v1/chat/completions', { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }, emu.keys.standard)).status,
+  ).toBe(200)
   await emu.send('POST', `${ADMIN}/faults`, { match: { operation: 'models.count' }, action: { status: 503 } })
   const model = (await emu.get('/api/v1/models')).body.data.at(-1).id as string
   expect((await emu.send('DELETE', `${ADMIN}/catalog/models/${model}`)).status).toBe(200)

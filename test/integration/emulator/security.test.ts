@@ -116,7 +116,7 @@ describe('CORS where configured', () => {
     const ok = await emu.request({ method: 'GET', url: '/api/v1/credits', headers: { origin: APP, authorization: `Bearer ${emu.keys.standard}` } })
     expect(ok.status).toBe(200)
     expect(ok.headers['access-control-allow-origin']).toBe(APP)
-    expect(ok.headers['access-control-expose-headers']).toBe('retry-after, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset')
+    expect(ok.headers['access-control-expose-headers']).toBe('retry-after, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, x-generation-id')
     const refused = await emu.request({ method: 'GET', url: '/api/v1/credits', headers: { origin: APP } })
     expect(refused.status).toBe(401)
     expect(refused.headers['access-control-allow-origin']).toBe(APP)

@@ -5,6 +5,7 @@ import m0003 from './0003-guardrails-charges-ledger.ts'
 import m0004 from './0004-video-tasks-callbacks.ts'
 import m0005 from './0005-fault-rules.ts'
 import m0006 from './0006-clock-position.ts'
+import m0007 from './0007-generations.ts'
 import type { Migration } from '../migrate.ts'
 
-export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006]
+export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007]

@@ -1,0 +1,143 @@
+// Deterministic answers. Everything is drawn from a stream seeded by (the emulator's seed, the model,
+// the request's `seed`, the messages), so the same request gives the same answer and a different
+// conversation a different one. Text is English-like sentences from faker that pick up key words of
+// the last user message; tool arguments and structured outputs are values generated from the given
+// JSON Schema (json-schema-faker, seeded from the same stream), so they validate against it.
+import { generateSync } from 'json-schema-faker'
+import { loadFaker } from '../../core/faker.ts'
+import { createRng, sha256Hex, type Rng } from '../../core/rng.ts'
+import { countTokens, loadTokenizer, tokenizerNow } from '../embeddings/tokens.ts'
+import type { Message, ResponseFormat, Tool, ToolCall, ToolChoice } from './chat.input.ts'
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls'
+
+export interface Answer {
+  content: string | null
+  toolCalls: ToolCall[]
+  finishReason: FinishReason
+  completionTokens: number
+}
+
+export interface AnswerRequest {
+  seed: number
+  model: string
+  requestSeed: number | null
+  messages: readonly Message[]
+  tools: readonly Tool[]
+  toolChoice: ToolChoice
+  format: ResponseFormat
+  /** The most tokens the answer may have: it is cut there (`finish_reason: "length"`). */
+  maxTokens: number
+  stop: readonly string[]
+  /** Tokens a text answer aims at (about; whole sentences). */
+  answerTokens: number
+}
+
+const STOPWORDS = new Set(
+  (
+    'a an and are as at be but by can could do does for from had has have how i if in into is it its me my of on or our please ' +
+    'should so tell than that the their them then there these they this to was we were what when where which who why will with would you your'
+  ).split(' '),
+)
+
+/** The words of a text worth echoing: longest first, no stopwords, at most `count`. */
+function keyWords(text: string, count: number): string[] {
+  const words = (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 4 && !STOPWORDS.has(w))
+  return [...new Set(words)].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).slice(0, count)
+}
+
+/** The words of a tool's name (`get_weather`, `getWeather` -> get, weather). */
+const nameWords = (name: string): string[] =>
+  name
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length >= 4)
+
+/**
+ * The tool to call, or null for a text answer. `auto` calls a tool when the last message is the
+ * user's and names one (a word of the tool's name, e.g. "weather" for get_weather): an agent loop
+ * then runs, and after the tool results (the last message is the tool's) the answer is text.
+ */
+function toolToCall(request: AnswerRequest, rng: Rng): Tool | null {
+  const { tools, toolChoice, messages } = request
+  const last = messages.at(-1)
+  switch (toolChoice.kind) {
+    case 'none':
+      return null
+    case 'named':
+      return tools.find((t) => t.name === toolChoice.name) ?? null
+    case 'required': {
+      const mentioned = last ? mentionedTool(tools, last.text) : null
+      return mentioned ?? rng.pick(tools)
+    }
+    case 'auto':
+      return last?.role === 'user' ? mentionedTool(tools, last.text) : null
+  }
+}
+
+function mentionedTool(tools: readonly Tool[], text: string): Tool | null {
+  const words = new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
+  return tools.find((tool) => nameWords(tool.name).some((w) => words.has(w) && !STOPWORDS.has(w) && w !== 'get' && w !== 'list')) ?? null
+}
+
+/** A value valid against `schema`, drawn from the answer's stream. */
+function valueOf(schema: Record<string, unknown>, rng: Rng): unknown {
+  const { $schema: _dialect, ...rest } = schema
+  return generateSync(rest, { seed: rng.int(1, 2 ** 31 - 1), maxDepth: 6, maxDefaultItems: 3, optionalsProbability: 0.5 })
+}
+
+async function sentences(rng: Rng, topic: readonly string[], targetTokens: number): Promise<string> {
+  const faker = (await loadFaker())(rng)
+  const out: string[] = []
+  if (topic.length > 0) {
+    const subject = topic.length === 1 ? topic[0]! : `${topic.slice(0, -1).join(', ')} and ${topic.at(-1)!}`
+    out.push(`${rng.pick(['About', 'On', 'Regarding'])} ${subject}: ${lowerFirst(faker.hacker.phrase())}`)
+  }
+  let tokens = out.length > 0 ? countTokens(out[0]!) : 0
+  while (tokens < targetTokens) {
+    const sentence = rng.chance(0.5) ? faker.hacker.phrase() : `${faker.company.catchPhrase()}.`
+    out.push(sentence)
+    tokens += countTokens(sentence) + 1
+  }
+  return out.join(' ')
+}
+
+const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1)
+
+/** `text` cut at the first stop sequence or at `maxTokens`, with why it ended. */
+function bounded(text: string, request: AnswerRequest): { text: string; finishReason: FinishReason; tokens: number } {
+  let finishReason: FinishReason = 'stop'
+  for (const stop of request.stop) {
+    const at = stop === '' ? -1 : text.indexOf(stop)
+    if (at !== -1) text = text.slice(0, at)
+  }
+  const encoder = tokenizerNow()
+  const tokens = encoder.encode(text)
+  if (tokens.length > request.maxTokens) {
+    text = encoder.decode(tokens.slice(0, request.maxTokens))
+    finishReason = 'length'
+  }
+  return { text, finishReason, tokens: Math.min(tokens.length, request.maxTokens) }
+}
+
+/** The answer to one request; `choice` (0 for the first) makes each of `n` choices its own. */
+export async function answer(request: AnswerRequest, choice: number): Promise<Answer> {
+  await loadTokenizer()
+  const digest = sha256Hex(JSON.stringify([request.messages, request.tools.map((t) => t.name), request.format]))
+  const rng = createRng(request.seed, `chat:${request.model}:${request.requestSeed ?? ''}:${digest}:${choice}`)
+  const tool = toolToCall(request, rng)
+  if (tool) {
+    const args = JSON.stringify(valueOf(tool.parameters, rng))
+    const call: ToolCall = { id: `call_${rng.hex(24)}`, type: 'function', function: { name: tool.name, arguments: args } }
+    return { content: null, toolCalls: [call], finishReason: 'tool_calls', completionTokens: countTokens(tool.name) + countTokens(args) + 3 }
+  }
+  const last = [...request.messages].reverse().find((m) => m.role === 'user')
+  let text: string
+  if (request.format.kind === 'json_schema') text = JSON.stringify(valueOf(request.format.schema, rng))
+  else if (request.format.kind === 'json_object')
+    text = JSON.stringify({ answer: await sentences(rng, keyWords(last?.text ?? '', 2), Math.min(request.answerTokens, 24)) })
+  else text = await sentences(rng, keyWords(last?.text ?? '', 2), request.answerTokens)
+  const cut = bounded(text, request)
+  return { content: cut.text, toolCalls: [], finishReason: cut.finishReason, completionTokens: cut.tokens }
+}

@@ -1,0 +1,163 @@
+// The parts of a chat request with several shapes: messages (five roles; content as a string or parts),
+// tools, tool_choice and response_format. Each problem is a 400 naming its place
+// (`messages[2].content[0].text`, `tools[0].function.parameters`), checked before anything is billed.
+import { Ajv } from 'ajv'
+import { fieldError } from '../../core/errors.ts'
+import { IMAGE_TOKENS } from '../embeddings/tokens.ts'
+
+export type Role = 'system' | 'developer' | 'user' | 'assistant' | 'tool'
+const ROLES: readonly Role[] = ['system', 'developer', 'user', 'assistant', 'tool']
+
+export interface ToolCall {
+  id: string
+  type: 'function'
+  function: { name: string; arguments: string }
+}
+
+/** A message as the emulator reads it: its role, its text, and what else counts as tokens. */
+export interface Message {
+  role: Role
+  text: string
+  /** Images, audio, files and video in the content: a fixed number of tokens each. */
+  media: number
+  toolCalls: ToolCall[]
+}
+
+export interface Tool {
+  name: string
+  description: string
+  parameters: Record<string, unknown>
+}
+
+export type ToolChoice = { kind: 'auto' } | { kind: 'none' } | { kind: 'required' } | { kind: 'named'; name: string }
+
+export type ResponseFormat = { kind: 'text' } | { kind: 'json_object' } | { kind: 'json_schema'; name: string; schema: Record<string, unknown> }
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
+
+const PART_TYPES = ['text', 'image_url', 'input_audio', 'file', 'video_url', 'input_video'] as const
+
+function contentOf(content: unknown, field: string, required: boolean): { text: string; media: number } {
+  if (content === undefined || content === null) {
+    if (required) throw fieldError(field, 'is required')
+    return { text: '', media: 0 }
+  }
+  if (typeof content === 'string') return { text: content, media: 0 }
+  if (!Array.isArray(content)) throw fieldError(field, 'must be a string or an array of content parts')
+  let text = ''
+  let media = 0
+  content.forEach((part: unknown, i) => {
+    const at = `${field}[${i}]`
+    if (!isObject(part)) throw fieldError(at, 'must be a content part object')
+    if (part.type === 'text') {
+      if (typeof part.text !== 'string') throw fieldError(`${at}.text`, 'must be a string')
+      text += (text ? '\n' : '') + part.text
+    } else if (part.type === 'image_url') {
+      const url = isObject(part.image_url) ? part.image_url.url : undefined
+      if (typeof url !== 'string' || url === '') throw fieldError(`${at}.image_url.url`, 'must be a non-empty string (an image URL or data URI)')
+      media++
+    } else if (typeof part.type === 'string' && (PART_TYPES as readonly string[]).includes(part.type)) {
+      media++
+    } else {
+      throw fieldError(`${at}.type`, `must be one of ${PART_TYPES.join(', ')}`)
+    }
+  })
+  return { text, media }
+}
+
+function toolCallsOf(value: unknown, field: string): ToolCall[] {
+  if (value === undefined || value === null) return []
+  if (!Array.isArray(value)) throw fieldError(field, 'must be an array of tool calls')
+  return value.map((call: unknown, i) => {
+    const at = `${field}[${i}]`
+    if (!isObject(call)) throw fieldError(at, 'must be an object')
+    if (typeof call.id !== 'string' || call.id === '') throw fieldError(`${at}.id`, 'must be a non-empty string')
+    const fn = call.function
+    if (!isObject(fn)) throw fieldError(`${at}.function`, 'must be an object with `name` and `arguments`')
+    if (typeof fn.name !== 'string' || fn.name === '') throw fieldError(`${at}.function.name`, 'must be a non-empty string')
+    if (typeof fn.arguments !== 'string') throw fieldError(`${at}.function.arguments`, 'must be a string (JSON)')
+    return { id: call.id, type: 'function', function: { name: fn.name, arguments: fn.arguments } }
+  })
+}
+
+export function parseMessages(messages: readonly unknown[]): Message[] {
+  if (messages.length === 0) throw fieldError('messages', 'must not be empty')
+  return messages.map((message, i) => {
+    const at = `messages[${i}]`
+    if (!isObject(message)) throw fieldError(at, 'must be an object with `role` and `content`')
+    const role = message.role
+    if (typeof role !== 'string' || !(ROLES as readonly string[]).includes(role)) throw fieldError(`${at}.role`, `must be one of ${ROLES.join(', ')}`)
+    const { text, media } = contentOf(message.content, `${at}.content`, role !== 'assistant')
+    if (role === 'tool' && (typeof message.tool_call_id !== 'string' || message.tool_call_id === ''))
+      throw fieldError(`${at}.tool_call_id`, 'must be a non-empty string: the id of the tool call this answers')
+    const toolCalls = role === 'assistant' ? toolCallsOf(message.tool_calls, `${at}.tool_calls`) : []
+    return { role: role as Role, text, media, toolCalls }
+  })
+}
+
+// Schemas in tools and response formats are checked against the JSON Schema meta-schema: a client's
+// mistake there is a 400, not a generator that fails later. Not compiled: Ajv would keep every
+// client's schema it compiled. Clients write draft-07 or 2020-12 (zod's); both read the same here.
+const schemaChecker = new Ajv({ strict: false, validateFormats: false })
+
+function checkSchema(schema: unknown, field: string): Record<string, unknown> {
+  if (!isObject(schema)) throw fieldError(field, 'must be a JSON Schema object')
+  const { $schema: _dialect, ...rest } = schema
+  if (!schemaChecker.validateSchema(rest)) {
+    throw fieldError(field, `is not a valid JSON Schema: ${schemaChecker.errorsText(schemaChecker.errors, { dataVar: 'schema' })}`)
+  }
+  return schema
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
+
+export function parseTools(tools: readonly unknown[] | null | undefined): Tool[] {
+  if (!tools) return []
+  const seen = new Set<string>()
+  return tools.map((tool, i) => {
+    const at = `tools[${i}]`
+    if (!isObject(tool)) throw fieldError(at, 'must be an object')
+    if (tool.type !== 'function') throw fieldError(`${at}.type`, 'must be "function"')
+    const fn = tool.function
+    if (!isObject(fn)) throw fieldError(`${at}.function`, 'must be an object with `name`')
+    if (typeof fn.name !== 'string' || !TOOL_NAME.test(fn.name)) throw fieldError(`${at}.function.name`, 'must be 1 to 64 letters, digits, _ or -')
+    if (seen.has(fn.name)) throw fieldError(`${at}.function.name`, `repeats the name ${fn.name}`)
+    seen.add(fn.name)
+    if (fn.description !== undefined && typeof fn.description !== 'string') throw fieldError(`${at}.function.description`, 'must be a string')
+    const parameters = fn.parameters === undefined ? { type: 'object', properties: {} } : checkSchema(fn.parameters, `${at}.function.parameters`)
+    return { name: fn.name, description: fn.description ?? '', parameters }
+  })
+}
+
+export function parseToolChoice(choice: unknown, tools: readonly Tool[]): ToolChoice {
+  if (choice === undefined || choice === null) return tools.length > 0 ? { kind: 'auto' } : { kind: 'none' }
+  if (choice === 'auto' || choice === 'none' || choice === 'required') {
+    if (choice === 'required' && tools.length === 0) throw fieldError('tool_choice', 'is "required" but the request has no `tools`')
+    return { kind: choice }
+  }
+  if (isObject(choice) && choice.type === 'function' && isObject(choice.function) && typeof choice.function.name === 'string') {
+    const name = choice.function.name
+    if (!tools.some((t) => t.name === name)) throw fieldError('tool_choice.function.name', `names ${name}, which is not among the request's \`tools\``)
+    return { kind: 'named', name }
+  }
+  throw fieldError('tool_choice', 'must be "auto", "none", "required" or {"type":"function","function":{"name":"..."}}')
+}
+
+export function parseResponseFormat(format: unknown): ResponseFormat {
+  if (format === undefined || format === null) return { kind: 'text' }
+  if (!isObject(format)) throw fieldError('response_format', 'must be an object with `type`')
+  if (format.type === 'text') return { kind: 'text' }
+  if (format.type === 'json_object') return { kind: 'json_object' }
+  if (format.type === 'json_schema') {
+    const spec = format.json_schema
+    if (!isObject(spec)) throw fieldError('response_format.json_schema', 'is required: {"name": "...", "schema": {...}}')
+    if (typeof spec.name !== 'string' || !TOOL_NAME.test(spec.name))
+      throw fieldError('response_format.json_schema.name', 'must be 1 to 64 letters, digits, _ or -')
+    const schema = spec.schema === undefined ? {} : checkSchema(spec.schema, 'response_format.json_schema.schema')
+    return { kind: 'json_schema', name: spec.name, schema }
+  }
+  throw fieldError('response_format.type', 'must be one of text, json_object, json_schema')
+}
+
+/** What the media parts of a prompt count, as fixed prices (an image is a low-detail tile). */
+export const mediaTokens = (messages: readonly Message[]): number => messages.reduce((n, m) => n + m.media * IMAGE_TOKENS, 0)

@@ -1,0 +1,156 @@
+// POST /api/v1/chat/completions, POST /api/v1/completions and GET /api/v1/generation. The body schema
+// checks the simple fields; messages, tools, tool_choice and response_format have several shapes each
+// and are checked by hand (chat.input.ts) so that each problem names its exact place. Fields of the
+// real schema that change nothing here (top_k, logit_bias, plugins, usage...) are accepted and ignored,
+// as the real gateway ignores what a provider does not support.
+import { Type, type Static } from 'typebox'
+import { ErrorEnvelope, Nullable } from '../../http/schemas.ts'
+import { ProviderPreferences } from '../embeddings/embeddings.schemas.ts'
+
+/** More than any real conversation, far below what would make counting its tokens slow. */
+export const MAX_MESSAGES = 4096
+export const MAX_TOOLS = 128
+/** Choices per request (`n`). */
+export const MAX_CHOICES = 8
+
+const Stop = Type.Union([Type.String({ maxLength: 256 }), Type.Array(Type.String({ maxLength: 256 }), { maxItems: 4 }), Type.Null()])
+
+const Common = {
+  model: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  models: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 16 })),
+  max_tokens: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 10_000_000 }))),
+  temperature: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 2 }))),
+  top_p: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1 }))),
+  seed: Type.Optional(Nullable(Type.Integer())),
+  stop: Type.Optional(Stop),
+  n: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: MAX_CHOICES }))),
+  stream: Type.Optional(Nullable(Type.Boolean())),
+  stream_options: Type.Optional(Nullable(Type.Object({ include_usage: Type.Optional(Nullable(Type.Boolean())) }))),
+  user: Type.Optional(Type.String({ maxLength: 1024 })),
+  provider: Type.Optional(Nullable(ProviderPreferences)),
+}
+
+export const ChatBody = Type.Object({
+  ...Common,
+  messages: Type.Array(Type.Unknown(), { maxItems: MAX_MESSAGES }),
+  max_completion_tokens: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 10_000_000 }))),
+  tools: Type.Optional(Nullable(Type.Array(Type.Unknown(), { maxItems: MAX_TOOLS }))),
+  tool_choice: Type.Optional(Type.Unknown()),
+  parallel_tool_calls: Type.Optional(Nullable(Type.Boolean())),
+  response_format: Type.Optional(Type.Unknown()),
+})
+export type ChatBody = Static<typeof ChatBody>
+
+export const CompletionBody = Type.Object({
+  ...Common,
+  prompt: Type.Union([Type.String({ maxLength: 4_000_000 }), Type.Array(Type.String({ maxLength: 4_000_000 }), { minItems: 1, maxItems: 1 })]),
+})
+export type CompletionBody = Static<typeof CompletionBody>
+
+export const GenerationQuery = Type.Object({ id: Type.String({ minLength: 1, maxLength: 256 }) })
+
+// ---- Answers (documented; the service writes them, so extra fields are never dropped) --------------
+
+const Usage = Type.Object(
+  {
+    prompt_tokens: Type.Integer(),
+    completion_tokens: Type.Integer(),
+    total_tokens: Type.Integer(),
+    cost: Type.Number({ description: 'USD charged' }),
+    is_byok: Type.Boolean(),
+    prompt_tokens_details: Type.Object({ cached_tokens: Type.Integer(), audio_tokens: Type.Integer() }),
+    completion_tokens_details: Type.Object({ reasoning_tokens: Type.Integer() }),
+  },
+  { additionalProperties: true },
+)
+
+const ToolCall = Type.Object({
+  id: Type.String(),
+  type: Type.Literal('function'),
+  function: Type.Object({ name: Type.String(), arguments: Type.String({ description: 'JSON valid against the tool’s `parameters`' }) }),
+})
+
+const FinishReason = Nullable(Type.String({ description: '`stop`, `length`, `tool_calls` or `error`' }))
+
+export const ChatResult = Type.Object(
+  {
+    id: Type.String({ description: '`gen-<unix seconds>-<20 alphanumerics>`, also in the `X-Generation-Id` header' }),
+    object: Type.Literal('chat.completion'),
+    created: Type.Integer(),
+    model: Type.String(),
+    provider: Type.String(),
+    system_fingerprint: Nullable(Type.String()),
+    choices: Type.Array(
+      Type.Object({
+        index: Type.Integer(),
+        finish_reason: FinishReason,
+        native_finish_reason: FinishReason,
+        logprobs: Type.Null(),
+        message: Type.Object({
+          role: Type.Literal('assistant'),
+          content: Nullable(Type.String()),
+          refusal: Type.Null(),
+          reasoning: Type.Null(),
+          tool_calls: Type.Optional(Type.Array(ToolCall)),
+        }),
+      }),
+    ),
+    usage: Usage,
+  },
+  { additionalProperties: true },
+)
+
+export const ChatResponse = {
+  200: {
+    description:
+      'The answer; with `stream: true`, server-sent events of `chat.completion.chunk` objects (role, content or tool-call argument deltas, the finish reason, usage), then `data: [DONE]`',
+    content: { 'application/json': { schema: ChatResult }, 'text/event-stream': { schema: Type.String() } },
+  },
+  '4xx': ErrorEnvelope,
+  '5xx': ErrorEnvelope,
+}
+
+export const CompletionResult = Type.Object(
+  {
+    id: Type.String(),
+    object: Type.Literal('text_completion'),
+    created: Type.Integer(),
+    model: Type.String(),
+    provider: Type.String(),
+    choices: Type.Array(Type.Object({ index: Type.Integer(), text: Type.String(), finish_reason: FinishReason, logprobs: Type.Null() })),
+    usage: Usage,
+  },
+  { additionalProperties: true },
+)
+
+export const CompletionResponse = {
+  200: { description: 'The text; with `stream: true`, server-sent events', content: { 'application/json': { schema: CompletionResult } } },
+  '4xx': ErrorEnvelope,
+  '5xx': ErrorEnvelope,
+}
+
+export const GenerationView = Type.Object(
+  {
+    id: Type.String(),
+    model: Type.String(),
+    provider_name: Nullable(Type.String()),
+    total_cost: Type.Number(),
+    usage: Type.Number(),
+    tokens_prompt: Nullable(Type.Integer()),
+    tokens_completion: Nullable(Type.Integer()),
+    streamed: Nullable(Type.Boolean()),
+    finish_reason: Nullable(Type.String()),
+    latency: Nullable(Type.Number({ description: 'ms to the first token' })),
+    generation_time: Nullable(Type.Number({ description: 'ms in all' })),
+    created_at: Type.String(),
+  },
+  { additionalProperties: true },
+)
+
+export const GenerationResponse = {
+  200: {
+    description: 'A past chat or text completion of the calling key’s account',
+    content: { 'application/json': { schema: Type.Object({ data: GenerationView }) } },
+  },
+  '4xx': ErrorEnvelope,
+}

@@ -1,0 +1,315 @@
+// Chat and text completions: checks the request, picks the model (or the first usable of `models`)
+// and an endpoint by the caller's preferences, writes the answers, bills them through the ledger (402
+// before anything is sent), records the generation, then answers as JSON or as a stream of events.
+import { ApiError, fieldError } from '../../core/errors.ts'
+import { nanosToUsd, priceUsd, tokenCostNanos, usdToNanos } from '../../core/money.ts'
+import type { AuthContext } from '../../core/caller.ts'
+import type { EmulatorContext } from '../../context.ts'
+import { immediateTransaction } from '../../store/db.ts'
+import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
+import { routeByPreferences } from '../embeddings/embeddings.service.ts'
+import { countTokens, loadTokenizer } from '../embeddings/tokens.ts'
+import { bill } from '../ledger/ledger.service.ts'
+import { answer, type Answer } from './chat.answer.ts'
+import { mediaTokens, parseMessages, parseResponseFormat, parseToolChoice, parseTools, type Message, type Tool } from './chat.input.ts'
+import type { ChatBody, CompletionBody } from './chat.schemas.ts'
+
+const TOOL_ROUTING_DOCS = 'To learn more about provider routing, visit: https://openrouter.ai/docs/provider-routing'
+
+/** Where a request came from, as GET /generation reports it. */
+export interface RequestOrigin {
+  referer: string | null
+  title: string | null
+  userAgent: string | null
+}
+
+/** A billed completion, ready to be sent as JSON or as events. */
+export interface Completion {
+  id: string
+  created: number
+  model: CatalogModel
+  endpoint: CatalogEndpoint
+  answers: Answer[]
+  promptTokens: number
+  completionTokens: number
+  costNanos: number
+  /** Simulated figures of the serving endpoint: time to the first token and tokens a second. */
+  latencyMs: number
+  tokensPerSecond: number
+}
+
+const isText = (model: CatalogModel): boolean => model.architecture.output_modalities.includes('text')
+
+/** The model asked for, or the first of `models` that is a text model here. */
+function chatModel(ctx: EmulatorContext, body: { model?: string | undefined; models?: string[] | undefined }): CatalogModel {
+  const catalog = ctx.catalog.get()
+  const candidates = [...(body.model ? [body.model] : []), ...(body.models ?? [])]
+  if (candidates.length === 0) throw fieldError('model', 'is required (or `models`, a list to try in order)')
+  for (const id of candidates) {
+    const model = catalog.find(id)
+    if (model && isText(model)) return model
+  }
+  const id = candidates[0]!
+  const model = catalog.find(id)
+  if (!model) throw new ApiError(400, `${id} is not a valid model ID`, { metadata: { field: 'model', location: 'body' } })
+  const embeddings = model.architecture.output_modalities.includes('embeddings')
+  throw new ApiError(
+    400,
+    embeddings
+      ? `${id} is an embeddings model: call it on /api/v1/embeddings`
+      : `${id} does not answer in text (it outputs ${model.architecture.output_modalities.join(', ')})`,
+    { metadata: { field: 'model', location: 'body', code: 'wrong_endpoint' } },
+  )
+}
+
+const supports = (model: CatalogModel, endpoint: CatalogEndpoint, parameter: string): boolean =>
+  (endpoint.supported_parameters ?? model.supported_parameters ?? []).includes(parameter)
+
+/** Prompt tokens as chat models count them: each message's text and a few tokens of framing. */
+function promptTokensOf(messages: readonly Message[], tools: readonly Tool[]): number {
+  let tokens = 3
+  for (const message of messages) {
+    tokens += 4 + countTokens(message.text)
+    for (const call of message.toolCalls) tokens += countTokens(call.function.name) + countTokens(call.function.arguments)
+  }
+  if (tools.length > 0) tokens += countTokens(JSON.stringify(tools))
+  return tokens + mediaTokens(messages)
+}
+
+interface Prepared {
+  model: CatalogModel
+  messages: Message[]
+  tools: Tool[]
+  choices: number
+  stop: string[]
+  maxTokens: number | null
+  promptTokens: number
+  answers: (choice: number) => Promise<Answer>
+}
+
+/** What a chat body asks for, checked; its answers are written only once it may be billed. */
+async function prepareChat(ctx: EmulatorContext, body: ChatBody): Promise<Prepared> {
+  const model = chatModel(ctx, body)
+  const messages = parseMessages(body.messages)
+  const tools = parseTools(body.tools)
+  const toolChoice = parseToolChoice(body.tool_choice, tools)
+  const format = parseResponseFormat(body.response_format)
+  await loadTokenizer()
+  const promptTokens = promptTokensOf(messages, tools)
+  const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? null
+  const stop = typeof body.stop === 'string' ? [body.stop] : (body.stop ?? [])
+  return {
+    model,
+    messages,
+    tools,
+    choices: body.n ?? 1,
+    stop,
+    maxTokens,
+    promptTokens,
+    answers: (choice) =>
+      answer(
+        {
+          seed: ctx.config.seed,
+          model: model.id,
+          requestSeed: body.seed ?? null,
+          messages,
+          tools,
+          toolChoice: tools.length === 0 ? { kind: 'none' } : toolChoice,
+          format,
+          maxTokens: cap(model, promptTokens, maxTokens),
+          stop,
+          answerTokens: ctx.config.chatAnswerTokens,
+        },
+        choice,
+      ),
+  }
+}
+
+async function prepareCompletion(ctx: EmulatorContext, body: CompletionBody): Promise<Prepared> {
+  const prompt = typeof body.prompt === 'string' ? body.prompt : body.prompt[0]!
+  return prepareChat(ctx, { ...body, messages: [{ role: 'user', content: prompt }] })
+}
+
+/** The most tokens an answer may have: what was asked, the endpoint's output bound, and the context left. */
+function cap(model: CatalogModel, promptTokens: number, asked: number | null): number {
+  const context = model.context_length ?? 128_000
+  const output = model.top_provider?.max_completion_tokens ?? context
+  return Math.max(1, Math.min(asked ?? Number.POSITIVE_INFINITY, output, context - promptTokens))
+}
+
+function checkContext(model: CatalogModel, promptTokens: number, asked: number | null): void {
+  const context = model.context_length ?? 128_000
+  if (promptTokens + (asked ?? 0) > context) {
+    throw new ApiError(
+      400,
+      `This endpoint's maximum context length is ${context} tokens. However, you requested about ${promptTokens + (asked ?? 0)} tokens (${promptTokens} of text input, ${asked ?? 0} in the output). Please reduce the length of either one, or use the context-compression plugin to compress your prompt automatically.`,
+      { metadata: { provider_name: null } },
+    )
+  }
+}
+
+const p50 = (figures: { p50?: number | null } | null | undefined): number | null => (typeof figures?.p50 === 'number' ? figures.p50 : null)
+
+async function complete(
+  ctx: EmulatorContext,
+  caller: AuthContext,
+  prepared: Prepared,
+  options: { operation: string; region: Region | null; provider: ChatBody['provider']; streamed: boolean; origin: RequestOrigin; user: string | null },
+): Promise<Completion> {
+  const { model, tools, promptTokens } = prepared
+  checkContext(model, promptTokens, prepared.maxTokens)
+  // Tools narrow the endpoints to those that take them, as the real router does.
+  const endpoints = tools.length > 0 ? model.endpoints.filter((e) => supports(model, e, 'tools')) : model.endpoints
+  if (endpoints.length === 0) throw new ApiError(404, `No endpoints found that support tool use. ${TOOL_ROUTING_DOCS}`)
+  const answers: Answer[] = []
+  for (let choice = 0; choice < prepared.choices; choice++) answers.push(await prepared.answers(choice))
+  const completionTokens = answers.reduce((n, a) => n + a.completionTokens, 0)
+
+  ctx.rateLimiter.admit(caller.key.hash, caller.account.id, ctx.clock.now())
+  const now = ctx.clock.now()
+  return immediateTransaction(ctx.db, () => {
+    const billed = bill(ctx, {
+      caller,
+      operation: options.operation,
+      model: { id: model.id, canonical_slug: model.canonical_slug },
+      endpoints,
+      region: options.region,
+      route: routeByPreferences(model, options.provider ?? undefined),
+      price: (endpoint) => ({
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        cost_nanos: tokenCostNanos(endpoint.pricing, promptTokens, completionTokens) + usdToNanos(priceUsd(endpoint.pricing.request)),
+      }),
+    })
+    const endpoint = billed.endpoint
+    const latencyMs = Math.round((p50(endpoint.latency_last_30m) ?? 0.5) * 1000)
+    const tokensPerSecond = p50(endpoint.throughput_last_30m) ?? 50
+    const created = Math.floor(now / 1000)
+    const id = `gen-${created}-${ctx.ids.generation(`chat:${billed.usage_id}`)}`
+    ctx.repos.generations.insert({
+      id,
+      usage_id: billed.usage_id,
+      account_id: caller.account.id,
+      api_type: 'completions',
+      streamed: options.streamed ? 1 : 0,
+      finish_reason: answers[0]!.finishReason,
+      latency_ms: latencyMs,
+      generation_time_ms: latencyMs + Math.round((completionTokens / tokensPerSecond) * 1000),
+      http_referer: options.origin.referer,
+      app_title: options.origin.title,
+      user_agent: options.origin.userAgent,
+      external_user: options.user,
+      created_at: now,
+    })
+    return {
+      id,
+      created,
+      model,
+      endpoint,
+      answers,
+      promptTokens,
+      completionTokens,
+      costNanos: billed.charge.cost_nanos,
+      latencyMs,
+      tokensPerSecond,
+    }
+  })
+}
+
+export async function createChatCompletion(
+  ctx: EmulatorContext,
+  caller: AuthContext,
+  body: ChatBody,
+  region: Region | null,
+  origin: RequestOrigin,
+): Promise<Completion> {
+  const prepared = await prepareChat(ctx, body)
+  return complete(ctx, caller, prepared, {
+    operation: 'chat.create',
+    region,
+    provider: body.provider,
+    streamed: body.stream === true,
+    origin,
+    user: body.user ?? null,
+  })
+}
+
+export async function createTextCompletion(
+  ctx: EmulatorContext,
+  caller: AuthContext,
+  body: CompletionBody,
+  region: Region | null,
+  origin: RequestOrigin,
+): Promise<Completion> {
+  const prepared = await prepareCompletion(ctx, body)
+  return complete(ctx, caller, prepared, {
+    operation: 'completions.create',
+    region,
+    provider: body.provider,
+    streamed: body.stream === true,
+    origin,
+    user: body.user ?? null,
+  })
+}
+
+/** Usage as the real gateway reports it (the AI SDK needs the details objects' counts). */
+export function usageOf(completion: Completion): Record<string, unknown> {
+  const promptCost = tokenCostNanos(completion.endpoint.pricing, completion.promptTokens, 0)
+  return {
+    prompt_tokens: completion.promptTokens,
+    completion_tokens: completion.completionTokens,
+    total_tokens: completion.promptTokens + completion.completionTokens,
+    cost: nanosToUsd(completion.costNanos),
+    is_byok: false,
+    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    cost_details: {
+      upstream_inference_cost: null,
+      upstream_inference_prompt_cost: nanosToUsd(promptCost),
+      upstream_inference_completions_cost: nanosToUsd(completion.costNanos - promptCost),
+    },
+    completion_tokens_details: { reasoning_tokens: 0 },
+  }
+}
+
+export function chatResult(completion: Completion): Record<string, unknown> {
+  return {
+    id: completion.id,
+    provider: completion.endpoint.provider_name,
+    model: completion.model.id,
+    object: 'chat.completion',
+    created: completion.created,
+    choices: completion.answers.map((a, index) => ({
+      logprobs: null,
+      finish_reason: a.finishReason,
+      native_finish_reason: a.finishReason,
+      index,
+      message: {
+        role: 'assistant',
+        content: a.content,
+        refusal: null,
+        reasoning: null,
+        ...(a.toolCalls.length > 0 && { tool_calls: a.toolCalls }),
+      },
+    })),
+    system_fingerprint: null,
+    usage: usageOf(completion),
+  }
+}
+
+export function textResult(completion: Completion): Record<string, unknown> {
+  return {
+    id: completion.id,
+    provider: completion.endpoint.provider_name,
+    model: completion.model.id,
+    object: 'text_completion',
+    created: completion.created,
+    choices: completion.answers.map((a, index) => ({
+      text: a.content ?? '',
+      index,
+      finish_reason: a.finishReason,
+      native_finish_reason: a.finishReason,
+      logprobs: null,
+    })),
+    usage: usageOf(completion),
+  }
+}

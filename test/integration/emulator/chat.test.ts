@@ -1,0 +1,310 @@
+// POST /api/v1/chat/completions, POST /api/v1/completions and GET /api/v1/generation: every bad-input
+// rule (status and error body), the ledger (key usage, credits, guardrail budget, activity, 402),
+// determinism, streaming as events, faults, and the journal's record of a stream.
+import { createParser, type EventSourceMessage } from 'eventsource-parser'
+import { describe, expect, it } from 'vitest'
+import { sha256Hex } from '../../../src/emulator/core/rng.ts'
+import { testEmulator, type TestEmulator } from '../../helpers/emulator.ts'
+
+const MODEL = 'openai/gpt-4o-mini'
+const USER = [{ role: 'user', content: 'Tell me about lighthouses' }]
+
+const chat = (emu: TestEmulator, body: Record<string, unknown>, key = emu.keys.standard) =>
+  emu.send('POST', '/api/v1/chat/completions', { model: MODEL, messages: USER, ...body }, key)
+
+/** The events of a streamed answer, parsed as a browser's EventSource parses them. */
+async function streamed(emu: TestEmulator, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+  const res = await emu.app.inject({
+    method: 'POST',
+    url: '/api/v1/chat/completions',
+    headers: { authorization: `Bearer ${emu.keys.standard}`, 'content-type': 'application/json', ...headers },
+    payload: { model: MODEL, messages: USER, stream: true, ...body },
+  })
+  const events: EventSourceMessage[] = []
+  const comments: string[] = []
+  const parser = createParser({ onEvent: (e) => events.push(e), onComment: (c) => comments.push(c) })
+  parser.feed(res.body)
+  return { res, events, comments, chunks: events.filter((e) => e.data !== '[DONE]').map((e) => JSON.parse(e.data) as Record<string, any>) }
+}
+
+describe('bad input: a 400 naming the field, nothing billed', () => {
+  const cases: Array<[string, Record<string, unknown>, string]> = [
+    ['no messages', { messages: [] }, 'Field `messages` must not be empty'],
+    ['a message that is not an object', { messages: ['hi'] }, 'Field `messages[0]` must be an object with `role` and `content`'],
+    ['an unknown role', { messages: [{ role: 'wizard', content: 'x' }] }, 'Field `messages[0].role` must be one of system, developer, user, assistant, tool'],
+    ['a user message without content', { messages: [{ role: 'user' }] }, 'Field `messages[0].content` is required'],
+    [
+      'a content part of an unknown type',
+      { messages: [{ role: 'user', content: [{ type: 'pdf' }] }] },
+      'Field `messages[0].content[0].type` must be one of text, image_url, input_audio, file, video_url, input_video',
+    ],
+    ['a text part without text', { messages: [{ role: 'user', content: [{ type: 'text' }] }] }, 'Field `messages[0].content[0].text` must be a string'],
+    [
+      'an image part without a URL',
+      { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: {} }] }] },
+      'Field `messages[0].content[0].image_url.url` must be a non-empty string (an image URL or data URI)',
+    ],
+    [
+      'a tool message without its call id',
+      { messages: [{ role: 'tool', content: '42' }] },
+      'Field `messages[0].tool_call_id` must be a non-empty string: the id of the tool call this answers',
+    ],
+    [
+      'a tool call without arguments',
+      { messages: [{ role: 'assistant', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f' } }] }] },
+      'Field `messages[0].tool_calls[0].function.arguments` must be a string (JSON)',
+    ],
+    [
+      'a tool with a bad name',
+      { tools: [{ type: 'function', function: { name: 'get weather' } }] },
+      'Field `tools[0].function.name` must be 1 to 64 letters, digits, _ or -',
+    ],
+    [
+      'a tool whose parameters are no schema',
+      { tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'banana' } } }] },
+      'Field `tools[0].function.parameters` is not a valid JSON Schema',
+    ],
+    ['tool_choice required without tools', { tool_choice: 'required' }, 'Field `tool_choice` is "required" but the request has no `tools`'],
+    [
+      'tool_choice naming an unknown tool',
+      { tools: [{ type: 'function', function: { name: 'f' } }], tool_choice: { type: 'function', function: { name: 'g' } } },
+      "Field `tool_choice.function.name` names g, which is not among the request's `tools`",
+    ],
+    ['an unknown response format', { response_format: { type: 'yaml' } }, 'Field `response_format.type` must be one of text, json_object, json_schema'],
+    [
+      'a json_schema format without a name',
+      { response_format: { type: 'json_schema', json_schema: { schema: {} } } },
+      'Field `response_format.json_schema.name` must be 1 to 64 letters, digits, _ or -',
+    ],
+    ['max_tokens of 0', { max_tokens: 0 }, 'Field `max_tokens` must be >= 1'],
+    ['n over the bound', { n: 9 }, 'Field `n` must be <= 8'],
+    ['an unknown model', { model: 'nobody/nothing' }, 'nobody/nothing is not a valid model ID'],
+    ['an embeddings model', { model: 'openai/text-embedding-3-small' }, 'openai/text-embedding-3-small is an embeddings model: call it on /api/v1/embeddings'],
+  ]
+  it.each(cases)('%s', async (_name, body, message) => {
+    const emu = await testEmulator()
+    const res = await chat(emu, body)
+    expect(res.status, JSON.stringify(res.body)).toBe(400)
+    expect(res.body.error.code).toBe(400)
+    expect(res.body.error.message.startsWith(message), res.body.error.message).toBe(true)
+    expect((await emu.get('/api/v1/credits', emu.keys.standard)).body.data.total_usage).toBe(0)
+  })
+
+  it('a prompt longer than the context: 400 with the real message', async () => {
+    const emu = await testEmulator()
+    const res = await chat(emu, { model: 'microsoft/phi-4', max_tokens: 16_000, messages: [{ role: 'user', content: 'word '.repeat(1000) }] })
+    expect(res.status).toBe(400)
+    expect(res.body.error.message).toMatch(/^This endpoint's maximum context length is 16384 tokens\. However, you requested about \d+ tokens/)
+  })
+
+  it('tools on a model none of whose endpoints take them: 404', async () => {
+    const emu = await testEmulator()
+    const res = await chat(emu, { model: 'microsoft/phi-4', tools: [{ type: 'function', function: { name: 'f' } }] })
+    expect(res.status).toBe(404)
+    expect(res.body.error.message).toBe(
+      'No endpoints found that support tool use. To learn more about provider routing, visit: https://openrouter.ai/docs/provider-routing',
+    )
+  })
+})
+
+describe('answers', () => {
+  it('are the same for the same seed, model and messages, and differ otherwise', async () => {
+    const a = await testEmulator({ seed: 7 })
+    const b = await testEmulator({ seed: 7 })
+    const c = await testEmulator({ seed: 8 })
+    const text = async (emu: TestEmulator, body: Record<string, unknown> = {}) => (await chat(emu, body)).body.choices[0].message.content as string
+    expect(await text(a)).toBe(await text(b))
+    expect(await text(a)).not.toBe(await text(c))
+    expect(await text(a, { seed: 1 })).not.toBe(await text(a))
+    expect(await text(a, { messages: [{ role: 'user', content: 'Tell me about submarines' }] })).toMatch(/submarines/)
+  })
+
+  it('n gives that many different choices, billed together', async () => {
+    const emu = await testEmulator()
+    const res = await chat(emu, { n: 3 })
+    expect(res.body.choices.map((c: { index: number }) => c.index)).toEqual([0, 1, 2])
+    expect(new Set(res.body.choices.map((c: { message: { content: string } }) => c.message.content)).size).toBe(3)
+  })
+
+  it('json_object and json_schema give JSON; a named tool_choice calls that tool', async () => {
+    const emu = await testEmulator()
+    const object = await chat(emu, { response_format: { type: 'json_object' } })
+    expect(JSON.parse(object.body.choices[0].message.content)).toHaveProperty('answer')
+    const schema = {
+      type: 'object',
+      properties: { title: { type: 'string' }, score: { type: 'integer', minimum: 1, maximum: 5 } },
+      required: ['title', 'score'],
+    }
+    const structured = await chat(emu, { response_format: { type: 'json_schema', json_schema: { name: 'review', schema, strict: true } } })
+    const value = JSON.parse(structured.body.choices[0].message.content)
+    expect(value.score).toBeGreaterThanOrEqual(1)
+    expect(value.score).toBeLessThanOrEqual(5)
+    const tools = [1, 2].map((i) => ({ type: 'function', function: { name: `tool_${i}` } }))
+    const named = await chat(emu, { tools, tool_choice: { type: 'function', function: { name: 'tool_2' } } })
+    expect(named.body.choices[0].message.tool_calls[0].function.name).toBe('tool_2')
+    // auto calls a tool the user's message names, and answers in text after the tool's result.
+    const weather = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }]
+    const call = await chat(emu, { tools: weather, messages: [{ role: 'user', content: 'What is the weather in Oslo?' }] })
+    const toolCall = call.body.choices[0].message.tool_calls[0]
+    expect(toolCall.function.name).toBe('get_weather')
+    const after = await chat(emu, {
+      tools: weather,
+      messages: [
+        { role: 'user', content: 'What is the weather in Oslo?' },
+        { role: 'assistant', content: null, tool_calls: [toolCall] },
+        { role: 'tool', tool_call_id: toolCall.id, content: '{"sky":"clear"}' },
+      ],
+    })
+    expect(after.body.choices[0].finish_reason).toBe('stop')
+    expect(typeof after.body.choices[0].message.content).toBe('string')
+    expect((await chat(emu, { tools: weather, messages: [{ role: 'user', content: 'Hello there' }] })).body.choices[0].finish_reason).toBe('stop')
+  })
+
+  it('the legacy text completion answers a prompt with text', async () => {
+    const emu = await testEmulator()
+    const res = await emu.send('POST', '/api/v1/completions', { model: MODEL, prompt: 'Once upon a time in a harbour', max_tokens: 8 }, emu.keys.standard)
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ object: 'text_completion', model: MODEL, choices: [{ index: 0, finish_reason: 'length' }] })
+    expect(res.body.usage.completion_tokens).toBe(8)
+  })
+})
+
+describe('the ledger', () => {
+  it('moves key usage, credits, activity and the generation record by the billed cost', async () => {
+    const emu = await testEmulator()
+    const res = await chat(emu, {}, emu.keys.standard)
+    const cost = res.body.usage.cost as number
+    expect(cost).toBeGreaterThan(0)
+    const model = emu.ctx.catalog.get().find(MODEL)!
+    const endpoint = model.endpoints.find((e) => e.provider_name === res.body.provider)!
+    expect(cost).toBeCloseTo(
+      res.body.usage.prompt_tokens * Number(endpoint.pricing.prompt) + res.body.usage.completion_tokens * Number(endpoint.pricing.completion),
+      12,
+    )
+    const key = (await emu.get('/api/v1/keys', emu.keys.management)).body.data.find((k: { hash: string }) => k.hash === sha256Hex(emu.keys.standard))
+    expect(key.usage).toBeCloseTo(cost, 12)
+    expect((await emu.get('/api/v1/credits', emu.keys.standard)).body.data.total_usage).toBeCloseTo(cost, 12)
+
+    const generation = await emu.get(`/api/v1/generation?id=${res.body.id}`, emu.keys.standard)
+    expect(generation.status).toBe(200)
+    expect(generation.body.data).toMatchObject({
+      id: res.body.id,
+      model: MODEL,
+      provider_name: res.body.provider,
+      total_cost: cost,
+      tokens_prompt: res.body.usage.prompt_tokens,
+      tokens_completion: res.body.usage.completion_tokens,
+      streamed: false,
+      finish_reason: 'stop',
+      api_type: 'completions',
+    })
+
+    await emu.clock.advanceTo(Date.parse('2026-03-05T00:00:00Z'))
+    const activity = (await emu.get('/api/v1/activity', emu.keys.management)).body.data
+    expect(activity).toHaveLength(1)
+    expect(activity[0]).toMatchObject({
+      model: MODEL,
+      requests: 1,
+      prompt_tokens: res.body.usage.prompt_tokens,
+      completion_tokens: res.body.usage.completion_tokens,
+    })
+    expect(activity[0].usage).toBeCloseTo(cost, 12)
+  })
+
+  it('402 before anything is sent: no credits, a key limit spent, a guardrail budget spent', async () => {
+    const emu = await testEmulator()
+    const broke = (await emu.send('POST', '/_emulator/api/accounts', {})).body.data
+    const poor = await chat(emu, {}, broke.standard_key)
+    expect(poor.status).toBe(402)
+    expect(poor.body.error.metadata.limit_source).toBe('openrouter_credits')
+    const poorStream = await emu.app.inject({
+      method: 'POST',
+      url: '/api/v1/chat/completions',
+      headers: { authorization: `Bearer ${broke.standard_key}`, 'content-type': 'application/json' },
+      payload: { model: MODEL, messages: USER, stream: true },
+    })
+    expect(poorStream.statusCode).toBe(402)
+    expect(poorStream.headers['content-type']).toMatch(/^application\/json/)
+
+    const hash = sha256Hex(emu.keys.standard)
+    await emu.send('PATCH', `/api/v1/keys/${hash}`, { limit: 0.000001 }, emu.keys.management)
+    expect((await chat(emu, {})).status).toBe(200)
+    const over = await chat(emu, {})
+    expect(over.status).toBe(402)
+    expect(over.body.error.message).toBe('Key limit exceeded (total limit)')
+    await emu.send('PATCH', `/api/v1/keys/${hash}`, { limit: null }, emu.keys.management)
+
+    const guardrail = (await emu.send('POST', '/api/v1/guardrails', { name: 'tiny', limit_usd: 0.000001 }, emu.keys.management)).body.data
+    await emu.send('POST', `/api/v1/guardrails/${guardrail.id}/assignments/keys`, { key_hashes: [hash] }, emu.keys.management)
+    // The key's spending so far already counts against the budget.
+    const budget = await chat(emu, {})
+    expect(budget.status).toBe(402)
+    expect(budget.body.error.metadata).toMatchObject({ limit_source: 'guardrail_budget', guardrail_id: guardrail.id })
+  })
+
+  it("a generation is the caller's account's: another account's id is unknown", async () => {
+    const emu = await testEmulator()
+    const res = await chat(emu, {})
+    const other = (await emu.send('POST', '/_emulator/api/accounts', { credits_usd: 5 })).body.data
+    const lookup = await emu.get(`/api/v1/generation?id=${res.body.id}`, other.standard_key)
+    expect(lookup.status).toBe(404)
+    expect(lookup.body.error).toEqual({ code: 404, message: `Generation ${res.body.id} not found` })
+  })
+})
+
+describe('streaming', () => {
+  it('sends the role, content deltas, the finish reason, usage and [DONE], with the id in a header and on every chunk', async () => {
+    const emu = await testEmulator()
+    const whole = await chat(emu, {})
+    const { res, events, comments, chunks } = await streamed(emu, {})
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['content-type']).toBe('text/event-stream')
+    expect(comments).toEqual(['OPENROUTER PROCESSING'])
+    expect(events.at(-1)!.data).toBe('[DONE]')
+    const id = res.headers['x-generation-id']
+    expect(id).toMatch(/^gen-\d+-[A-Za-z0-9]{20}$/)
+    expect(new Set(chunks.map((c) => c.id))).toEqual(new Set([id]))
+    expect(chunks.every((c) => c.object === 'chat.completion.chunk')).toBe(true)
+    expect(chunks[0]!.choices[0].delta).toEqual({ role: 'assistant', content: '' })
+    const text = chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')
+    expect(text).toBe(whole.body.choices[0].message.content)
+    expect(chunks.at(-2)!.choices[0].finish_reason).toBe('stop')
+    expect(chunks.at(-1)!.choices).toEqual([])
+    expect(chunks.at(-1)!.usage.completion_tokens).toBe(whole.body.usage.completion_tokens)
+    expect((await emu.get(`/api/v1/generation?id=${id}`, emu.keys.standard)).body.data.streamed).toBe(true)
+  })
+
+  it('streams tool-call arguments in pieces after a first delta with the id, type and name', async () => {
+    const emu = await testEmulator()
+    const tools = [
+      {
+        type: 'function',
+        function: {
+          name: 'plan',
+          parameters: { type: 'object', properties: { steps: { type: 'array', items: { type: 'string' }, minItems: 3 } }, required: ['steps'] },
+        },
+      },
+    ]
+    const whole = await chat(emu, { tools, tool_choice: 'required' })
+    const { chunks } = await streamed(emu, { tools, tool_choice: 'required' })
+    const deltas = chunks.flatMap((c) => c.choices[0]?.delta.tool_calls ?? [])
+    expect(deltas[0]).toMatchObject({ index: 0, type: 'function', function: { name: 'plan', arguments: '' } })
+    expect(deltas.length).toBeGreaterThan(2)
+    expect(deltas.map((d) => d.function.arguments).join('')).toBe(whole.body.choices[0].message.tool_calls[0].function.arguments)
+    expect(chunks.at(-2)!.choices[0].finish_reason).toBe('tool_calls')
+  })
+
+  it('is journaled with what was sent, and a fault answers a stream request in the envelope, not as a stream', async () => {
+    const emu = await testEmulator()
+    const { res } = await streamed(emu, {})
+    const [summary] = (await emu.get('/_emulator/api/journal')).body.data
+    const entry = (await emu.get(`/_emulator/api/journal/${summary.id}`)).body.data
+    expect(entry.operation).toBe('chat.create')
+    expect(entry.response.body_bytes).toBe(Buffer.byteLength(res.body))
+    expect(entry.response.body).toBe(res.body)
+
+    const faulted = await streamed(emu, {}, { 'x-emulator-fault': '429' })
+    expect(faulted.res.statusCode).toBe(429)
+    expect(faulted.res.json().error.code).toBe(429)
+  })
+})

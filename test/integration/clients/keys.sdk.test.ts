@@ -34,6 +34,47 @@ describe('@openrouter/sdk 1.x', () => {
     expect(res.data.updatedAt).toBe('2026-03-04T10:00:00.000Z')
   })
 
+  it('reads the calling key with apiKeys.getCurrentKeyMetadata, usage moving with what it is billed', async () => {
+    const emu = await listeningEmulator()
+    const client = new OpenRouter({ apiKey: emu.keys.standard, serverURL: `${emu.url}/api/v1`, retryConfig: { strategy: 'none' } })
+    const before = await client.apiKeys.getCurrentKeyMetadata()
+    expect(before.data).toMatchObject({
+      isManagementKey: false,
+      isProvisioningKey: false,
+      limit: null,
+      limitRemaining: null,
+      usage: 0,
+      usageDaily: 0,
+      byokUsage: 0,
+      isFreeTier: false,
+      organizationId: null,
+      allowedDataRegions: ['global'],
+      freeModelDailyRequests: { limit: 1000, remaining: 1000, used: 0 },
+      rateLimit: { requests: -1, interval: '10s', note: 'This field is deprecated and safe to ignore.' },
+    })
+    expect(before.data.workspaceId).toMatch(/^[0-9a-f-]{36}$/)
+    expect(before.data.creatorUserId).toMatch(/^user_/)
+
+    const embedded = await client.embeddings.generate({ requestBody: { model: 'openai/text-embedding-3-small', input: 'billed to this key' } })
+    if (typeof embedded === 'string') throw new Error('expected JSON, got a stream')
+    const after = await client.apiKeys.getCurrentKeyMetadata()
+    expect(after.data.usage).toBeCloseTo(embedded.usage!.cost!, 9)
+    expect(after.data.usageDaily).toBe(after.data.usage)
+
+    // A management key with a limit and an expiry, which the client turns into a Date.
+    const account = (await (await fetch(`${emu.url}/_emulator/api/accounts`)).json()) as { data: Array<{ id: string }> }
+    const created = await fetch(`${emu.url}/_emulator/api/accounts/${account.data[0]!.id}/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'management', limit: 4, limit_reset: 'weekly', expires_at: '2026-06-01T00:00:00Z' }),
+    })
+    const { key } = ((await created.json()) as { data: { key: string } }).data
+    const management = new OpenRouter({ apiKey: key, serverURL: `${emu.url}/api/v1` })
+    const meta = await management.apiKeys.getCurrentKeyMetadata()
+    expect(meta.data).toMatchObject({ isManagementKey: true, limit: 4, limitRemaining: 4, limitReset: 'weekly' })
+    expect(meta.data.expiresAt).toEqual(new Date('2026-06-01T00:00:00Z'))
+  })
+
   it('surfaces 401, 404 and 400 as the typed errors', async () => {
     const emu = await listeningEmulator()
     const standard = new OpenRouter({ apiKey: emu.keys.standard, serverURL: `${emu.url}/api/v1`, retryConfig: { strategy: 'none' } })
@@ -61,6 +102,15 @@ describe('@openrouter/sdk 0.11 (previous generation)', () => {
     const hash = sha256Hex(emu.keys.standard)
     const updated = await client.apiKeys.update({ hash, requestBody: { name: 'Legacy', limit: null, limitReset: null } })
     expect(updated.data).toMatchObject({ hash, name: 'Legacy', limit: null, limitReset: null })
+  })
+
+  it('reads the calling key with apiKeys.getCurrentKeyMetadata', async () => {
+    const emu = await listeningEmulator()
+    const client = new LegacyOpenRouter({ apiKey: emu.keys.standard, serverURL: `${emu.url}/api/v1` })
+    const res = await client.apiKeys.getCurrentKeyMetadata()
+    expect(res.data).toMatchObject({ isManagementKey: false, limit: null, limitRemaining: null, usage: 0, rateLimit: { requests: -1 } })
+    const unknown = new LegacyOpenRouter({ apiKey: 'sk-gw-v1-unknown', serverURL: `${emu.url}/api/v1` })
+    expect(await unknown.apiKeys.getCurrentKeyMetadata().catch((e: unknown) => e)).toBeInstanceOf(legacyErrors.UnauthorizedResponseError)
   })
 
   it('surfaces a 401 for a missing key as the typed error', async () => {

@@ -33,6 +33,7 @@ const KEYS_LIST: Real = { gateway: ['get', '/keys'] }
 const REAL: Record<string, Real> = {
   'keys.list': KEYS_LIST,
   'keys.update': { gateway: ['patch', '/keys/{hash}'] },
+  'keys.current': { gateway: ['get', '/key'] },
   'models.list': { gateway: ['get', '/models'] },
   'models.count': { gateway: ['get', '/models/count'] },
   'models.user': { gateway: ['get', '/models/user'] },
@@ -207,6 +208,22 @@ const CASES: Case[] = [
     run: (emu) => send(emu, 'PATCH', `/api/v1/keys/${'0'.repeat(64)}`, { name: 'x' }, emu.keys.management),
   },
   ...authCases('keys.update', (emu, key) => send(emu, 'PATCH', `/api/v1/keys/${'0'.repeat(64)}`, { name: 'x' }, key), 'management'),
+  { operation: 'keys.current', name: 'a standard key', status: 200, run: (emu) => get(emu, '/api/v1/key', emu.keys.standard) },
+  { operation: 'keys.current', name: 'a management key', status: 200, run: (emu) => get(emu, '/api/v1/key', emu.keys.management) },
+  {
+    operation: 'keys.current',
+    name: 'a key with a limit, an expiry and usage',
+    status: 200,
+    run: async (emu) => {
+      const account = (await get(emu, '/_emulator/api/accounts')).body.data[0].id
+      const { key } = (
+        await send(emu, 'POST', `/_emulator/api/accounts/${account}/keys`, { limit: 2, limit_reset: 'monthly', expires_at: '2027-01-01T00:00:00Z' })
+      ).body.data
+      await send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'spend a little' }, key)
+      return get(emu, '/api/v1/key', key)
+    },
+  },
+  ...authCases('keys.current', (emu, key) => get(emu, '/api/v1/key', key), 'any'),
 
   // Catalog
   { operation: 'models.list', name: 'text models', status: 200, run: (emu) => get(emu, '/api/v1/models') },

@@ -1,4 +1,4 @@
-// The gateway's answers in the OpenAPI document (models, guardrails, embeddings, activity, credits):
+// The gateway's answers in the OpenAPI document (keys, models, guardrails, embeddings, activity, credits):
 // every operation documents its success body, and the bodies the emulator sends as prepared bytes
 // (the catalog's, embeddings') are described field for field by their documented schema.
 import Fastify from 'fastify'
@@ -8,7 +8,7 @@ import { testEmulator, type TestEmulator } from '../../helpers/emulator.ts'
 type Json = Record<string, any>
 type Operation = { operationId: string; responses: Record<string, Json> }
 
-const AREA = /^\/api\/v1\/(models|endpoints|guardrails|embeddings|activity|credits)(\/|$)/
+const AREA = /^\/api\/v1\/(keys?|models|endpoints|guardrails|embeddings|activity|credits)(\/|$)/
 
 async function documentOf(emu: TestEmulator) {
   const doc = (await emu.get('/_emulator/api/openapi.json')).body as { paths: Record<string, Record<string, Operation>> }
@@ -43,7 +43,7 @@ async function throughSchema(schema: Json, body: unknown): Promise<unknown> {
 }
 
 describe('OpenAPI document: the gateway’s answers', () => {
-  it('documents a success body for every operation of models, guardrails, embeddings, activity and credits', async () => {
+  it('documents a success body for every operation of keys, models, guardrails, embeddings, activity and credits', async () => {
     const emu = await testEmulator()
     const { operations } = await documentOf(emu)
     expect(operations.map((o) => o.operationId).sort()).toEqual(
@@ -67,6 +67,9 @@ describe('OpenAPI document: the gateway’s answers', () => {
         'guardrails.get',
         'guardrails.list',
         'guardrails.update',
+        'keys.current',
+        'keys.list',
+        'keys.update',
         'models.count',
         'models.endpoints',
         'models.list',
@@ -83,7 +86,7 @@ describe('OpenAPI document: the gateway’s answers', () => {
     }
   })
 
-  it('spells out the catalog, guardrail and embedding shapes', async () => {
+  it('spells out the current key, catalog, guardrail and embedding shapes', async () => {
     const emu = await testEmulator()
     const { op } = await documentOf(emu)
 
@@ -98,6 +101,21 @@ describe('OpenAPI document: the gateway’s answers', () => {
     expect(model.properties.default_parameters.type).toEqual(['object', 'null'])
     expect(model.properties.per_request_limits.type).toEqual(['object', 'null'])
     expect(model.required).toEqual(expect.arrayContaining(['supported_parameters', 'default_parameters', 'links']))
+
+    // The calling key: not cacheable, with every field the current client requires beyond the real document's.
+    const currentKey = op('keys.current').responses['200']!
+    expect(currentKey.headers['cache-control'].schema).toEqual({ type: 'string' })
+    expect(currentKey.content['application/json'].schema.properties.data.required).toEqual(
+      expect.arrayContaining([
+        'label',
+        'limit_remaining',
+        'rate_limit',
+        'allowed_data_regions',
+        'free_model_daily_requests',
+        'organization_id',
+        'workspace_id',
+      ]),
+    )
 
     // The ZDR preview's prices carry the numeric discount.
     const zdr = success(op('endpoints.zdr')).schema.properties.data.items

@@ -26,6 +26,7 @@ async function documentOf() {
 const KNOWN = [
   'keys.list',
   'keys.update',
+  'keys.current',
   'models.list',
   'models.user',
   'models.endpoints',
@@ -139,7 +140,17 @@ describe('OpenAPI document', () => {
   it('asks for a Bearer key on the gateway and router routes that need one, never on the admin API', async () => {
     const { doc, operations, op } = await documentOf()
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' })
-    for (const id of ['keys.list', 'keys.update', 'models.user', 'credits.get', 'embeddings.create', 'activity.list', 'video.text2video', 'video.tasks.get']) {
+    for (const id of [
+      'keys.list',
+      'keys.update',
+      'keys.current',
+      'models.user',
+      'credits.get',
+      'embeddings.create',
+      'activity.list',
+      'video.text2video',
+      'video.tasks.get',
+    ]) {
       expect(op(id).security, id).toEqual([{ bearerAuth: [] }])
     }
     // Public routes need no key.

@@ -91,6 +91,11 @@ export function createKeysRepo(db: DB) {
        include_byok_in_limit = @include_byok_in_limit, updated_at = @updated_at
      WHERE hash = @hash`,
   )
+  // The real daily cap on free-variant requests is the account's, across its keys.
+  const freeRequestsStmt = db.prepare<{ account_id: string; since: number; now: number }, { n: number }>(
+    `SELECT COUNT(*) AS n FROM usage
+     WHERE account_id = @account_id AND created_at >= @since AND created_at <= @now AND model LIKE '%:free'`,
+  )
   const deleteStmt = db.prepare<[string]>('DELETE FROM api_keys WHERE hash = ?')
   const forAccountStmt = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, rowid')
 
@@ -115,6 +120,8 @@ export function createKeysRepo(db: DB) {
     list: (q: { account_id: string; kind: KeyKind; include_disabled: boolean; limit: number; offset: number }, starts: WindowStarts) =>
       listStmt.all({ ...starts, ...q, include_disabled: q.include_disabled ? 1 : 0 }),
     withUsage: (hash: string, starts: WindowStarts) => withUsageStmt.get({ ...starts, hash }),
+    /** Usage rows of `:free` models the account wrote in [since, now]. */
+    freeModelRequests: (accountId: string, since: number, now: number) => freeRequestsStmt.get({ account_id: accountId, since, now })!.n,
     update: (hash: string, patch: KeyPatch, now: number) => update.immediate(hash, patch, now),
     delete: (hash: string) => deleteStmt.run(hash).changes > 0,
     forAccount: (accountId: string) => forAccountStmt.all(accountId),

@@ -1,12 +1,13 @@
 // GET /api/v1/keys and PATCH /api/v1/keys/:hash: management key required, scoped to the caller's account.
+// GET /api/v1/key: the calling key itself, for a key of either kind.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ApiError } from '../../core/errors.ts'
 import { usdToNanos } from '../../core/money.ts'
 import { windowStarts } from '../../core/windows.ts'
 import type { EmulatorContext } from '../../context.ts'
 import { caller } from '../../http/auth.ts'
-import { KeyHashParams, KeyListResponse, KeyResponse, ListKeysQuery, UpdateKeyBody } from './keys.schemas.ts'
-import { keyView, toKeyView } from './keys.service.ts'
+import { CurrentKeyResponse, KeyHashParams, KeyListResponse, KeyResponse, ListKeysQuery, UpdateKeyBody } from './keys.schemas.ts'
+import { currentKeyView, keyView, toKeyView } from './keys.service.ts'
 
 export const keysRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
   app.get(
@@ -28,6 +29,22 @@ export const keysRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = a
         windowStarts(ctx.clock.now()),
       )
       return { data: rows.map((row) => toKeyView(row, account.workspace_id)) }
+    },
+  )
+
+  app.get(
+    '/key',
+    {
+      config: { operation: 'keys.current', auth: 'any' },
+      schema: { summary: 'Get the calling API key', tags: ['keys'], response: CurrentKeyResponse },
+    },
+    async (request, reply) => {
+      const data = currentKeyView(ctx, caller(request).key.hash)
+      // Revoked between authentication and now: as unknown as at the door.
+      if (!data) throw new ApiError(401, 'User not found.')
+      // As the real answer: the caller's own, and stale after the next billed request.
+      reply.header('cache-control', 'private, no-store')
+      return { data }
     },
   )
 

@@ -1,11 +1,8 @@
 import { Type, type Static } from 'typebox'
-import { ErrorEnvelope, Nullable, ResetIntervalSchema } from '../../http/schemas.ts'
+import { ErrorEnvelope, Nullable, ResetIntervalSchema, StringEnum } from '../../http/schemas.ts'
 
-export const KeyObject = Type.Object({
-  hash: Type.String(),
-  name: Type.String(),
-  label: Type.String(),
-  disabled: Type.Boolean(),
+/** A key's limit and usage: the part of the key object that GET /key shares with the keys API. */
+const KeyLimitAndUsage = {
   limit: Nullable(Type.Number()),
   limit_remaining: Nullable(Type.Number()),
   limit_reset: Nullable(ResetIntervalSchema),
@@ -18,12 +15,48 @@ export const KeyObject = Type.Object({
   byok_usage_daily: Type.Number(),
   byok_usage_weekly: Type.Number(),
   byok_usage_monthly: Type.Number(),
+}
+
+export const KeyObject = Type.Object({
+  hash: Type.String(),
+  name: Type.String(),
+  label: Type.String(),
+  disabled: Type.Boolean(),
+  ...KeyLimitAndUsage,
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Nullable(Type.String({ format: 'date-time' })),
   expires_at: Nullable(Type.String({ format: 'date-time' })),
   creator_user_id: Nullable(Type.String()),
   workspace_id: Type.String(),
   external_user: Nullable(Type.String()),
+})
+
+const DATA_REGIONS = ['global', 'europe', 'us'] as const
+
+/** GET /key: the calling key, with the fields the real service adds beyond its document (the current client requires them). */
+export const CurrentKeyObject = Type.Object({
+  label: Type.String({ description: 'The key, masked' }),
+  is_management_key: Type.Boolean(),
+  is_provisioning_key: Type.Boolean({ description: 'Deprecated: the same as is_management_key' }),
+  ...KeyLimitAndUsage,
+  is_free_tier: Type.Boolean({ description: 'The account has no credits, bought or granted' }),
+  expires_at: Nullable(Type.String({ format: 'date-time' })),
+  creator_user_id: Nullable(Type.String()),
+  organization_id: Nullable(Type.String({ description: 'Always null: accounts are individual, not organizations' })),
+  workspace_id: Nullable(Type.String()),
+  allowed_data_regions: Type.Array(StringEnum(DATA_REGIONS), { description: 'Always ["global"]' }),
+  free_model_daily_requests: Type.Object(
+    {
+      limit: Type.Integer({ description: '50 a day, or 1000 once the account has had $10 of credits' }),
+      remaining: Type.Integer(),
+      used: Type.Integer({ description: 'Requests to `:free` models by the account since 00:00 UTC' }),
+    },
+    { description: 'Informational: the emulator does not enforce this cap' },
+  ),
+  rate_limit: Type.Object(
+    { requests: Type.Integer(), interval: Type.String(), note: Type.String() },
+    { description: 'Deprecated: always `{"requests":-1,"interval":"10s"}`' },
+  ),
 })
 
 // Clients send the flags as strings ("true") or booleans; both arrive here as text and coerce.
@@ -47,3 +80,14 @@ export type UpdateKeyBody = Static<typeof UpdateKeyBody>
 
 export const KeyListResponse = { 200: Type.Object({ data: Type.Array(KeyObject) }), '4xx': ErrorEnvelope }
 export const KeyResponse = { 200: Type.Object({ data: KeyObject }), '4xx': ErrorEnvelope }
+
+export const CurrentKeyResponse = {
+  200: {
+    description: 'The key the request authenticated with: its limit, usage and kind',
+    headers: {
+      'cache-control': Type.String({ description: "Always `private, no-store`: the answer is the caller's own and changes with each request billed" }),
+    },
+    content: { 'application/json': { schema: Type.Object({ data: CurrentKeyObject }) } },
+  },
+  '4xx': ErrorEnvelope,
+}

@@ -7,7 +7,7 @@ import { toIso } from '../../core/clock.ts'
 import { windowStarts, type ResetInterval } from '../../core/windows.ts'
 import type { EmulatorContext } from '../../context.ts'
 import type { KeyKind, KeyRow, KeyWithUsage } from './keys.repo.ts'
-import type { KeyObject } from './keys.schemas.ts'
+import type { CurrentKeyObject, KeyObject } from './keys.schemas.ts'
 import type { Static } from 'typebox'
 
 export interface NewKey {
@@ -59,15 +59,11 @@ export function limitUsageNanos(key: KeyWithUsage): number {
 /** The key object of the API, as its response schema declares it. */
 export type KeyView = Static<typeof KeyObject>
 
-export function toKeyView(key: KeyWithUsage, workspaceId: string): KeyView {
-  const remaining = key.limit_nanos === null ? null : nanosToUsd(Math.max(0, key.limit_nanos - limitUsageNanos(key)))
+/** Limit and usage in USD, as the key object and GET /key both show them. */
+function limitAndUsage(key: KeyWithUsage) {
   return {
-    hash: key.hash,
-    name: key.name,
-    label: key.label,
-    disabled: key.disabled === 1,
     limit: key.limit_nanos === null ? null : nanosToUsd(key.limit_nanos),
-    limit_remaining: remaining,
+    limit_remaining: key.limit_nanos === null ? null : nanosToUsd(Math.max(0, key.limit_nanos - limitUsageNanos(key))),
     limit_reset: key.limit_reset,
     include_byok_in_limit: key.include_byok_in_limit === 1,
     usage: nanosToUsd(key.usage),
@@ -78,6 +74,16 @@ export function toKeyView(key: KeyWithUsage, workspaceId: string): KeyView {
     byok_usage_daily: nanosToUsd(key.byok_usage_daily),
     byok_usage_weekly: nanosToUsd(key.byok_usage_weekly),
     byok_usage_monthly: nanosToUsd(key.byok_usage_monthly),
+  }
+}
+
+export function toKeyView(key: KeyWithUsage, workspaceId: string): KeyView {
+  return {
+    hash: key.hash,
+    name: key.name,
+    label: key.label,
+    disabled: key.disabled === 1,
+    ...limitAndUsage(key),
     created_at: toIso(key.created_at),
     updated_at: key.updated_at === null ? null : toIso(key.updated_at),
     expires_at: key.expires_at === null ? null : toIso(key.expires_at),
@@ -92,4 +98,35 @@ export function keyView(ctx: EmulatorContext, hash: string): KeyView | undefined
   const key = ctx.repos.keys.withUsage(hash, windowStarts(ctx.clock.now()))
   if (!key) return undefined
   return toKeyView(key, ctx.repos.accounts.get(key.account_id)!.workspace_id)
+}
+
+export type CurrentKeyView = Static<typeof CurrentKeyObject>
+
+/** The real free-variant caps: 50 requests a day, 1000 once $10 of credits were bought. */
+const FREE_DAILY_REQUESTS = { base: 50, funded: 1000, fundedFromNanos: usdToNanos(10) }
+
+/** What GET /key says of a key as of now, or undefined when the hash is unknown (revoked meanwhile). */
+export function currentKeyView(ctx: EmulatorContext, hash: string): CurrentKeyView | undefined {
+  const starts = windowStarts(ctx.clock.now())
+  const key = ctx.repos.keys.withUsage(hash, starts)
+  if (!key) return undefined
+  const account = ctx.repos.accounts.get(key.account_id)!
+  // The emulator's credits are granted or bought alike, so "has had credits" stands for "has paid".
+  const freeLimit = account.credits_nanos >= FREE_DAILY_REQUESTS.fundedFromNanos ? FREE_DAILY_REQUESTS.funded : FREE_DAILY_REQUESTS.base
+  const freeUsed = ctx.repos.keys.freeModelRequests(account.id, starts.day, starts.now)
+  const management = key.kind === 'management'
+  return {
+    label: key.label,
+    is_management_key: management,
+    is_provisioning_key: management,
+    ...limitAndUsage(key),
+    is_free_tier: account.credits_nanos === 0,
+    expires_at: key.expires_at === null ? null : toIso(key.expires_at),
+    creator_user_id: key.creator_user_id,
+    organization_id: null,
+    workspace_id: account.workspace_id,
+    allowed_data_regions: ['global'],
+    free_model_daily_requests: { limit: freeLimit, remaining: Math.max(0, freeLimit - freeUsed), used: freeUsed },
+    rate_limit: { requests: -1, interval: '10s', note: 'This field is deprecated and safe to ignore.' },
+  }
 }

@@ -39,8 +39,18 @@ export const faultsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext
     if (!row) throw new ApiError(404, `Fault rule ${id} not found`)
     return row
   }
-  const checkAction = (action: { status?: number; latency_ms?: number; latency_range_ms?: { min: number; max: number }; drop?: boolean }) => {
-    if (action.status === undefined && action.latency_ms === undefined && !action.latency_range_ms && !action.drop) {
+  const checkAction = (action: FaultAction) => {
+    if (action.stream && action.status === undefined && !action.stream.cut) {
+      throw new ApiError(400, 'Field `action.stream` needs a `status` (an error chunk) or `cut: true` (the connection closes)', {
+        metadata: { field: 'action.stream', location: 'body' },
+      })
+    }
+    if (action.stream && action.stream.after_chunks === undefined && action.stream.after_ms === undefined) {
+      throw new ApiError(400, 'Field `action.stream` needs `after_chunks` or `after_ms`: when the answer goes wrong', {
+        metadata: { field: 'action.stream', location: 'body' },
+      })
+    }
+    if (action.status === undefined && action.latency_ms === undefined && !action.latency_range_ms && !action.drop && !action.stream?.cut) {
       throw new ApiError(400, 'Field `action` must have a status, a latency or drop', { metadata: { field: 'action', location: 'body' } })
     }
     if (action.latency_range_ms && action.latency_range_ms.min > action.latency_range_ms.max) {

@@ -11,12 +11,26 @@ import type { Journal } from '../journal/journal.ts'
 import { faultDraw, faultError, matches, type FaultTarget } from './faults.ts'
 import type { FaultAction, FaultMatch } from './faults.schemas.ts'
 
+/** A fault that lets a streamed answer start, then breaks it. */
+export interface StreamFault {
+  status: number | null
+  message: string | null
+  afterChunks: number | null
+  afterMs: number | null
+  cut: boolean
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** The fault rule that answered this request ('header' for X-Emulator-Fault), for the journal. */
     fault: string | null
+    /** Set when a fault rule lets a streamed answer start and breaks it later (the handler applies it). */
+    streamFault: StreamFault | null
   }
 }
+
+/** Operations whose answer can be streamed, and so can break part way. */
+const STREAMING = new Set(['chat.create', 'completions.create'])
 
 const FAULT_HEADER = 'x-emulator-fault'
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
@@ -36,6 +50,7 @@ function target(request: FastifyRequest, operation: string): FaultTarget {
 
 export function installFaults(app: FastifyInstance, ctx: EmulatorContext, journal?: Journal): void {
   app.decorateRequest('fault', null)
+  app.decorateRequest('streamFault', null)
   app.addHook('onRoute', (route) => {
     const operation = route.config?.operation
     // Installed in the emulated APIs' scope only: the admin API and the UI always answer.
@@ -78,7 +93,18 @@ async function applyFaults(
         Math.floor(faultDraw(ctx.config.seed, `${rule.id}:latency`, rule.evaluations) * (action.latency_range_ms.max - action.latency_range_ms.min + 1))
       : (action.latency_ms ?? 0)
     if (latency > 0) await sleep(latency)
-    if (action.drop) {
+    const streamed = STREAMING.has(operation) && (request.body as { stream?: unknown } | null)?.stream === true
+    if (action.stream && streamed) {
+      request.streamFault = {
+        status: action.status ?? null,
+        message: action.message ?? null,
+        afterChunks: action.stream.after_chunks ?? null,
+        afterMs: action.stream.after_ms ?? null,
+        cut: action.stream.cut === true,
+      }
+      return
+    }
+    if (action.drop || (action.stream?.cut && action.status === undefined)) {
       // No answer at all: the client sees the connection reset, as on a network failure.
       reply.hijack()
       request.raw.socket?.destroy()

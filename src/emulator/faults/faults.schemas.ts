@@ -31,6 +31,21 @@ export const FaultAction = Type.Object(
     ),
     /** Closes the connection without an answer. */
     drop: Type.Optional(Type.Boolean()),
+    /**
+     * For a streamed chat or text completion: the answer starts (200) and goes wrong after
+     * `after_chunks` chunks or `after_ms` ms: an error chunk with `status`, or with `cut` the
+     * connection closes. Other requests get `status` (or `cut`: no answer) at once.
+     */
+    stream: Type.Optional(
+      Type.Object(
+        {
+          after_chunks: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+          after_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 600_000 })),
+          cut: Type.Optional(Type.Boolean()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 )

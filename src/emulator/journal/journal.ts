@@ -262,8 +262,10 @@ export class Journal {
         if (effects === NO_EFFECTS) done()
         else effectsStore.run(effects, done)
       })
-      addRouteHook(route, 'onSend', (request, _reply, payload, done) => {
+      addRouteHook(route, 'onSend', (request, reply, payload, done) => {
         if (request.journal) request.journal.payload = payload
+        // A stream may end with the connection (a cut, a client gone) and never reach onResponse.
+        if (payload instanceof RecordedStream) reply.raw.once('close', () => this.record(request, reply, !reply.raw.writableFinished))
         done(null, payload)
       })
       addRouteHook(route, 'onResponse', (request, reply, done) => {
@@ -287,7 +289,7 @@ export class Journal {
     // The entry takes the next place in the ring, and its slot.
     const slot = this.entries.length < this.size ? this.entries.length : this.head
     const requestBody = this.keepable(request.bodyText ?? request.body, requestBytes)
-    const responseBody = aborted ? null : this.keepable(payload, responseBytes)
+    const responseBody = aborted && !reply.raw.headersSent ? null : this.keepable(payload, responseBytes)
     const writer = this.slots.writer(slot)
     const kept = (body: Keepable | null): KeptBody => (body === null ? null : (body.note ?? body.shared ?? writer.body(body.bytes!, this.bodyLimit)))
     this.push({
@@ -297,7 +299,8 @@ export class Journal {
       operation: j.operation,
       method: request.method,
       url: request.url,
-      status: aborted ? 0 : reply.statusCode,
+      // Aborted before anything was answered: no status; part way through a stream: the status sent.
+      status: aborted && !reply.raw.headersSent ? 0 : reply.statusCode,
       duration_ms: Math.round((wallClock.perf() - j.started) * 100) / 100,
       account_id: request.auth?.account.id ?? null,
       key_hash: request.auth?.key.hash ?? null,
@@ -307,7 +310,7 @@ export class Journal {
       requestHeaders: writer.headers(request.headers),
       requestBody: kept(requestBody),
       requestBytes,
-      responseHeaders: writer.headers(aborted ? {} : reply.getHeaders()),
+      responseHeaders: writer.headers(aborted && !reply.raw.headersSent ? {} : reply.getHeaders()),
       responseBody: kept(responseBody),
       responseBytes,
       effects: j.effects,

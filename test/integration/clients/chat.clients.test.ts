@@ -102,6 +102,20 @@ describe('openai', () => {
     expect(Event.safeParse(res.choices[0]!.message.parsed).success).toBe(true)
   })
 
+  it('a fault part way through a stream reaches the client as an error, not a quiet success', async () => {
+    const emu = await listeningEmulator()
+    await emu.send('POST', '/_emulator/api/faults', { match: { operation: 'chat.create' }, action: { status: 429, stream: { after_chunks: 3 } } })
+    const client = new OpenAI({ apiKey: emu.keys.standard, baseURL: `${emu.url}/api/v1`, maxRetries: 0 })
+    const stream = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Tell me a story' }], stream: true })
+    let chunks = 0
+    const failure = await (async () => {
+      for await (const _chunk of stream) chunks++
+    })().catch((e: unknown) => e)
+    expect(failure).toBeInstanceOf(OpenAI.APIError)
+    expect((failure as Error).message).toContain('Rate limit exceeded')
+    expect(chunks).toBe(3)
+  })
+
   it('names the field of a bad request in a 400', async () => {
     const emu = await listeningEmulator()
     const client = new OpenAI({ apiKey: emu.keys.standard, baseURL: `${emu.url}/api/v1`, maxRetries: 0 })
@@ -148,6 +162,24 @@ describe('@openrouter/ai-sdk-provider with ai', () => {
     const Recipe = z.object({ title: z.string(), minutes: z.number().int().min(1).max(240), steps: z.array(z.string()).min(1).max(6) })
     const { object } = await generateObject({ model: openrouter(MODEL), schema: Recipe, prompt: 'A pancake recipe', maxRetries: 0 })
     expect(Recipe.safeParse(object).success).toBe(true)
+  })
+
+  it('streamText surfaces a broken stream as an error with finishReason "error"', async () => {
+    const emu = await listeningEmulator()
+    await emu.send('POST', '/_emulator/api/faults', { match: { operation: 'chat.create' }, action: { status: 502, stream: { after_chunks: 4 } } })
+    const openrouter = createOpenRouter({ apiKey: emu.keys.standard, baseURL: `${emu.url}/api/v1` })
+    const errors: unknown[] = []
+    const result = streamText({
+      model: openrouter(MODEL),
+      prompt: 'Describe a harbour at night',
+      maxRetries: 0,
+      onError: ({ error }) => void errors.push(error),
+    })
+    for await (const _part of result.fullStream) {
+      // read to the end
+    }
+    expect(await result.finishReason).toBe('error')
+    expect(errors.length).toBeGreaterThan(0)
   })
 
   it('runs a tool loop to its end: a tool call, the result sent back, then a text answer', async () => {

@@ -4,7 +4,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import { describe, expect, it } from 'vitest'
 import { sha256Hex } from '../../../src/emulator/core/rng.ts'
-import { testEmulator, type TestEmulator } from '../../helpers/emulator.ts'
+import { listeningEmulator, testEmulator, type TestEmulator } from '../../helpers/emulator.ts'
 
 const MODEL = 'openai/gpt-4o-mini'
 const USER = [{ role: 'user', content: 'Tell me about lighthouses' }]
@@ -306,5 +306,62 @@ describe('streaming', () => {
     const faulted = await streamed(emu, {}, { 'x-emulator-fault': '429' })
     expect(faulted.res.statusCode).toBe(429)
     expect(faulted.res.json().error.code).toBe(429)
+  })
+
+  it('a fault breaks the stream after N chunks: an error chunk (HTTP 200 already sent), and only what was sent is billed', async () => {
+    const emu = await testEmulator()
+    const whole = await chat(emu, {})
+    const rule = await emu.send('POST', '/_emulator/api/faults', { match: { operation: 'chat.create' }, action: { status: 502, stream: { after_chunks: 4 } } })
+    expect(rule.status).toBe(201)
+    const { res, events, chunks } = await streamed(emu, {})
+    expect(res.statusCode).toBe(200)
+    expect(events.map((e) => e.data)).not.toContain('[DONE]')
+    expect(chunks).toHaveLength(5)
+    const last = chunks.at(-1)!
+    expect(last.error).toEqual({ code: 502, message: 'Provider returned error', metadata: { error_type: 'provider_unavailable' } })
+    expect(last.choices[0]).toMatchObject({ finish_reason: 'error' })
+    const sentText = chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')
+    expect(whole.body.choices[0].message.content.startsWith(sentText)).toBe(true)
+    const generation = (await emu.get(`/api/v1/generation?id=${String(res.headers['x-generation-id'])}`, emu.keys.standard)).body.data
+    expect(generation.finish_reason).toBe('error')
+    expect(generation.tokens_completion).toBe(3)
+    expect(generation.total_cost).toBeLessThan(whole.body.usage.cost)
+    // The whole answer, the broken one: credits moved by both, the broken one at its smaller cost.
+    expect((await emu.get('/api/v1/credits', emu.keys.standard)).body.data.total_usage).toBeCloseTo(whole.body.usage.cost + generation.total_cost, 12)
+    // A request that does not stream gets the status at once.
+    const plain = await chat(emu, {})
+    expect(plain.status).toBe(502)
+    expect(plain.body.error.code).toBe(502)
+  })
+
+  it('a fault can cut the connection part way; the client sees a failure, not a short success', async () => {
+    const emu = await listeningEmulator()
+    const rule = await emu.send('POST', '/_emulator/api/faults', { match: { operation: 'chat.create' }, action: { stream: { after_chunks: 2, cut: true } } })
+    expect(rule.status, JSON.stringify(rule.body)).toBe(201)
+    const res = await fetch(`${emu.url}/api/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${emu.keys.standard}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: MODEL, messages: USER, stream: true }),
+    })
+    expect(res.status).toBe(200)
+    await expect(res.text()).rejects.toThrow()
+    // Recorded once the server has seen the connection close.
+    await expect.poll(async () => (await emu.get('/_emulator/api/journal')).body.data[0]?.fault).toBe(rule.body.data.id)
+    const id = (await emu.get('/_emulator/api/journal')).body.data[0].path
+    expect(id).toBe('/api/v1/chat/completions')
+    // Two chunks went out (the role and one word): one completion token is billed.
+    const generations = emu.ctx.db.prepare('SELECT u.completion_tokens, g.finish_reason FROM generations g JOIN usage u ON u.id = g.usage_id').all()
+    expect(generations).toEqual([{ completion_tokens: 1, finish_reason: null }])
+  })
+
+  it('a stream fault rule needs a status or a cut, and a point: 400 naming action.stream', async () => {
+    const emu = await testEmulator()
+    const noStatus = await emu.send('POST', '/_emulator/api/faults', { action: { stream: { after_chunks: 1 } } })
+    expect(noStatus.status).toBe(400)
+    expect(noStatus.body.error).toMatchObject({ code: 400, metadata: { field: 'action.stream' } })
+    expect(noStatus.body.error.message).toBe('Field `action.stream` needs a `status` (an error chunk) or `cut: true` (the connection closes)')
+    const noPoint = await emu.send('POST', '/_emulator/api/faults', { action: { status: 500, stream: {} } })
+    expect(noPoint.status).toBe(400)
+    expect(noPoint.body.error.message).toBe('Field `action.stream` needs `after_chunks` or `after_ms`: when the answer goes wrong')
   })
 })

@@ -42,8 +42,11 @@ export function createGenerationsRepo(db: DB) {
     `SELECT g.*, u.model, u.provider, u.key_hash, u.prompt_tokens, u.completion_tokens, u.reasoning_tokens, u.cost_nanos, u.byok
      FROM generations g JOIN usage u ON u.id = g.usage_id WHERE g.id = ? AND g.account_id = ?`,
   )
+  const finishStmt = db.prepare<[string | null, string]>('UPDATE generations SET finish_reason = ? WHERE id = ?')
   return {
     insert: (row: GenerationRow) => void insertStmt.run(row),
+    /** How a generation ended after all (a stream broken by a fault: `error`, or null when cut). */
+    finish: (id: string, finishReason: string | null) => void finishStmt.run(finishReason, id),
     /** One of the account's generations, or undefined (another account's is as unknown as none). */
     get: (id: string, accountId: string) => getStmt.get(id, accountId),
   }

@@ -9,8 +9,8 @@ import type { EmulatorContext } from '../../context.ts'
 import { caller } from '../../http/auth.ts'
 import { isEuRequest } from '../../http/listeners.ts'
 import { ChatBody, ChatResponse, CompletionBody, CompletionResponse, GenerationQuery, GenerationResponse } from './chat.schemas.ts'
-import { chatResult, createChatCompletion, createTextCompletion, textResult, type Completion, type RequestOrigin } from './chat.service.ts'
-import { streamCompletion } from './chat.stream.ts'
+import { chatResult, createChatCompletion, createTextCompletion, settleBroken, textResult, type Completion, type RequestOrigin } from './chat.service.ts'
+import { streamCompletion, type StreamControls } from './chat.stream.ts'
 
 /** Messages may carry images as data URIs. */
 const CHAT_BODY_LIMIT = 32 * 1024 * 1024
@@ -26,11 +26,29 @@ const originOf = (request: FastifyRequest): RequestOrigin => ({
   userAgent: header(request, 'user-agent'),
 })
 
-function send(ctx: EmulatorContext, reply: FastifyReply, completion: Completion, stream: boolean, kind: 'chat' | 'text'): FastifyReply {
+function send(
+  ctx: EmulatorContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  completion: Completion,
+  stream: boolean,
+  kind: 'chat' | 'text',
+): FastifyReply {
   reply.header('x-generation-id', completion.id)
   if (!stream) return reply.type('application/json').send(JSON.stringify(kind === 'chat' ? chatResult(completion) : textResult(completion)))
   const body = new RecordedStream(ctx.config.journalBodyLimit)
-  void streamCompletion(body, completion, kind, ctx.config.chatSpeed)
+  const controls: StreamControls = {
+    speed: ctx.config.chatSpeed,
+    fault: request.streamFault,
+    // What was written reaches the client first, then the connection closes.
+    cut: async () => {
+      for (let tick = 0; tick < 1000 && (body.readableLength > 0 || reply.raw.writableLength > 0); tick++) await new Promise(setImmediate)
+      request.raw.socket?.destroy()
+    },
+    broken: (sentTokens, finishReason) => settleBroken(ctx, completion, sentTokens, finishReason),
+  }
+  // Started once the reply has taken the stream, so its headers go out before anything breaks.
+  setImmediate(() => void streamCompletion(body, completion, kind, controls))
   return reply.type('text/event-stream').header('cache-control', 'no-cache').header('x-accel-buffering', 'no').send(body)
 }
 
@@ -45,7 +63,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = a
     async (request, reply) => {
       const region = isEuRequest(request.raw) ? 'eu' : null
       const completion = await createChatCompletion(ctx, caller(request), request.body, region, originOf(request))
-      return send(ctx, reply, completion, request.body.stream === true, 'chat')
+      return send(ctx, request, reply, completion, request.body.stream === true, 'chat')
     },
   )
 
@@ -59,7 +77,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = a
     async (request, reply) => {
       const region = isEuRequest(request.raw) ? 'eu' : null
       const completion = await createTextCompletion(ctx, caller(request), request.body, region, originOf(request))
-      return send(ctx, reply, completion, request.body.stream === true, 'text')
+      return send(ctx, request, reply, completion, request.body.stream === true, 'text')
     },
   )
 

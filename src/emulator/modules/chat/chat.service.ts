@@ -9,7 +9,7 @@ import { immediateTransaction } from '../../store/db.ts'
 import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
 import { routeByPreferences } from '../embeddings/embeddings.service.ts'
 import { countTokens, loadTokenizer } from '../embeddings/tokens.ts'
-import { bill } from '../ledger/ledger.service.ts'
+import { bill, settle } from '../ledger/ledger.service.ts'
 import { answer, type Answer } from './chat.answer.ts'
 import { mediaTokens, parseMessages, parseResponseFormat, parseToolChoice, parseTools, type Message, type Tool } from './chat.input.ts'
 import type { ChatBody, CompletionBody } from './chat.schemas.ts'
@@ -26,6 +26,7 @@ export interface RequestOrigin {
 /** A billed completion, ready to be sent as JSON or as events. */
 export interface Completion {
   id: string
+  usageId: number
   created: number
   model: CatalogModel
   endpoint: CatalogEndpoint
@@ -203,6 +204,7 @@ async function complete(
     })
     return {
       id,
+      usageId: billed.usage_id,
       created,
       model,
       endpoint,
@@ -312,4 +314,17 @@ export function textResult(completion: Completion): Record<string, unknown> {
     })),
     usage: usageOf(completion),
   }
+}
+
+/**
+ * An answer broken part way (a fault): bills the prompt and the completion tokens that were sent,
+ * and records how it ended.
+ */
+export function settleBroken(ctx: EmulatorContext, completion: Completion, sentTokens: number, finishReason: 'error' | null): void {
+  const pricing = completion.endpoint.pricing
+  settle(ctx, completion.usageId, {
+    completion_tokens: sentTokens,
+    cost_nanos: tokenCostNanos(pricing, completion.promptTokens, sentTokens) + usdToNanos(priceUsd(pricing.request)),
+  })
+  ctx.repos.generations.finish(completion.id, finishReason)
 }

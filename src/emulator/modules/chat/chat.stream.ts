@@ -4,6 +4,8 @@
 // With --chat-speed above 0 the first token waits for the endpoint's latency and the rest follow at
 // its throughput, scaled by the setting; at 0 (the default) everything is sent at once.
 import { RecordedStream } from '../../core/buffers.ts'
+import { wallClock } from '../../core/clock.ts'
+import type { StreamFault } from '../../faults/faults.hook.ts'
 import type { Answer } from './chat.answer.ts'
 import { usageOf, type Completion } from './chat.service.ts'
 
@@ -64,15 +66,101 @@ function events(completion: Completion, kind: Kind): Array<{ data: Record<string
   return out
 }
 
+/** What the real gateway names an error of each status in a stream's error chunk. */
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request',
+  401: 'authentication',
+  402: 'payment_required',
+  403: 'permission_denied',
+  404: 'not_found',
+  408: 'timeout',
+  413: 'payload_too_large',
+  422: 'unprocessable',
+  429: 'rate_limit_exceeded',
+  502: 'provider_unavailable',
+  503: 'provider_overloaded',
+  504: 'timeout',
+}
+
+const ERROR_MESSAGES: Record<number, string> = {
+  429: 'Rate limit exceeded',
+  502: 'Provider returned error',
+  503: 'Service temporarily unavailable',
+  504: 'Operation timed out. Please try again later.',
+}
+
+export interface StreamControls {
+  speed: number
+  /** A fault that breaks the answer part way, if one fired. */
+  fault: StreamFault | null
+  /** Closes the connection (a cut), once what was written has gone out. */
+  cut(): Promise<void>
+  /** Bills what was sent of an answer that did not finish. */
+  broken(sentTokens: number, finishReason: 'error' | null): void
+}
+
 /** Writes the completion's events into `body` at the configured pace, then ends it. */
-export async function streamCompletion(body: RecordedStream, completion: Completion, kind: Kind, speed: number): Promise<void> {
+export async function streamCompletion(body: RecordedStream, completion: Completion, kind: Kind, controls: StreamControls): Promise<void> {
+  const { speed, fault } = controls
+  const started = wallClock.perf()
+  const due = (sent: number): boolean =>
+    fault !== null && ((fault.afterChunks !== null && sent >= fault.afterChunks) || (fault.afterMs !== null && wallClock.perf() - started >= fault.afterMs))
   body.write(': OPENROUTER PROCESSING\n\n')
   if (speed > 0) await sleep(completion.latencyMs * speed)
   const msPerToken = speed > 0 ? (1000 / completion.tokensPerSecond) * speed : 0
+  let sent = 0
+  let sentTokens = 0
   for (const event of events(completion, kind)) {
     if (msPerToken > 0 && event.tokens > 0) await sleep(event.tokens * msPerToken)
+    if (due(sent)) return breakStream(body, completion, kind, controls, sentTokens)
     if (!body.write(`data: ${JSON.stringify(event.data)}\n\n`)) return
+    sent++
+    sentTokens += event.tokens
+  }
+  // An answer shorter than the fault's point still breaks, at its end, if the fault is by time.
+  if (fault?.afterMs != null) {
+    const left = fault.afterMs - (wallClock.perf() - started)
+    if (left > 0) await sleep(left)
+    return breakStream(body, completion, kind, controls, sentTokens)
   }
   body.write('data: [DONE]\n\n')
+  body.end()
+}
+
+/**
+ * The answer goes wrong: with a status, one chunk carrying the error and `finish_reason: "error"`
+ * (the HTTP status is already 200, as on the real gateway once generation has started) and the end
+ * of the stream; otherwise the connection closes. Either way what was sent is what is billed.
+ */
+async function breakStream(body: RecordedStream, completion: Completion, kind: Kind, controls: StreamControls, sentTokens: number): Promise<void> {
+  const fault = controls.fault!
+  if (fault.cut || fault.status === null) {
+    controls.broken(sentTokens, null)
+    await controls.cut()
+    body.destroy()
+    return
+  }
+  const status = fault.status
+  const error = {
+    code: status,
+    message: fault.message ?? ERROR_MESSAGES[status] ?? `Error ${status}`,
+    metadata: { error_type: ERROR_TYPES[status] ?? 'server' },
+  }
+  const choice =
+    kind === 'chat'
+      ? { index: 0, delta: { content: '' }, finish_reason: 'error', native_finish_reason: 'error', logprobs: null }
+      : { index: 0, text: '', finish_reason: 'error', native_finish_reason: 'error', logprobs: null }
+  body.write(
+    `data: ${JSON.stringify({
+      id: completion.id,
+      provider: completion.endpoint.provider_name,
+      model: completion.model.id,
+      object: kind === 'chat' ? 'chat.completion.chunk' : 'text_completion',
+      created: completion.created,
+      error,
+      choices: [choice],
+    })}\n\n`,
+  )
+  controls.broken(sentTokens, 'error')
   body.end()
 }

@@ -161,3 +161,17 @@ export function refund(ctx: EmulatorContext, usageId: number): void {
     })
     .immediate()
 }
+
+/**
+ * Bills less than was charged (an answer cut short by a fault): the usage row keeps its prompt and
+ * takes the completion tokens and cost of what was delivered, and the account's spend goes down by
+ * the difference. Never bills more than the row did.
+ */
+export function settle(ctx: EmulatorContext, usageId: number, delivered: { completion_tokens: number; cost_nanos: number }): void {
+  immediateTransaction(ctx.db, () => {
+    const row = ctx.repos.usage.get(usageId)
+    if (!row || delivered.cost_nanos >= row.cost_nanos) return
+    ctx.repos.usage.settle(usageId, delivered.completion_tokens, delivered.cost_nanos)
+    if (row.byok === 0) ctx.repos.accounts.addSpend(row.account_id, delivered.cost_nanos - row.cost_nanos)
+  })
+}

@@ -28,10 +28,15 @@ export function createUsageRepo(db: DB) {
   )
   const getStmt = db.prepare<[number], UsageRow & { id: number }>('SELECT * FROM usage WHERE id = ?')
   const zeroStmt = db.prepare<[number]>('UPDATE usage SET cost_nanos = 0 WHERE id = ?')
+  const settleStmt = db.prepare<{ id: number; completion_tokens: number; cost_nanos: number }>(
+    'UPDATE usage SET completion_tokens = @completion_tokens, cost_nanos = @cost_nanos WHERE id = @id',
+  )
   return {
     get: (id: number) => getStmt.get(id),
     /** A refund: the row stays (the request happened) but costs nothing. */
     zeroCost: (id: number) => void zeroStmt.run(id),
+    /** A smaller charge for what was delivered (an answer cut short): its completion tokens and cost. */
+    settle: (id: number, completion_tokens: number, cost_nanos: number) => void settleStmt.run({ id, completion_tokens, cost_nanos }),
     /** Call inside the transaction that debits the account. Returns the new row's id. */
     insert: (row: UsageRow): number => Number(insertStmt.run(row).lastInsertRowid),
   }

@@ -48,8 +48,8 @@ function tokenOf(request: FastifyRequest): string | null {
 }
 
 /**
- * A browser opening a page (GET with an Accept that asks for HTML before JSON), not a script or the
- * UI's own fetches, which ask for JSON: it is answered with a page rather than the JSON envelope.
+ * A browser opening a page (a GET whose Accept names HTML and not JSON), not a script or the UI's own
+ * fetches (JSON, or any type): it is answered with a page rather than the JSON envelope.
  */
 function wantsPage(request: FastifyRequest): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false

@@ -67,14 +67,17 @@ async function main(): Promise<void> {
     `  EU API          ${emulator.euUrl ? `${emulator.euUrl}/api/v1` : '(off)'}`,
     `  Video router    ${emulator.url}/router/v1`,
     `  Admin API       ${emulator.url}/_emulator/api`,
-    `  UI              ${config.ui ? emulator.uiUrl : '(off)'}`,
+    // With a token, the UI link carries it: opened once, the browser keeps it in a cookie.
+    `  UI              ${config.ui ? (emulator.config.adminToken ? `${emulator.uiUrl}?token=${encodeURIComponent(emulator.config.adminToken)}` : emulator.uiUrl) : '(off)'}`,
     `  Database        ${config.db}`,
     `  Clock           ${config.clock} (${emulator.clock.nowIso()})`,
     `  Seed            ${config.seed}`,
     '',
     `  Management key  ${emulator.keys.management}`,
     `  Standard key    ${emulator.keys.standard}`,
-    ...(emulator.config.adminToken ? [`  Admin token     ${emulator.config.adminToken}  (the admin API and UI need it: ${emulator.uiUrl}?token=<token>)`] : []),
+    ...(emulator.config.adminToken
+      ? [`  Admin token     ${emulator.config.adminToken}  (the admin API and UI need it: Authorization: Bearer <token>, or the UI link above)`]
+      : []),
     '',
     'Press Ctrl+C to stop.',
   ]

@@ -4,7 +4,7 @@
 // has rebuilt the UI if its sources changed.
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core'
 import { onTestFinished } from 'vitest'
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.ts'
 
@@ -35,8 +35,8 @@ export interface UiSession {
   screenshot(name: string): Promise<string>
 }
 
-/** A fresh emulator (manual clock, in memory) and a page on its UI at the given view. */
-export async function openUi(view: string, options: EmulatorOptions = {}): Promise<UiSession> {
+/** A fresh emulator (manual clock, in memory) and a page on its UI at the given view; `browser` sets the context (a time zone...). */
+export async function openUi(view: string, options: EmulatorOptions = {}, browser: BrowserContextOptions = {}): Promise<UiSession> {
   const emu = await startEmulator({
     port: 0,
     euPort: -1,
@@ -46,7 +46,7 @@ export async function openUi(view: string, options: EmulatorOptions = {}): Promi
     logLevel: 'silent',
     ...options,
   })
-  const context = await (await launch()).newContext({ viewport: { width: 1360, height: 860 } })
+  const context = await (await launch()).newContext({ viewport: { width: 1360, height: 860 }, ...browser })
   const page = await context.newPage()
   onTestFinished(async () => {
     await context.close()

@@ -166,6 +166,8 @@ export const VideoTask = Shape({
   account_id: Type.String(),
   key_hash: Nullable(Type.String()),
   operation: Type.String(),
+  prompt: Nullable(Type.String({ description: "The request's prompt (multiframe: its key frames' prompts, joined by ' / '); null when it had none" })),
+  duration: Type.Number({ description: 'Seconds requested (the default filled in), as the task reports them' }),
   request: Type.Unknown({ description: 'The create request as it was checked' }),
   callback_url: Nullable(Type.String()),
   planned_outcome: VideoTaskOutcome,

@@ -9,7 +9,8 @@
 //   Origin; the UI sends its own;
 // - a token when the emulator listens beyond loopback: anyone on the network could otherwise reset it
 //   or read its keys. The token comes as `Authorization: Bearer`, `X-Emulator-Admin-Token`, or, for a
-//   browser, `?token=` on the UI once, which sets an HttpOnly cookie for the rest of the session.
+//   browser, `?token=` on the UI once, which sets an HttpOnly cookie for the rest of the session. A
+//   browser that comes without it gets a page saying how to get in; scripts keep the JSON 401.
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ApiError } from '../core/errors.ts'
@@ -45,6 +46,44 @@ function tokenOf(request: FastifyRequest): string | null {
   const query = (request.query as Record<string, unknown> | undefined)?.token
   return typeof query === 'string' ? query : null
 }
+
+/**
+ * A browser opening a page (a GET whose Accept names HTML and not JSON), not a script or the UI's own
+ * fetches (JSON, or any type): it is answered with a page rather than the JSON envelope.
+ */
+function wantsPage(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false
+  const accept = request.headers.accept ?? ''
+  return accept.includes('text/html') && !accept.includes('application/json')
+}
+
+// The page says what to do and nothing of the request (no Host, no path, no token): nothing to reflect
+// and nothing to leak. No script; its policy allows none.
+const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+const tokenPage = (refused: boolean): string => `<!doctype html>
+<html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Admin token needed · Model Gateway Emulator</title>
+<body style="font-family:system-ui,sans-serif;line-height:1.5;padding:2rem;max-width:44rem">
+<h1>The inspector needs the admin token</h1>
+<p>This emulator asks for its admin token before it opens the inspector, the admin API or the docs: it listens
+beyond loopback, or it was started with <code>--admin-token</code>.${
+  refused
+    ? ' <strong>The token this browser sent is not the right one</strong>: the random token changes at every start, unless <code>--admin-token</code> fixes it.'
+    : ''
+}</p>
+<h2>How to get in</h2>
+<ul>
+<li>Open the <strong>UI</strong> link the emulator printed when it started: it carries the token
+(<code>/_emulator/?token=&lt;token&gt;</code>). The browser keeps it in a cookie, so the link is needed once per session.</li>
+<li>The token is the <strong>Admin token</strong> line of that start-up summary: the value of <code>--admin-token</code>
+(or <code>GATEWAY_EMULATOR_ADMIN_TOKEN</code>), or a random one made at start when none was given.</li>
+<li>On your own machine, an emulator on <code>127.0.0.1</code> (the default) without <code>--admin-token</code> needs no token,
+and the desktop app opens its inspector by itself.</li>
+</ul>
+<p>Scripts send the token as <code>Authorization: Bearer &lt;token&gt;</code> or <code>X-Emulator-Admin-Token: &lt;token&gt;</code>.</p>
+</body></html>
+`
+const PAGES = { missing: tokenPage(false), refused: tokenPage(true) }
 
 /** Why a request from a browser page of another origin must be refused, or null when it may go on. */
 function crossSiteReason(request: FastifyRequest, trustedOrigins: ReadonlySet<string>): string | null {
@@ -91,6 +130,18 @@ export function installAdminGuard(scope: FastifyInstance, ctx: EmulatorContext):
     if (token === null) return done()
     const given = tokenOf(request)
     if (given === null || !same(given, token)) {
+      if (wantsPage(request)) {
+        // Answered here: the hook does not call done, so no route runs.
+        void reply
+          .code(401)
+          .type('text/html; charset=utf-8')
+          .header('content-security-policy', PAGE_CSP)
+          .header('x-content-type-options', 'nosniff')
+          .header('cache-control', 'no-store')
+          .header('vary', 'accept')
+          .send(given === null ? PAGES.missing : PAGES.refused)
+        return
+      }
       return done(
         new ApiError(
           401,

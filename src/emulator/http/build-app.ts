@@ -38,7 +38,7 @@ import { limitConnections, serverOptions } from './listeners.ts'
 import { declareArea, openapiRoutes, registerOpenApi } from './openapi.ts'
 import { lazySerializerCompiler } from './serialization.ts'
 import { statsAdminRoutes } from '../admin/stats.admin.ts'
-import { uiRoutes } from './ui.ts'
+import { faviconRoutes, uiRoutes } from './ui.ts'
 import { validatorCompiler } from './validation.ts'
 
 export const API_PREFIX = '/api/v1'
@@ -206,5 +206,7 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
     admin.register(openapiRoutes)
     if (ctx.config.ui) admin.register(uiRoutes)
   })
+  // Outside both scopes above: the same public icon for everyone (see faviconRoutes).
+  if (ctx.config.ui) app.register(faviconRoutes)
   return app
 }

@@ -2,6 +2,7 @@
 // use the same UI as the desktop window. Without a build, the page says how to make one.
 import fastifyStatic from '@fastify/static'
 import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { extname, join } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { PACKAGE_ROOT } from '../config.ts'
@@ -37,4 +38,32 @@ export async function uiRoutes(app: FastifyInstance, { dir = RENDERER_DIR }: { d
   }
   app.get(`${UI_PREFIX}/`, { config: { operation: 'ui.index' } }, serve)
   app.get(`${UI_PREFIX}/*`, { config: { operation: 'ui.asset' } }, serve)
+}
+
+// The icon is an SVG of the build (src/renderer/public/favicon.svg), which the page links; its policy
+// lets it run nothing should someone open it as a page.
+const ICON_CSP = "default-src 'none'; style-src 'unsafe-inline'"
+
+/**
+ * GET /favicon.ico, which browsers ask for by themselves on every page of the listener (the JSON of the
+ * admin API, the docs, the 401 page): the UI's icon, or a 204 without a build, rather than a 404 in the
+ * console. Registered in a scope of its own, beside the guarded admin scope: it is the same public
+ * bytes for every caller (no state, no token), so it needs no guard and weakens none, and it is
+ * outside the emulated APIs, so never journaled nor faulted.
+ */
+export async function faviconRoutes(app: FastifyInstance, { dir = RENDERER_DIR }: { dir?: string } = {}): Promise<void> {
+  app.get('/favicon.ico', { config: { operation: 'ui.favicon' } }, async (_request, reply) => {
+    let icon: Buffer
+    try {
+      icon = await readFile(join(dir, 'favicon.svg'))
+    } catch {
+      return reply.code(204).header('cache-control', 'no-cache').send()
+    }
+    return reply
+      .type('image/svg+xml')
+      .header('content-security-policy', ICON_CSP)
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'public, max-age=86400')
+      .send(icon)
+  })
 }

@@ -92,6 +92,21 @@ describe('gateway-emulator CLI', () => {
       })
   })
 
+  it('with an admin token, prints a UI link that carries it; the link opens the UI, the bare URL explains', async () => {
+    const run = runCli(['--port', '0', '--db', ':memory:', '--eu-port', 'off', '--log-level', 'silent', '--admin-token', 'open sesame'])
+    const out = await waitFor(() => (run.stdout().includes('Press Ctrl+C') ? run.stdout() : undefined), 'the start-up summary')
+    const link = /UI\s+(http:\/\/127\.0\.0\.1:\d+\/_emulator\/\?token=\S+)/.exec(out)?.[1]
+    expect(link).toMatch(/\?token=open%20sesame$/)
+    const opened = await fetch(link!, { headers: { accept: 'text/html' } })
+    expect(opened.status).toBe(200)
+    expect(opened.headers.get('set-cookie')).toContain('gwe_admin=open%20sesame')
+    const bare = await fetch(link!.replace(/\?token=.*$/, ''), { headers: { accept: 'text/html' } })
+    expect(bare.status).toBe(401)
+    expect(await bare.text()).toContain('The inspector needs the admin token')
+    run.child.kill('SIGTERM')
+    expect(await run.exited).toBe(0)
+  })
+
   it('--quiet drops the summary but not the logs; --log-level silent drops the logs but not the summary', async () => {
     const quiet = runCli(['--port', '0', '--db', ':memory:', '--eu-port', 'off', '--quiet', '--log-level', 'debug', '--admin-token', 'x'])
     const silent = runCli(['--port', '0', '--db', ':memory:', '--eu-port', 'off', '--log-level', 'silent'])

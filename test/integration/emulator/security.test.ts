@@ -68,6 +68,63 @@ describe('the admin token beyond loopback', () => {
     }
   })
 
+  it('answers a browser opening a page without it with a 401 page saying how to get in; clients keep the JSON', async () => {
+    const emu = await testEmulator({ adminToken: 'let-me-in' })
+    const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8'
+    for (const url of ['/_emulator/', '/_emulator/requests', '/_emulator/docs', '/_emulator/api/health']) {
+      const page = await emu.request({ method: 'GET', url, headers: { accept: BROWSER, 'sec-fetch-mode': 'navigate' } })
+      expect(page.status, url).toBe(401)
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8')
+      expect(page.body).toContain('The inspector needs the admin token')
+      expect(page.body).toContain('/_emulator/?token=&lt;token&gt;')
+      expect(page.body).not.toContain('let-me-in')
+      expect(page.body).not.toMatch(/<script|\son\w+=/i)
+      // No script may run (the docs' own hook keeps their policy, which allows this origin's files only).
+      const csp = String(page.headers['content-security-policy'])
+      if (url === '/_emulator/docs') expect(csp).toContain("script-src 'self';")
+      else expect(csp).toMatch(/^default-src 'none';/)
+      expect(csp).not.toMatch(/(script|default)-src[^;]*'unsafe-inline'/)
+      expect(page.headers['cache-control']).toBe('no-store')
+      expect(page.headers['set-cookie']).toBeUndefined()
+    }
+    // A wrong token (a stale cookie, an old link) is named as such, and still not shown.
+    const stale = await emu.request({ method: 'GET', url: '/_emulator/?token=old-one', headers: { accept: BROWSER } })
+    expect(stale.status).toBe(401)
+    expect(stale.body).toContain('The token this browser sent is not the right one')
+    expect(stale.body).not.toContain('old-one')
+    const cookie = await emu.request({ method: 'GET', url: '/_emulator/', headers: { accept: BROWSER, cookie: 'gwe_admin=old-one' } })
+    expect(cookie.body).toContain('not the right one')
+    // The page reflects nothing of the request: a Host with markup in its port passes the Host check, not into the page.
+    const odd = await emu.request({ method: 'GET', url: '/_emulator/', headers: { accept: BROWSER, host: 'localhost:<b>x</b>' } })
+    expect(odd.status).toBe(401)
+    expect(odd.body).not.toContain('<b>x</b>')
+
+    // Scripts, SDKs and the UI's own fetches: the JSON envelope, as before.
+    const message = /^The admin API and UI need the admin token/
+    const json = [
+      { method: 'GET', url: '/_emulator/api/health', headers: { accept: 'application/json' } },
+      { method: 'GET', url: '/_emulator/api/health', headers: {} },
+      { method: 'GET', url: '/_emulator/api/health', headers: { accept: '*/*' } },
+      { method: 'GET', url: '/_emulator/', headers: { accept: 'application/json, text/html' } },
+      { method: 'POST', url: '/_emulator/api/reset', headers: { accept: BROWSER } },
+      { method: 'DELETE', url: '/_emulator/api/journal', headers: { accept: BROWSER } },
+    ] as const
+    for (const request of json) {
+      const res = await emu.request(request)
+      expect(res.status, `${request.method} ${request.url}`).toBe(401)
+      expect(res.headers['content-type']).toMatch(/^application\/json/)
+      expect(res.body.error.message).toMatch(message)
+    }
+    // With the token, the page itself.
+    const inside = await emu.request({ method: 'GET', url: '/_emulator/?token=let-me-in', headers: { accept: BROWSER } })
+    expect(inside.status).toBe(200)
+    expect(inside.headers['set-cookie']).toContain('gwe_admin=let-me-in')
+    // The other guards still answer first, in JSON: a rebound Host is a 403 even for a browser.
+    const rebound = await emu.request({ method: 'GET', url: '/_emulator/', headers: { accept: BROWSER, host: 'attacker.example' } })
+    expect(rebound.status).toBe(403)
+    expect(rebound.body.error.metadata).toEqual({ field: 'host', location: 'headers' })
+  })
+
   it('is not needed on loopback, unless one is configured', async () => {
     const emu = await testEmulator()
     expect(emu.config.adminToken).toBeNull()

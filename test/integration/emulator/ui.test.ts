@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Fastify from 'fastify'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { uiRoutes } from '../../../src/emulator/http/ui.ts'
+import { faviconRoutes, uiRoutes } from '../../../src/emulator/http/ui.ts'
 import { testEmulator } from '../../helpers/emulator.ts'
 
 async function uiApp(files: Record<string, string>) {
@@ -65,5 +65,49 @@ describe('UI at /_emulator/', () => {
     const res = await emu.get('/_emulator/')
     expect(res.status).toBe(404)
     expect(res.body.error.code).toBe(404)
+  })
+})
+
+describe('/favicon.ico', () => {
+  const ICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8"/></svg>'
+
+  async function iconApp(files: Record<string, string>) {
+    const dir = mkdtempSync(join(tmpdir(), 'gwe-icon-'))
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text)
+    const app = Fastify()
+    await app.register(faviconRoutes, { dir })
+    onTestFinished(() => app.close())
+    return app
+  }
+
+  it("answers with the build's SVG icon, or a 204 without a build: never a 404", async () => {
+    const built = await iconApp({ 'favicon.svg': ICON })
+    const icon = await built.inject('/favicon.ico')
+    expect(icon.statusCode).toBe(200)
+    expect(icon.headers['content-type']).toBe('image/svg+xml')
+    expect(icon.headers['content-security-policy']).toMatch(/^default-src 'none'/)
+    expect(icon.headers['x-content-type-options']).toBe('nosniff')
+    expect(icon.body).toBe(ICON)
+    expect((await built.inject({ method: 'HEAD', url: '/favicon.ico' })).statusCode).toBe(200)
+    const bare = await (await iconApp({})).inject('/favicon.ico')
+    expect(bare.statusCode).toBe(204)
+    expect(bare.body).toBe('')
+  })
+
+  it('needs no admin token, is never journaled, and opens nothing else of the guarded surface', async () => {
+    const emu = await testEmulator({ adminToken: 'let-me-in' })
+    const res = await emu.request({ method: 'GET', url: '/favicon.ico', headers: { accept: 'image/avif,image/webp,image/*,*/*;q=0.8' } })
+    expect([200, 204]).toContain(res.status)
+    expect(res.headers['set-cookie']).toBeUndefined()
+    // The guards still hold everywhere else, the UI's own files included.
+    for (const url of ['/_emulator/', '/_emulator/favicon.svg', '/_emulator/api/health']) expect((await emu.get(url)).status, url).toBe(401)
+    const journal = await emu.request({ method: 'GET', url: '/_emulator/api/journal', headers: { authorization: 'Bearer let-me-in' } })
+    expect(journal.status).toBe(200)
+    expect(journal.body.data).toEqual([])
+  })
+
+  it('is a 404 with --no-ui, like the UI', async () => {
+    const emu = await testEmulator({ ui: false })
+    expect((await emu.get('/favicon.ico')).status).toBe(404)
   })
 })

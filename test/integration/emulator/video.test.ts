@@ -437,6 +437,27 @@ describe('the task engine', () => {
     expect((await emu.send('POST', '/_emulator/api/video/tasks/000/advance')).status).toBe(404)
   })
 
+  it("the admin view carries the task's prompt and requested duration, which its creation reports", async () => {
+    const emu = await testEmulator()
+    const three = (await create(emu, 'text2video', { model: 'videoq2', prompt: 'A fox runs through snow', duration: 3 })).body.task_id as string
+    const succeeded = (await emu.send('POST', `/_emulator/api/video/tasks/${three}/succeed`)).body.data
+    expect(succeeded).toMatchObject({ prompt: 'A fox runs through snow', duration: 3, request: { duration: 3 } })
+    expect(succeeded.creations[0].video.duration).toBe(3)
+    expect((await task(emu, three)).body.creations[0].video.duration).toBe(3)
+
+    // No duration given: the model's default, as the create answer said.
+    const byDefault = await create(emu, 'text2video', { model: 'videoq2', prompt: 'x' })
+    expect(byDefault.body.duration).toBe(5)
+    expect((await emu.get(`/_emulator/api/video/tasks/${byDefault.body.task_id}`)).body.data).toMatchObject({ prompt: 'x', duration: 5 })
+
+    // Multi-frame: the key frames' prompts in order and their seconds summed; no prompt at all is null.
+    const frames = (await create(emu, 'multiframe', VALID.multiframe)).body.task_id as string
+    expect((await emu.get(`/_emulator/api/video/tasks/${frames}`)).body.data).toMatchObject({ prompt: 'a', duration: 8 })
+    const silent = (await create(emu, 'img2video', VALID.img2video)).body.task_id as string
+    const listed = (await emu.get('/_emulator/api/video/tasks')).body.data as Array<{ id: string; prompt: string | null; duration: number }>
+    expect(listed.find((t) => t.id === silent)).toMatchObject({ prompt: null, duration: 5 })
+  })
+
   it('dwell times, the path and the failure rate are configurable', async () => {
     const emu = await testEmulator({ videoQueueingMs: 0, videoProcessingMs: 60_000 })
     const id = (await create(emu, 'text2video', { model: 'videoq2', prompt: 'x' })).body.task_id

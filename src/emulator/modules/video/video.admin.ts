@@ -8,11 +8,19 @@ import type { EmulatorContext } from '../../context.ts'
 import { Nullable, OptionalBody, StringEnum } from '../../http/schemas.ts'
 import type { VideoTask } from '../../admin/types.ts'
 import type { TaskRow } from './video.repo.ts'
+import type { VideoRequest } from './video.validate.ts'
 import { VideoSettingsBody, type VideoService } from './video.service.ts'
 import * as R from '../../admin/admin.responses.ts'
 import { data, page } from '../../admin/admin.responses.ts'
 
 const TaskParams = Type.Object({ id: Type.String() })
+
+/** What the task was asked to show: its prompt, or a multi-frame task's key-frame prompts in order. */
+function promptOf(request: VideoRequest): string | null {
+  if (request.prompt !== null) return request.prompt
+  const segments = (request.segments ?? []).flatMap((s) => (s.prompt === null ? [] : [s.prompt]))
+  return segments.length > 0 ? segments.join(' / ') : null
+}
 
 export const videoAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; video: VideoService }> = async (app, { ctx, video }) => {
   const requireTask = (id: string): TaskRow => {
@@ -20,19 +28,24 @@ export const videoAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext;
     if (!task) throw new ApiError(404, `Video task ${id} not found`)
     return task
   }
-  const adminView = (task: TaskRow): VideoTask => ({
-    ...video.view(task, ctx.clock.now()),
-    ...(task.template !== null && { template: task.template }),
-    created_at: toIso(task.created_at),
-    account_id: task.account_id,
-    key_hash: task.key_hash,
-    operation: task.operation,
-    request: JSON.parse(task.request) as unknown,
-    callback_url: task.callback_url,
-    planned_outcome: task.outcome,
-    next_transition_at: task.next_at === null ? null : toIso(task.next_at),
-    timeline: ctx.repos.video.timeline(task.id).map((t) => ({ state: t.state, at: toIso(t.at) })),
-  })
+  const adminView = (task: TaskRow): VideoTask => {
+    const request = JSON.parse(task.request) as VideoRequest
+    return {
+      ...video.view(task, ctx.clock.now()),
+      ...(task.template !== null && { template: task.template }),
+      created_at: toIso(task.created_at),
+      account_id: task.account_id,
+      key_hash: task.key_hash,
+      operation: task.operation,
+      prompt: promptOf(request),
+      duration: request.duration,
+      request,
+      callback_url: task.callback_url,
+      planned_outcome: task.outcome,
+      next_transition_at: task.next_at === null ? null : toIso(task.next_at),
+      timeline: ctx.repos.video.timeline(task.id).map((t) => ({ state: t.state, at: toIso(t.at) })),
+    }
+  }
 
   app.get(
     '/video/tasks',

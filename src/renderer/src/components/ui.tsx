@@ -74,3 +74,19 @@ export function ErrorText({ error }: { error: unknown }) {
 
 export const usd = (n: number): string => `$${n.toFixed(n !== 0 && Math.abs(n) < 0.01 ? 6 : 2)}`
 export const shortTime = (iso: string): string => iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z')
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+const pad = (n: number, width = 2): string => String(n).padStart(width, '0')
+const clockOf = (d: Date): string => `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`
+/** The browser's time zone, which the local times below are in. */
+export const localZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone
+/** A compact local date and time for lists, with milliseconds: "Mar 4 11:00:00.123". */
+export const compactLocalTime = (iso: string): string => {
+  const d = new Date(iso)
+  return `${MONTHS[d.getMonth()]} ${d.getDate()} ${clockOf(d)}`
+}
+/** A full local date and time: "2026-03-04 11:00:00.123". */
+export const localDateTime = (iso: string): string => {
+  const d = new Date(iso)
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${clockOf(d)}`
+}

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useId, useMemo, useState, type KeyboardEvent } from 'react'
 import { admin, ApiError, origin, type FaultRule } from '../../api.ts'
-import { Body, Code, CopyButton, Empty, ErrorText, StatusBadge, shortTime } from '../../components/ui.tsx'
+import { Body, Code, CopyButton, Empty, ErrorText, StatusBadge, compactLocalTime, localDateTime, localZone, shortTime } from '../../components/ui.tsx'
 import { bodyIncomplete, curlCommand } from './curl.ts'
 import { LIVE_KEY, mergeEntries, PAGE_KEY, useJournalEntry, useJournalPage, useLiveJournal, type JournalRow } from './journal.ts'
 
@@ -41,7 +41,9 @@ function applyFilters(entries: JournalRow[], f: Filters): JournalRow[] {
   )
 }
 
-const timeOfDay = (iso: string): string => iso.slice(11, 23)
+/** Both times of an entry, in full: the virtual one it is listed by, and the real one it happened at. */
+const bothTimes = (e: JournalRow): string =>
+  `Virtual: ${localDateTime(e.time)} (${shortTime(e.time)} UTC)\nReal: ${localDateTime(e.wall_time)} (${shortTime(e.wall_time)} UTC)`
 const ms = (n: number): string => (n < 10 ? `${n.toFixed(1)} ms` : `${Math.round(n).toLocaleString('en-US')} ms`)
 
 export function RequestsView() {
@@ -178,8 +180,8 @@ export function RequestsView() {
                 <table aria-label="Requests, newest first">
                   <thead>
                     <tr>
-                      <th scope="col" title="Time on the emulator's clock (virtual time)">
-                        Time (virtual)
+                      <th scope="col" title={`Time on the emulator's clock (virtual time), in your time zone (${localZone()})`}>
+                        Time (virtual, local)
                       </th>
                       <th scope="col">Method</th>
                       <th scope="col">Path</th>
@@ -204,8 +206,8 @@ export function RequestsView() {
                         onClick={() => setSelectedId(e.id)}
                         onKeyDown={(event) => onRowKey(event, e.id)}
                       >
-                        <td className="mono nowrap" title={`Virtual ${shortTime(e.time)}; real ${shortTime(e.wall_time)}`}>
-                          {timeOfDay(e.time)}
+                        <td className="mono nowrap" title={bothTimes(e)}>
+                          {compactLocalTime(e.time)}
                         </td>
                         <td className="mono">{e.method}</td>
                         <td className="mono path-cell">
@@ -365,8 +367,8 @@ function RequestDetail({ row }: { row: JournalRow }) {
         {row.fault !== null && <span className="badge fault">fault</span>}
         <span className="mono">{row.operation}</span>
         <span className="muted">{ms(row.duration_ms)}</span>
-        <span className="muted" title={`Real time ${shortTime(row.wall_time)}`}>
-          {shortTime(row.time)} (virtual)
+        <span className="muted" title={bothTimes(row)}>
+          {localDateTime(row.time)} (virtual)
         </span>
       </p>
       {(row.account_id || row.key_hash) && (

@@ -13,6 +13,13 @@ type Delivery = CallbackDelivery
 const STATE_BADGE: Record<TaskState, string> = { created: '', queueing: '', processing: 'warn', success: 'ok', failed: 'bad' }
 const DELIVERY_BADGE: Record<Delivery['status'], string> = { pending: 'warn', delivered: 'ok', failed: 'bad' }
 
+/** A prompt cut short for the list (the cell's title keeps the whole text). */
+const PROMPT_CHARS = 32
+function shortPrompt(prompt: string): string {
+  const chars = Array.from(prompt.replace(/\s+/g, ' ').trim())
+  return chars.length > PROMPT_CHARS ? `${chars.slice(0, PROMPT_CHARS - 1).join('')}…` : chars.join('')
+}
+
 function StateBadge({ state }: { state: TaskState }) {
   return <span className={`badge ${STATE_BADGE[state]}`}>{state}</span>
 }
@@ -56,6 +63,7 @@ export function VideoView() {
                   <th>Task</th>
                   <th>Operation</th>
                   <th>Model / template</th>
+                  <th>Prompt</th>
                   <th>State</th>
                   <th>Created</th>
                 </tr>
@@ -73,6 +81,13 @@ export function VideoView() {
                     <td className="mono">{t.id}</td>
                     <td>{t.operation}</td>
                     <td>{t.template ?? t.model ?? '—'}</td>
+                    {t.prompt === null ? (
+                      <td className="muted">—</td>
+                    ) : (
+                      <td className="prompt-cell" title={t.prompt}>
+                        {shortPrompt(t.prompt)}
+                      </td>
+                    )}
                     <td>
                       <StateBadge state={t.state} />
                     </td>
@@ -153,6 +168,14 @@ function TaskDetail({ task }: { task: Task }) {
         ))}
       </ol>
       <dl className="facts">
+        {task.prompt !== null && (
+          <>
+            <dt>Prompt</dt>
+            <dd className="prompt">{task.prompt}</dd>
+          </>
+        )}
+        <dt>Duration</dt>
+        <dd>{task.duration} s requested</dd>
         <dt>Planned outcome</dt>
         <dd>{task.planned_outcome}</dd>
         <dt>Next step</dt>
@@ -200,8 +223,9 @@ function TaskDetail({ task }: { task: Task }) {
           <video controls preload="metadata" src={sameOrigin(creation.url)} poster={sameOrigin(creation.cover_url)} aria-label={`Video of task ${task.id}`} />
           <div className="row media-links">
             <img className="cover" src={sameOrigin(creation.cover_url)} alt={`Cover of task ${task.id}`} />
-            <span className="muted">
-              {creation.video.resolution.width}×{creation.video.resolution.height}, {creation.video.duration} s at {creation.video.fps} fps
+            <span className="muted" title="As the task reports it to clients. The files served are the emulator's short sample clip, whatever was asked">
+              {creation.video.resolution.width}×{creation.video.resolution.height}, {creation.video.duration} s at {creation.video.fps} fps (a sample clip
+              plays)
             </span>
             <a href={sameOrigin(creation.url)} target="_blank" rel="noreferrer">
               video.mp4

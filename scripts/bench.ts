@@ -193,6 +193,12 @@ for (const encoding of ['float', 'base64'] as const) {
     vary: (n) => ({ ...body, input: sentences.map((text) => `${text} (request ${n})`) }),
   })
 }
+{
+  // A chat answer of about 60 tokens, as JSON and as a stream sent at once (--chat-speed 0).
+  const body = { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'Tell me about lighthouses and harbours at night' }] }
+  CASES.push({ name: 'POST /api/v1/chat/completions', path: '/api/v1/chat/completions', key: 'standard', body })
+  CASES.push({ name: 'POST /api/v1/chat/completions, stream: true', path: '/api/v1/chat/completions', key: 'standard', body: { ...body, stream: true } })
+}
 CASES.push({
   name: 'POST /router/v1/video/ent/v2/text2video',
   path: '/router/v1/video/ent/v2/text2video',

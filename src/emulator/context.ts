@@ -9,6 +9,7 @@ import { accountsState, createAccountsRepo } from './modules/accounts/accounts.r
 import { createKeysRepo, keysState } from './modules/keys/keys.repo.ts'
 import { createUsageRepo, usageState } from './modules/usage/usage.repo.ts'
 import { createGenerationsRepo, generationsState } from './modules/chat/chat.repo.ts'
+import { chatFixturesState, createChatFixturesRepo } from './modules/chat/chat-fixtures.repo.ts'
 import { createCatalogRepo } from './modules/catalog/catalog.repo.ts'
 import { createCreditsRepo, creditsState } from './modules/credits/credits.repo.ts'
 import { createRateLimiter, rateLimitState, type RateLimiter, type RateLimits } from './modules/ratelimit/ratelimit.ts'
@@ -53,6 +54,7 @@ export interface EmulatorContext {
     readonly callbacks: ReturnType<typeof createCallbacksRepo>
     readonly faults: ReturnType<typeof createFaultsRepo>
     readonly generations: ReturnType<typeof createGenerationsRepo>
+    readonly chatFixtures: ReturnType<typeof createChatFixturesRepo>
   }
 }
 
@@ -73,6 +75,7 @@ export function createContext({ config, version, db, clock, catalogFixture }: Co
     keys: createKeysRepo(db),
     usage: createUsageRepo(db),
     generations: createGenerationsRepo(db),
+    chatFixtures: createChatFixturesRepo(db),
     catalog: createCatalogRepo(db),
     guardrails: createGuardrailsRepo(db),
     charges: createCreditsRepo(db),
@@ -95,6 +98,7 @@ export function createContext({ config, version, db, clock, catalogFixture }: Co
     keysState,
     usageState(db),
     generationsState(db),
+    chatFixturesState(db),
     catalogState(catalog),
     guardrailsState(db),
     creditsState(db),

@@ -2,6 +2,8 @@
 // start an emulator for a test file, or own an isolated account in a shared one; move the clock, add a
 // fault, read the journal, reset. Everything goes through the public admin API.
 import type {
+  ChatFixture,
+  ChatFixtureInput,
   ClockState,
   CreateAccountInput,
   CreatedAccount,
@@ -14,7 +16,16 @@ import type {
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from './emulator.ts'
 
 // The admin API's shapes are declared once (admin/types.ts, also exported by the package's main entry).
-export type { ClockState, CreateAccountInput, CreatedAccount, FaultRuleInput, JournalEntry, JournalQuery } from './admin/types.ts'
+export type {
+  ChatFixture,
+  ChatFixtureInput,
+  ClockState,
+  CreateAccountInput,
+  CreatedAccount,
+  FaultRuleInput,
+  JournalEntry,
+  JournalQuery,
+} from './admin/types.ts'
 /** A fault rule as `fault()` takes it: the body of POST /_emulator/api/faults (the name this module had first). */
 export type FaultRule = FaultRuleInput
 
@@ -109,6 +120,19 @@ export class Workspace {
   /** A fault that touches this account only. */
   async fault(rule: FaultRuleInput): Promise<string> {
     return this.admin.fault({ ...rule, match: { ...rule.match, account_id: this.accountId } })
+  }
+
+  /**
+   * A chat fixture of this account: chat and text completions that match `rule.match` get
+   * `rule.answer` (text, tool calls or an error) instead of a generated answer. Returns the rule.
+   */
+  async chatFixture(rule: ChatFixtureInput): Promise<ChatFixture> {
+    return (await this.admin.call<Envelope<ChatFixture>>('POST', `/accounts/${this.accountId}/chat-fixtures`, rule)).data
+  }
+
+  /** Removes every chat fixture of this account. */
+  async clearChatFixtures(): Promise<void> {
+    await this.admin.call('DELETE', `/accounts/${this.accountId}/chat-fixtures`)
   }
 }
 

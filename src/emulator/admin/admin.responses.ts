@@ -12,6 +12,7 @@ import { ChargeObject } from '../modules/credits/credits.schemas.ts'
 import { GuardrailObject, KeyAssignmentObject, MemberAssignmentObject } from '../modules/guardrails/guardrails.schemas.ts'
 import { TaskState } from '../modules/video/video.schemas.ts'
 import { FaultAction, FaultMatch } from '../faults/faults.schemas.ts'
+import { ChatFixtureAnswer, ChatFixtureMatch } from '../modules/chat/chat-fixtures.schemas.ts'
 
 /** An object whose listed fields are documented and typed, and which may carry more. */
 export const Shape = <T extends TProperties>(properties: T, description?: string) =>
@@ -98,6 +99,37 @@ export const FaultPreset = Shape({
   description: Type.String(),
   common: Type.Boolean({ description: 'One of the few offered first (402, 429, 503)' }),
   action: FaultAction,
+})
+
+// ---- Chat fixtures -------------------------------------------------------------------------------
+
+export const ChatFixture = Shape({
+  id: Type.String(),
+  account_id: Type.String(),
+  name: Nullable(Type.String()),
+  enabled: Type.Boolean(),
+  position: Type.Integer({ description: "The rule's place in its account's list: the first that matches answers" }),
+  match: ChatFixtureMatch,
+  answer: ChatFixtureAnswer,
+  times: Nullable(Type.Integer({ description: 'How many requests it answers; null: every one' })),
+  remaining: Nullable(Type.Integer()),
+  hits: Type.Integer(),
+  explanation: Type.String({ description: 'What the rule does, in one sentence' }),
+  created_at: Iso(),
+  updated_at: Nullable(Iso()),
+})
+
+export const ChatFixtureTest = Shape({
+  fixture: Nullable(ChatFixture),
+  checks: Type.Array(
+    Shape({
+      id: Type.String(),
+      name: Nullable(Type.String()),
+      answers: Type.Boolean(),
+      reason: Nullable(Type.String({ description: 'Why it does not answer' })),
+    }),
+    { description: 'Every rule of the account, in order, with why it would or would not answer (the first that would, answers)' },
+  ),
 })
 
 // ---- Journal -------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import type {
   UpdateFaultBody,
 } from '../faults/faults.schemas.ts'
 import type { JournalListQuery } from '../journal/journal.schemas.ts'
+import type { CreateChatFixtureBody, TestChatFixtureBody, UpdateChatFixtureBody } from '../modules/chat/chat-fixtures.schemas.ts'
 import type { ActivityItem, ActivityQuery as ActivityQuerySchema } from '../modules/activity/activity.schemas.ts'
 import type { GuardrailObject, KeyAssignmentObject, MemberAssignmentObject } from '../modules/guardrails/guardrails.schemas.ts'
 import type { TaskState } from '../modules/video/video.schemas.ts'
@@ -69,6 +70,18 @@ export type FaultPresetInput = Static<typeof PresetBody>
 export type FaultRule = Static<typeof R.FaultRule>
 /** GET /faults/presets: the common faults, one call each. */
 export type FaultPreset = Static<typeof R.FaultPreset>
+
+// ---- Chat fixtures -------------------------------------------------------------------------------
+
+/** POST /accounts/:id/chat-fixtures. */
+export type ChatFixtureInput = Static<typeof CreateChatFixtureBody>
+/** PATCH /chat-fixtures/:id. */
+export type ChatFixturePatch = Static<typeof UpdateChatFixtureBody>
+/** POST /accounts/:id/chat-fixtures/test. */
+export type ChatFixtureTestInput = Static<typeof TestChatFixtureBody>
+/** A stored chat fixture, with its counts and a one-sentence explanation. */
+export type ChatFixture = Static<typeof R.ChatFixture>
+export type ChatFixtureTest = Static<typeof R.ChatFixtureTest>
 
 // ---- Journal -------------------------------------------------------------------------------------
 

@@ -104,10 +104,16 @@ const STATUS_TEXT: Record<number, { message: string }> = {
  * The error a fault answers with: the real service's message and metadata for the status, and the
  * headers a client reads (Retry-After and X-RateLimit-* on a 429, Retry-After on a 503).
  */
-export function faultError(status: number, now: number, ruleId: string, action: Pick<FaultAction, 'message' | 'headers'> = {}): ApiError {
+export function faultError(
+  status: number,
+  now: number,
+  ruleId: string,
+  action: Pick<FaultAction, 'message' | 'headers'> = {},
+  by: 'fault' | 'fixture' = 'fault',
+): ApiError {
   const known = STATUS_TEXT[status]
   const headers: Record<string, string> = {}
-  const metadata: Record<string, unknown> = { emulator_fault: ruleId }
+  const metadata: Record<string, unknown> = by === 'fault' ? { emulator_fault: ruleId } : { emulator_fixture: ruleId }
   if (status === 429) {
     const reset = now - (now % 60_000) + 60_000
     // Retry-After stays short: clients honour it in real time, and a test should not wait a minute
@@ -125,7 +131,7 @@ export function faultError(status: number, now: number, ruleId: string, action: 
   return new ApiError(status, action.message ?? known?.message ?? `Error ${status}`, {
     headers: { ...headers, ...action.headers },
     metadata,
-    detail: `answered by fault rule ${ruleId}`,
+    detail: `answered by ${by === 'fault' ? 'fault rule' : 'chat fixture'} ${ruleId}`,
     ...(action.message !== undefined && { reason: ROUTER_REASON[status] ?? 'BadRequest' }),
   })
 }

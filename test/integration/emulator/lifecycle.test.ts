@@ -35,6 +35,13 @@ async function richState(emu: TestEmulator): Promise<void> {
     (await emu.send('POST', '/api/v1/chat/completions', { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }, emu.keys.standard)).status,
   ).toBe(200)
   await emu.send('POST', `${ADMIN}/faults`, { match: { operation: 'models.count' }, action: { status: 503 } })
+  const account = emu.ctx.repos.keys.byHash(key.hash)!.account_id
+  const fixture = await emu.send('POST', `${ADMIN}/accounts/${account}/chat-fixtures`, {
+    match: { last_user_regex: '^hi' },
+    answer: { content: 'Hello.' },
+    times: 2,
+  })
+  expect(fixture.status, JSON.stringify(fixture.body)).toBe(201)
   const model = (await emu.get('/api/v1/models')).body.data.at(-1).id as string
   expect((await emu.send('DELETE', `${ADMIN}/catalog/models/${model}`)).status).toBe(200)
   await emu.send('POST', `${ADMIN}/clock/advance`, { ms: 60_000 })

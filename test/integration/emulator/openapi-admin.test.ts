@@ -200,6 +200,22 @@ describe('admin answers against the served document', () => {
     await call('admin.faults.delete', 'DELETE', `${ADMIN}/faults/${slow.id}`)
     await call('admin.faults.clear', 'DELETE', `${ADMIN}/faults`)
 
+    const owner = (await call('admin.accounts.create', 'POST', `${ADMIN}/accounts`, { name: 'fixtures' })).data
+    const fixture = (
+      await call('admin.chatFixtures.create', 'POST', `${ADMIN}/accounts/${owner.id}/chat-fixtures`, {
+        match: { last_user: 'hi' },
+        answer: { tool_calls: [{ name: 'greet', arguments: { to: 'you' } }] },
+        times: 2,
+      })
+    ).data
+    await call('admin.chatFixtures.create', 'POST', `${ADMIN}/accounts/${owner.id}/chat-fixtures`, { answer: { error: { status: 503 } }, position: 0 })
+    await call('admin.chatFixtures.test', 'POST', `${ADMIN}/accounts/${owner.id}/chat-fixtures/test`, { model: 'openai/gpt-4o-mini', prompt: 'hi' })
+    await call('admin.chatFixtures.get', 'GET', `${ADMIN}/chat-fixtures/${fixture.id}`)
+    await call('admin.chatFixtures.update', 'PATCH', `${ADMIN}/chat-fixtures/${fixture.id}`, { name: 'greet', enabled: false, times: null, position: 0 })
+    await call('admin.chatFixtures.list', 'GET', `${ADMIN}/accounts/${owner.id}/chat-fixtures`)
+    await call('admin.chatFixtures.delete', 'DELETE', `${ADMIN}/chat-fixtures/${fixture.id}`)
+    await call('admin.chatFixtures.clear', 'DELETE', `${ADMIN}/accounts/${owner.id}/chat-fixtures`)
+
     const entries = (await call('admin.journal.list', 'GET', `${ADMIN}/journal?limit=100`)).data
     expect(entries.some((e: Json) => e.fault !== null && e.request.body === null)).toBe(true)
     await call('admin.journal.get', 'GET', `${ADMIN}/journal/${entries.at(-1).id}`)

@@ -30,4 +30,22 @@ describe('model-gateway-emulator/testing', () => {
     expect(before).toBe(Date.parse('2026-01-02T12:00:00Z'))
     await a.delete()
   })
+
+  it('gives a workspace chat fixtures: the openai client gets the scripted answers, the other workspace does not', async () => {
+    const [a, b] = await Promise.all([emu.admin.workspace({ credits_usd: 10 }), emu.admin.workspace({ credits_usd: 10 })])
+    const fixture = await a.chatFixture({ match: { last_user: 'refund' }, answer: { content: 'Your refund is on its way.' }, times: 1 })
+    expect(fixture.explanation).toBe('Answers "Your refund is on its way." when the last user message contains "refund", the next time.')
+    await a.chatFixture({ match: { last_user: 'outage' }, answer: { error: { status: 503 } } })
+    const ask = (ws: typeof a, text: string) =>
+      new OpenAI({ apiKey: ws.keys.standard, baseURL: ws.apiUrl, maxRetries: 0 }).chat.completions.create({
+        model: 'openai/gpt-4o-mini',
+        messages: [{ role: 'user', content: text }],
+      })
+    expect((await ask(a, 'Where is my refund?')).choices[0]!.message.content).toBe('Your refund is on its way.')
+    expect((await ask(a, 'Where is my refund?')).choices[0]!.message.content).not.toBe('Your refund is on its way.')
+    await expect(ask(a, 'Is there an outage?')).rejects.toMatchObject({ status: 503 })
+    expect((await ask(b, 'Is there an outage?')).choices[0]!.finish_reason).toBe('stop')
+    await a.clearChatFixtures()
+    expect((await ask(a, 'Is there an outage?')).choices[0]!.finish_reason).toBe('stop')
+  })
 })

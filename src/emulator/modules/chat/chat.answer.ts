@@ -4,9 +4,9 @@
 // the last user message; tool arguments and structured outputs are values generated from the given
 // JSON Schema (json-schema-faker, seeded from the same stream), so they validate against it.
 import { generateSync } from 'json-schema-faker'
-import { loadFaker } from '../../core/faker.ts'
+import type { MakeFaker } from '../../core/faker.ts'
 import { createRng, sha256Hex, type Rng } from '../../core/rng.ts'
-import { countTokens, loadTokenizer, tokenizerNow } from '../embeddings/tokens.ts'
+import { countTokens, tokenizerNow } from '../embeddings/tokens.ts'
 import type { Message, ResponseFormat, Tool, ToolCall, ToolChoice } from './chat.input.ts'
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls'
@@ -87,8 +87,8 @@ function valueOf(schema: Record<string, unknown>, rng: Rng): unknown {
   return generateSync(rest, { seed: rng.int(1, 2 ** 31 - 1), maxDepth: 6, maxDefaultItems: 3, optionalsProbability: 0.5 })
 }
 
-async function sentences(rng: Rng, topic: readonly string[], targetTokens: number): Promise<string> {
-  const faker = (await loadFaker())(rng)
+function sentences(makeFaker: MakeFaker, rng: Rng, topic: readonly string[], targetTokens: number): string {
+  const faker = makeFaker(rng)
   const out: string[] = []
   if (topic.length > 0) {
     const subject = topic.length === 1 ? topic[0]! : `${topic.slice(0, -1).join(', ')} and ${topic.at(-1)!}`
@@ -121,23 +121,43 @@ function bounded(text: string, request: AnswerRequest): { text: string; finishRe
   return { text, finishReason, tokens: Math.min(tokens.length, request.maxTokens) }
 }
 
-/** The answer to one request; `choice` (0 for the first) makes each of `n` choices its own. */
-export async function answer(request: AnswerRequest, choice: number): Promise<Answer> {
-  await loadTokenizer()
-  const digest = sha256Hex(JSON.stringify([request.messages, request.tools.map((t) => t.name), request.format]))
-  const rng = createRng(request.seed, `chat:${request.model}:${request.requestSeed ?? ''}:${digest}:${choice}`)
+/**
+ * The answer to one request; `choice` (0 for the first) makes each of `n` choices its own. The
+ * tokenizer and faker are loaded by then (the caller awaited them), so this runs inside the billing
+ * transaction.
+ */
+export function answer(request: AnswerRequest, choice: number, makeFaker: MakeFaker): Answer {
+  const rng = createRng(request.seed, `chat:${request.model}:${request.requestSeed ?? ''}:${digestOf(request)}:${choice}`)
   const tool = toolToCall(request, rng)
-  if (tool) {
-    const args = JSON.stringify(valueOf(tool.parameters, rng))
-    const call: ToolCall = { id: `call_${rng.hex(24)}`, type: 'function', function: { name: tool.name, arguments: args } }
-    return { content: null, toolCalls: [call], finishReason: 'tool_calls', completionTokens: countTokens(tool.name) + countTokens(args) + 3 }
-  }
+  if (tool) return toolCallsAnswer([{ name: tool.name, arguments: JSON.stringify(valueOf(tool.parameters, rng)) }], rng)
   const last = [...request.messages].reverse().find((m) => m.role === 'user')
   let text: string
   if (request.format.kind === 'json_schema') text = JSON.stringify(valueOf(request.format.schema, rng))
   else if (request.format.kind === 'json_object')
-    text = JSON.stringify({ answer: await sentences(rng, keyWords(last?.text ?? '', 2), Math.min(request.answerTokens, 24)) })
-  else text = await sentences(rng, keyWords(last?.text ?? '', 2), request.answerTokens)
+    text = JSON.stringify({ answer: sentences(makeFaker, rng, keyWords(last?.text ?? '', 2), Math.min(request.answerTokens, 24)) })
+  else text = sentences(makeFaker, rng, keyWords(last?.text ?? '', 2), request.answerTokens)
   const cut = bounded(text, request)
+  return { content: cut.text, toolCalls: [], finishReason: cut.finishReason, completionTokens: cut.tokens }
+}
+
+const digestOf = (request: AnswerRequest): string => sha256Hex(JSON.stringify([request.messages, request.tools.map((t) => t.name), request.format]))
+
+function toolCallsAnswer(calls: ReadonlyArray<{ name: string; arguments: string }>, rng: Rng, content: string | null = null): Answer {
+  const toolCalls: ToolCall[] = calls.map((call) => ({ id: `call_${rng.hex(24)}`, type: 'function', function: { name: call.name, arguments: call.arguments } }))
+  const tokens = calls.reduce((n, call) => n + countTokens(call.name) + countTokens(call.arguments) + 3, content === null ? 0 : countTokens(content))
+  return { content, toolCalls, finishReason: 'tool_calls', completionTokens: tokens }
+}
+
+/**
+ * An answer a fixture gives: its text (cut by `stop` and `max_tokens` as a generated one) or its tool
+ * calls, with call ids drawn from the request's stream and `label` (the fixture and its use).
+ */
+export function givenAnswer(
+  request: AnswerRequest,
+  given: { content?: string | undefined; tool_calls?: ReadonlyArray<{ name: string; arguments: string }> | undefined },
+  label: string,
+): Answer {
+  if (given.tool_calls) return toolCallsAnswer(given.tool_calls, createRng(request.seed, `fixture:${label}:${digestOf(request)}`), given.content ?? null)
+  const cut = bounded(given.content ?? '', request)
   return { content: cut.text, toolCalls: [], finishReason: cut.finishReason, completionTokens: cut.tokens }
 }

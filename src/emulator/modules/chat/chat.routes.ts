@@ -24,6 +24,7 @@ const originOf = (request: FastifyRequest): RequestOrigin => ({
   referer: header(request, 'http-referer') ?? header(request, 'referer'),
   title: header(request, 'x-title') ?? header(request, 'x-openrouter-title'),
   userAgent: header(request, 'user-agent'),
+  fixture: header(request, 'x-emulator-fixture'),
 })
 
 function send(

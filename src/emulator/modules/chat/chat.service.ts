@@ -10,7 +10,11 @@ import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.s
 import { routeByPreferences } from '../embeddings/embeddings.service.ts'
 import { countTokens, loadTokenizer } from '../embeddings/tokens.ts'
 import { bill, settle } from '../ledger/ledger.service.ts'
-import { answer, type Answer } from './chat.answer.ts'
+import { loadFaker, type MakeFaker } from '../../core/faker.ts'
+import { faultError } from '../../faults/faults.ts'
+import { answer, givenAnswer, type Answer, type AnswerRequest } from './chat.answer.ts'
+import type { ChatFixtureAnswer } from './chat-fixtures.schemas.ts'
+import type { FixtureSubject } from './chat-fixtures.service.ts'
 import { mediaTokens, parseMessages, parseResponseFormat, parseToolChoice, parseTools, type Message, type Tool } from './chat.input.ts'
 import type { ChatBody, CompletionBody } from './chat.schemas.ts'
 
@@ -21,6 +25,8 @@ export interface RequestOrigin {
   referer: string | null
   title: string | null
   userAgent: string | null
+  /** The X-Emulator-Fixture header, which a chat fixture may match. */
+  fixture: string | null
 }
 
 /** A billed completion, ready to be sent as JSON or as events. */
@@ -85,7 +91,9 @@ interface Prepared {
   stop: string[]
   maxTokens: number | null
   promptTokens: number
-  answers: (choice: number) => Promise<Answer>
+  /** What the answers are written from (with the maximum tokens already capped). */
+  answerRequest: AnswerRequest
+  makeFaker: MakeFaker
 }
 
 /** What a chat body asks for, checked; its answers are written only once it may be billed. */
@@ -95,7 +103,7 @@ async function prepareChat(ctx: EmulatorContext, body: ChatBody): Promise<Prepar
   const tools = parseTools(body.tools)
   const toolChoice = parseToolChoice(body.tool_choice, tools)
   const format = parseResponseFormat(body.response_format)
-  await loadTokenizer()
+  const [makeFaker] = await Promise.all([loadFaker(), loadTokenizer()])
   const promptTokens = promptTokensOf(messages, tools)
   const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? null
   const stop = typeof body.stop === 'string' ? [body.stop] : (body.stop ?? [])
@@ -107,22 +115,33 @@ async function prepareChat(ctx: EmulatorContext, body: ChatBody): Promise<Prepar
     stop,
     maxTokens,
     promptTokens,
-    answers: (choice) =>
-      answer(
-        {
-          seed: ctx.config.seed,
-          model: model.id,
-          requestSeed: body.seed ?? null,
-          messages,
-          tools,
-          toolChoice: tools.length === 0 ? { kind: 'none' } : toolChoice,
-          format,
-          maxTokens: cap(model, promptTokens, maxTokens),
-          stop,
-          answerTokens: ctx.config.chatAnswerTokens,
-        },
-        choice,
-      ),
+    makeFaker,
+    answerRequest: {
+      seed: ctx.config.seed,
+      model: model.id,
+      requestSeed: body.seed ?? null,
+      messages,
+      tools,
+      toolChoice: tools.length === 0 ? { kind: 'none' } : toolChoice,
+      format,
+      maxTokens: cap(model, promptTokens, maxTokens),
+      stop,
+      answerTokens: ctx.config.chatAnswerTokens,
+    },
+  }
+}
+
+/** What a chat fixture sees of a request. */
+export function fixtureSubject(model: string, messages: readonly Message[], tools: readonly Tool[], header: string | null): FixtureSubject {
+  return {
+    model,
+    lastUser: messages.findLast((m) => m.role === 'user')?.text ?? '',
+    system: messages
+      .filter((m) => m.role === 'system' || m.role === 'developer')
+      .map((m) => m.text)
+      .join('\n'),
+    tools: tools.map((t) => t.name),
+    header,
   }
 }
 
@@ -162,13 +181,26 @@ async function complete(
   // Tools narrow the endpoints to those that take them, as the real router does.
   const endpoints = tools.length > 0 ? model.endpoints.filter((e) => supports(model, e, 'tools')) : model.endpoints
   if (endpoints.length === 0) throw new ApiError(404, `No endpoints found that support tool use. ${TOOL_ROUTING_DOCS}`)
-  const answers: Answer[] = []
-  for (let choice = 0; choice < prepared.choices; choice++) answers.push(await prepared.answers(choice))
-  const completionTokens = answers.reduce((n, a) => n + a.completionTokens, 0)
 
   ctx.rateLimiter.admit(caller.key.hash, caller.account.id, ctx.clock.now())
   const now = ctx.clock.now()
-  return immediateTransaction(ctx.db, () => {
+  const subject = fixtureSubject(model.id, prepared.messages, tools, options.origin.fixture)
+  // One transaction: the fixture that answers is counted as used only when the answer is billed (a
+  // 402 leaves it as it was), and a fixture's error is counted and answered without billing.
+  const outcome = immediateTransaction(ctx.db, (): Completion | { error: ApiError } => {
+    const fixture = ctx.repos.chatFixtures.find(caller.account.id, subject)
+    const given = fixture ? (JSON.parse(fixture.answer) as ChatFixtureAnswer & { tool_calls?: Array<{ name: string; arguments: string }> }) : null
+    if (fixture) ctx.repos.chatFixtures.use(fixture.id)
+    if (given?.error) return { error: faultError(given.error.status, now, fixture!.id, { message: given.error.message }, 'fixture') }
+    const answers: Answer[] = []
+    for (let choice = 0; choice < prepared.choices; choice++) {
+      answers.push(
+        given
+          ? givenAnswer(prepared.answerRequest, given, `${fixture!.id}:${fixture!.hits}:${choice}`)
+          : answer(prepared.answerRequest, choice, prepared.makeFaker),
+      )
+    }
+    const completionTokens = answers.reduce((n, a) => n + a.completionTokens, 0)
     const billed = bill(ctx, {
       caller,
       operation: options.operation,
@@ -216,6 +248,8 @@ async function complete(
       tokensPerSecond,
     }
   })
+  if ('error' in outcome) throw outcome.error
+  return outcome
 }
 
 export async function createChatCompletion(

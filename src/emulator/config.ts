@@ -287,7 +287,7 @@ const SETTINGS = [
     flag: 'chat-speed',
     arg: '<factor>',
     default: 0,
-    help: 'streamed chat timing as a multiple of the serving endpoint’s latency and throughput (`1` = as fast as the real one); `0` sends at once',
+    help: 'streamed chat timing as a multiple of the serving endpoint’s latency and throughput (`1` = as fast as the real one), in virtual time while the clock is frozen; `0` sends at once',
     parse: nonNegativeNumber,
   }),
   setting({

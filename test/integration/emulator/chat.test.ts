@@ -354,6 +354,70 @@ describe('streaming', () => {
     expect(generations).toEqual([{ completion_tokens: 1, finish_reason: null }])
   })
 
+  it('paced by --chat-speed, a stream follows a frozen clock: nothing after the first comment until the clock passes the latency, then the rest as it advances', async () => {
+    const emu = await listeningEmulator({ chatSpeed: 1 })
+    // The endpoint's figures, as the generation reports them: latency, then the whole generation.
+    const plain = await chat(emu, {})
+    const { latency, generation_time: total } = (await emu.get(`/api/v1/generation?id=${plain.body.id}`, emu.keys.standard)).body.data
+    expect(latency).toBeGreaterThan(0)
+    const res = await fetch(`${emu.url}/api/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${emu.keys.standard}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: MODEL, messages: USER, stream: true }),
+    })
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader()
+    let received = ''
+    const until = async (text: string) => {
+      while (!received.includes(text)) {
+        const { value, done } = await reader.read()
+        if (done) throw new Error(`the stream ended without ${text}: ${received}`)
+        received += value
+      }
+    }
+    await until(': OPENROUTER PROCESSING')
+    await emu.clock.advance(latency - 1)
+    // A round trip to the same server: whatever the advance released has been written by now.
+    expect((await emu.get('/_emulator/api/health')).status).toBe(200)
+    let more = false
+    const pending = reader.read().then((r) => {
+      more = true
+      return r
+    })
+    expect((await emu.get('/_emulator/api/health')).status).toBe(200)
+    expect(more).toBe(false)
+    await emu.clock.advance(1)
+    const first = await pending
+    received += first.value ?? ''
+    expect(received).toContain('"role":"assistant"')
+    expect(received).not.toContain('[DONE]')
+    // One advance over the rest of the generation releases everything due within it.
+    await emu.clock.advance(total)
+    await until('data: [DONE]')
+    const chunks = received.split('\n\n').filter((e) => e.startsWith('data: {'))
+    const text = chunks.map((e) => JSON.parse(e.slice(6)).choices[0]?.delta?.content ?? '').join('')
+    expect(text).toBe(plain.body.choices[0].message.content)
+  })
+
+  it('a fault `after_ms` counts on the frozen clock: the answer breaks when the clock passes it', async () => {
+    const emu = await listeningEmulator()
+    await emu.send('POST', '/_emulator/api/faults', { match: { operation: 'chat.create' }, action: { status: 503, stream: { after_ms: 5000 } } })
+    const res = await fetch(`${emu.url}/api/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${emu.keys.standard}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: MODEL, messages: USER, stream: true }),
+    })
+    expect(res.status).toBe(200)
+    const body = res.text()
+    await emu.clock.advance('5s')
+    const events = (await body).split('\n\n').filter((e) => e.startsWith('data: '))
+    const last = JSON.parse(events.at(-1)!.slice(6))
+    expect(last.error).toMatchObject({ code: 503 })
+    expect(last.choices[0].finish_reason).toBe('error')
+    expect(events.some((e) => e === 'data: [DONE]')).toBe(false)
+    // Everything before the break was sent: the whole answer's text.
+    expect(events.length).toBeGreaterThan(5)
+  })
+
   it('a stream fault rule needs a status or a cut, and a point: 400 naming action.stream', async () => {
     const emu = await testEmulator()
     const noStatus = await emu.send('POST', '/_emulator/api/faults', { action: { stream: { after_chunks: 1 } } })

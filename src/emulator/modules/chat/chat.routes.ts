@@ -11,6 +11,7 @@ import { isEuRequest } from '../../http/listeners.ts'
 import { ChatBody, ChatResponse, CompletionBody, CompletionResponse, GenerationQuery, GenerationResponse } from './chat.schemas.ts'
 import { chatResult, createChatCompletion, createTextCompletion, settleBroken, textResult, type Completion, type RequestOrigin } from './chat.service.ts'
 import { streamCompletion, type StreamControls } from './chat.stream.ts'
+import { createPacer, type Pacer } from './chat.pace.ts'
 
 /** Messages may carry images as data URIs. */
 const CHAT_BODY_LIMIT = 32 * 1024 * 1024
@@ -29,6 +30,7 @@ const originOf = (request: FastifyRequest): RequestOrigin => ({
 
 function send(
   ctx: EmulatorContext,
+  pacer: Pacer,
   request: FastifyRequest,
   reply: FastifyReply,
   completion: Completion,
@@ -40,6 +42,7 @@ function send(
   const body = new RecordedStream(ctx.config.journalBodyLimit)
   const controls: StreamControls = {
     speed: ctx.config.chatSpeed,
+    timeline: pacer.timeline(),
     fault: request.streamFault,
     // What was written reaches the client first, then the connection closes.
     cut: async () => {
@@ -54,6 +57,8 @@ function send(
 }
 
 export const chatRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
+  const pacer = createPacer(ctx.clock)
+  app.addHook('onClose', async () => pacer.close())
   app.post(
     '/chat/completions',
     {
@@ -64,7 +69,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = a
     async (request, reply) => {
       const region = isEuRequest(request.raw) ? 'eu' : null
       const completion = await createChatCompletion(ctx, caller(request), request.body, region, originOf(request))
-      return send(ctx, request, reply, completion, request.body.stream === true, 'chat')
+      return send(ctx, pacer, request, reply, completion, request.body.stream === true, 'chat')
     },
   )
 
@@ -78,7 +83,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = a
     async (request, reply) => {
       const region = isEuRequest(request.raw) ? 'eu' : null
       const completion = await createTextCompletion(ctx, caller(request), request.body, region, originOf(request))
-      return send(ctx, request, reply, completion, request.body.stream === true, 'text')
+      return send(ctx, pacer, request, reply, completion, request.body.stream === true, 'text')
     },
   )
 

@@ -2,14 +2,13 @@
 // comment while "thinking", then `chat.completion.chunk`s with the same id (the role first, content
 // or tool-call argument deltas, the finish reason), a chunk with the usage, and `data: [DONE]`.
 // With --chat-speed above 0 the first token waits for the endpoint's latency and the rest follow at
-// its throughput, scaled by the setting; at 0 (the default) everything is sent at once.
+// its throughput, scaled by the setting (in virtual time while the clock is frozen: chat.pace.ts); at 0
+// (the default) everything is sent at once.
 import { RecordedStream } from '../../core/buffers.ts'
-import { wallClock } from '../../core/clock.ts'
 import type { StreamFault } from '../../faults/faults.hook.ts'
 import type { Answer } from './chat.answer.ts'
+import type { StreamTimeline } from './chat.pace.ts'
 import { usageOf, type Completion } from './chat.service.ts'
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Pieces of text as a model streams them: a word and its leading space at a time. */
 const pieces = (text: string): string[] => text.match(/\s*\S+/g) ?? (text ? [text] : [])
@@ -91,6 +90,8 @@ const ERROR_MESSAGES: Record<number, string> = {
 
 export interface StreamControls {
   speed: number
+  /** The stream's time: real while the clock runs, virtual (moved by clock advances) while it is frozen. */
+  timeline: StreamTimeline
   /** A fault that breaks the answer part way, if one fired. */
   fault: StreamFault | null
   /** Closes the connection (a cut), once what was written has gone out. */
@@ -101,17 +102,16 @@ export interface StreamControls {
 
 /** Writes the completion's events into `body` at the configured pace, then ends it. */
 export async function streamCompletion(body: RecordedStream, completion: Completion, kind: Kind, controls: StreamControls): Promise<void> {
-  const { speed, fault } = controls
-  const started = wallClock.perf()
+  const { speed, fault, timeline } = controls
   const due = (sent: number): boolean =>
-    fault !== null && ((fault.afterChunks !== null && sent >= fault.afterChunks) || (fault.afterMs !== null && wallClock.perf() - started >= fault.afterMs))
+    fault !== null && ((fault.afterChunks !== null && sent >= fault.afterChunks) || (fault.afterMs !== null && timeline.elapsed() >= fault.afterMs))
   body.write(': OPENROUTER PROCESSING\n\n')
-  if (speed > 0) await sleep(completion.latencyMs * speed)
+  if (speed > 0) await timeline.sleep(completion.latencyMs * speed)
   const msPerToken = speed > 0 ? (1000 / completion.tokensPerSecond) * speed : 0
   let sent = 0
   let sentTokens = 0
   for (const event of events(completion, kind)) {
-    if (msPerToken > 0 && event.tokens > 0) await sleep(event.tokens * msPerToken)
+    if (msPerToken > 0 && event.tokens > 0) await timeline.sleep(event.tokens * msPerToken)
     if (due(sent)) return breakStream(body, completion, kind, controls, sentTokens)
     if (!body.write(`data: ${JSON.stringify(event.data)}\n\n`)) return
     sent++
@@ -119,8 +119,8 @@ export async function streamCompletion(body: RecordedStream, completion: Complet
   }
   // An answer shorter than the fault's point still breaks, at its end, if the fault is by time.
   if (fault?.afterMs != null) {
-    const left = fault.afterMs - (wallClock.perf() - started)
-    if (left > 0) await sleep(left)
+    const left = fault.afterMs - timeline.elapsed()
+    if (left > 0) await timeline.sleep(left)
     return breakStream(body, completion, kind, controls, sentTokens)
   }
   body.write('data: [DONE]\n\n')

@@ -390,8 +390,8 @@ describe('streaming', () => {
     received += first.value ?? ''
     expect(received).toContain('"role":"assistant"')
     expect(received).not.toContain('[DONE]')
-    // One advance over the rest of the generation releases everything due within it.
-    await emu.clock.advance(total)
+    // One advance over the rest of the generation (twice its even pace: the waits jitter) releases everything due within it.
+    await emu.clock.advance(2 * total)
     await until('data: [DONE]')
     const chunks = received.split('\n\n').filter((e) => e.startsWith('data: {'))
     const text = chunks.map((e) => JSON.parse(e.slice(6)).choices[0]?.delta?.content ?? '').join('')

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { RecordedStream } from '../../core/buffers.ts'
+import { createRng } from '../../core/rng.ts'
 import { toIso } from '../../core/clock.ts'
 import { ApiError } from '../../core/errors.ts'
 import { nanosToUsd } from '../../core/money.ts'
@@ -43,6 +44,7 @@ function send(
   const controls: StreamControls = {
     speed: ctx.config.chatSpeed,
     timeline: pacer.timeline(),
+    jitter: createRng(ctx.config.seed, `pace:${completion.id}`),
     fault: request.streamFault,
     // What was written reaches the client first, then the connection closes.
     cut: async () => {

@@ -8,6 +8,7 @@ import { RecordedStream } from '../../core/buffers.ts'
 import type { StreamFault } from '../../faults/faults.hook.ts'
 import type { Answer } from './chat.answer.ts'
 import type { StreamTimeline } from './chat.pace.ts'
+import type { Rng } from '../../core/rng.ts'
 import { usageOf, type Completion } from './chat.service.ts'
 
 /** Pieces of text as a model streams them: a word and its leading space at a time. */
@@ -92,6 +93,8 @@ export interface StreamControls {
   speed: number
   /** The stream's time: real while the clock runs, virtual (moved by clock advances) while it is frozen. */
   timeline: StreamTimeline
+  /** Seeded draws for the jitter between tokens. */
+  jitter: Rng
   /** A fault that breaks the answer part way, if one fired. */
   fault: StreamFault | null
   /** Closes the connection (a cut), once what was written has gone out. */
@@ -111,7 +114,8 @@ export async function streamCompletion(body: RecordedStream, completion: Complet
   let sent = 0
   let sentTokens = 0
   for (const event of events(completion, kind)) {
-    if (msPerToken > 0 && event.tokens > 0) await timeline.sleep(event.tokens * msPerToken)
+    // Each wait is 70% to 130% of the even pace (seeded), as tokens arrive unevenly from a real model.
+    if (msPerToken > 0 && event.tokens > 0) await timeline.sleep(event.tokens * msPerToken * (0.7 + 0.6 * controls.jitter.next()))
     if (due(sent)) return breakStream(body, completion, kind, controls, sentTokens)
     if (!body.write(`data: ${JSON.stringify(event.data)}\n\n`)) return
     sent++

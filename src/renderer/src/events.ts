@@ -1,7 +1,7 @@
 // One EventSource for the whole app, and no polling: new journal entries go straight into the cache,
 // and each event invalidates only the queries it touched. Query keys start with the area they read:
 // ['accounts'], ['keys'], ['guardrails'], ['charges'], ['activity'], ['video'], ['callbacks'],
-// ['faults'], ['clock'], ['journal'].
+// ['faults'], ['clock'], ['journal'], ['catalog'].
 import { useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { ADMIN, type JournalSummary, type StreamEvents } from './api.ts'
@@ -39,6 +39,7 @@ const ADMIN_CHANGES: Array<[prefix: string, keys: Keys]> = [
   ['admin.video.', [['video']]],
   ['admin.callbacks.', [['callbacks']]],
   ['admin.journal.clear', [['journal']]],
+  ['admin.catalog.', [['catalog']]],
   // Clock moves, resets, seeds and imports send events of their own.
 ]
 

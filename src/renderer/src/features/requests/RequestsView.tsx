@@ -1,11 +1,14 @@
 // The Requests view: the live journal of gateway and router requests, with filters, and one
-// request's detail (headers, bodies, the fault that answered it, what it caused, and as curl).
+// request's detail (a chat transcript for completions, headers, bodies, the fault that answered it,
+// what it caused, and as curl). `#/requests/<id>` opens with that request selected.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useId, useMemo, useState, type KeyboardEvent } from 'react'
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { admin, ApiError, origin, type FaultRule } from '../../api.ts'
 import { Body, Code, CopyButton, Empty, ErrorText, StatusBadge, compactLocalTime, localDateTime, localZone, shortTime } from '../../components/ui.tsx'
 import { bodyIncomplete, curlCommand } from './curl.ts'
 import { LIVE_KEY, mergeEntries, PAGE_KEY, useJournalEntry, useJournalPage, useLiveJournal, type JournalRow } from './journal.ts'
+import { hasTranscript } from './transcript.ts'
+import { TranscriptView } from './TranscriptView.tsx'
 
 interface Filters {
   status: string
@@ -46,19 +49,58 @@ const bothTimes = (e: JournalRow): string =>
   `Virtual: ${localDateTime(e.time)} (${shortTime(e.time)} UTC)\nReal: ${localDateTime(e.wall_time)} (${shortTime(e.wall_time)} UTC)`
 const ms = (n: number): string => (n < 10 ? `${n.toFixed(1)} ms` : `${Math.round(n).toLocaleString('en-US')} ms`)
 
+/** The request a link names: `#/requests/<journal id>`. */
+const idFromHash = (): number | null => {
+  const id = /^#\/?requests\/(\d+)/.exec(window.location.hash)?.[1]
+  return id === undefined ? null : Number(id)
+}
+
+/**
+ * The selected request, kept in the address (`#/requests/<id>`) so a link can open it; a link
+ * followed while the view is open selects its request and brings its row into view.
+ */
+function useSelection(): [number | null, (id: number | null) => void, { current: boolean }] {
+  const [selectedId, setSelectedId] = useState<number | null>(idFromHash)
+  const revealRef = useRef(selectedId !== null)
+  useEffect(() => {
+    const onHash = () => {
+      const id = idFromHash()
+      if (id === null) return
+      revealRef.current = true
+      setSelectedId(id)
+    }
+    window.addEventListener('hashchange', onHash)
+    return () => window.removeEventListener('hashchange', onHash)
+  }, [])
+  const select = (id: number | null) => {
+    setSelectedId(id)
+    // Replaced, not pushed: selecting rows does not fill the history.
+    history.replaceState(null, '', id === null ? '#/requests' : `#/requests/${id}`)
+  }
+  return [selectedId, select, revealRef]
+}
+
 export function RequestsView() {
   const client = useQueryClient()
   const page = useJournalPage()
   const live = useLiveJournal()
   const entries = useMemo(() => mergeEntries(page.data?.data ?? [], live), [page.data, live])
   const [filters, setFilters] = useState<Filters>(NO_FILTERS)
-  const [selectedId, setSelectedId] = useState<number | null>(null)
+  const [selectedId, setSelectedId, revealRef] = useSelection()
   const shown = useMemo(() => applyFilters(entries, filters), [entries, filters])
   const statuses = useMemo(() => [...new Set(entries.map((e) => e.status))].sort((a, b) => a - b), [entries])
   const operations = useMemo(() => [...new Set(entries.map((e) => e.operation))].sort(), [entries])
   const selected = entries.find((e) => e.id === selectedId) ?? null
   const filtered = filters.status !== '' || filters.operation !== '' || filters.path !== '' || filters.faultedOnly
   const ids = useId()
+  const listRef = useRef<HTMLDivElement>(null)
+
+  // A request opened by a link: its row is scrolled into view once it is listed.
+  useEffect(() => {
+    if (!revealRef.current || selected === null) return
+    revealRef.current = false
+    listRef.current?.querySelector(`tr[data-id="${selected.id}"]`)?.scrollIntoView({ block: 'nearest' })
+  }, [selected, revealRef])
 
   const clear = useMutation({
     mutationFn: () => admin.del('/journal'),
@@ -169,7 +211,7 @@ export function RequestsView() {
           </form>
 
           <div className="requests-layout">
-            <div className="requests-list panel-like">
+            <div className="requests-list panel-like" ref={listRef}>
               {shown.length === 0 ? (
                 <Empty title="No request matches these filters">
                   <button type="button" className="secondary small" onClick={() => setFilters(NO_FILTERS)}>
@@ -237,8 +279,8 @@ export function RequestsView() {
                 <RequestDetail key={selected.id} row={selected} />
               ) : (
                 <p className="muted detail-hint">
-                  Select a request (click it, or focus it and press Enter) to see its headers and bodies, the fault that answered it, what it caused, and the
-                  same request as a curl command.
+                  Select a request (click it, or focus it and press Enter) to see its headers and bodies (a chat as a transcript), the fault that answered it,
+                  what it caused, and the same request as a curl command.
                 </p>
               )}
             </section>
@@ -402,6 +444,8 @@ function RequestDetail({ row }: { row: JournalRow }) {
         <p className="muted">Loading headers and bodies…</p>
       ) : (
         <>
+          {hasTranscript(entry.operation) && <TranscriptView entry={entry} />}
+
           <h4>Request</h4>
           <Headers headers={entry.request.headers} label="Request headers" />
           <p className="body-label">Request body</p>

@@ -242,6 +242,37 @@ describe('the ledger', () => {
     expect(budget.body.error.metadata).toMatchObject({ limit_source: 'guardrail_budget', guardrail_id: guardrail.id })
   })
 
+  it("routes by the request's provider preferences within what the key's guardrails allow", async () => {
+    const emu = await testEmulator()
+    const model = (await emu.get(`/api/v1/models/${MODEL}/endpoints`)).body.data
+    const providers = (model.endpoints as Array<{ provider_name: string; tag: string }>).map((e) => e.provider_name)
+    expect(providers.length).toBeGreaterThan(1)
+    const [first, second] = providers as [string, string]
+    expect((await chat(emu, { provider: { order: [second] } })).body.provider).toBe(second)
+    expect((await chat(emu, { provider: { only: [first] } })).body.provider).toBe(first)
+    expect((await chat(emu, { provider: { ignore: [first] } })).body.provider).not.toBe(first)
+    const none = await chat(emu, { provider: { only: ['nobody'] } })
+    expect(none.status).toBe(404)
+    expect(none.body.error.message).toBe('No endpoints found that match your provider preferences')
+
+    const hash = sha256Hex(emu.keys.standard)
+    const assign = async (body: Record<string, unknown>) => {
+      const guardrail = (await emu.send('POST', '/api/v1/guardrails', body, emu.keys.management)).body.data
+      await emu.send('POST', `/api/v1/guardrails/${guardrail.id}/assignments/keys`, { key_hashes: [hash] }, emu.keys.management)
+      return guardrail.id as string
+    }
+    // A guardrail that allows other models only: the model has no endpoint left for this key.
+    const narrow = await assign({ name: 'other models', allowed_models: ['anthropic/claude-3.5-haiku'] })
+    const denied = await chat(emu, {})
+    expect(denied.status).toBe(404)
+    expect(denied.body.error.message).toBe('No endpoints available matching your guardrail restrictions and data policy')
+    await emu.send('DELETE', `/api/v1/guardrails/${narrow}`, undefined, emu.keys.management)
+    // A guardrail that allows one provider: every answer comes from it, whatever the request prefers.
+    await assign({ name: 'one provider', allowed_providers: [second.toLowerCase()] })
+    expect((await chat(emu, {})).body.provider).toBe(second)
+    expect((await chat(emu, { provider: { order: [first] } })).body.provider).toBe(second)
+  })
+
   it("a generation is the caller's account's: another account's id is unknown", async () => {
     const emu = await testEmulator()
     const res = await chat(emu, {})

@@ -10,6 +10,7 @@ import { createKeysRepo, keysState } from './modules/keys/keys.repo.ts'
 import { createUsageRepo, usageState } from './modules/usage/usage.repo.ts'
 import { createGenerationsRepo, generationsState } from './modules/chat/chat.repo.ts'
 import { chatFixturesState, createChatFixturesRepo } from './modules/chat/chat-fixtures.repo.ts'
+import { chatSettingsState, createChatSettings, type ChatSettingsHolder } from './modules/chat/chat.settings.ts'
 import { createCatalogRepo } from './modules/catalog/catalog.repo.ts'
 import { createCreditsRepo, creditsState } from './modules/credits/credits.repo.ts'
 import { createRateLimiter, rateLimitState, type RateLimiter, type RateLimits } from './modules/ratelimit/ratelimit.ts'
@@ -37,6 +38,8 @@ export interface EmulatorContext {
   readonly policies: PolicyRegistry
   /** Optional request limits on inference routes. */
   readonly rateLimiter: RateLimiter
+  /** The chat engine's run-time settings (answer lengths, stream speed). */
+  readonly chatSettings: ChatSettingsHolder
   /** Who owns which table and run-time setting: reset, export, import and account reset walk it. */
   readonly state: StateRegistry
   /** The emulator's own listeners: a callback URL must not point back at one. */
@@ -90,6 +93,7 @@ export function createContext({ config, version, db, clock, catalogFixture }: Co
     accountPerDay: config.rateLimitAccountPerDay,
   }
   const rateLimiter = createRateLimiter(configuredLimits)
+  const chatSettings = createChatSettings(config)
   const catalog = createCatalogHolder(repos.catalog, catalogFixture, warn)
   const state = new StateRegistry()
   for (const owner of [
@@ -99,6 +103,7 @@ export function createContext({ config, version, db, clock, catalogFixture }: Co
     usageState(db),
     generationsState(db),
     chatFixturesState(db),
+    chatSettingsState(chatSettings, config),
     catalogState(catalog),
     guardrailsState(db),
     creditsState(db),
@@ -122,6 +127,7 @@ export function createContext({ config, version, db, clock, catalogFixture }: Co
     catalog,
     policies,
     rateLimiter,
+    chatSettings,
     state,
     warn,
     repos,

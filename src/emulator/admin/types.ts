@@ -14,7 +14,13 @@ import type {
   UpdateFaultBody,
 } from '../faults/faults.schemas.ts'
 import type { JournalListQuery } from '../journal/journal.schemas.ts'
-import type { CreateChatFixtureBody, TestChatFixtureBody, UpdateChatFixtureBody } from '../modules/chat/chat-fixtures.schemas.ts'
+import type {
+  ChatSettings as ChatSettingsSchema,
+  ChatSettingsBody,
+  CreateChatFixtureBody,
+  TestChatFixtureBody,
+  UpdateChatFixtureBody,
+} from '../modules/chat/chat-fixtures.schemas.ts'
 import type { ActivityItem, ActivityQuery as ActivityQuerySchema } from '../modules/activity/activity.schemas.ts'
 import type { GuardrailObject, KeyAssignmentObject, MemberAssignmentObject } from '../modules/guardrails/guardrails.schemas.ts'
 import type { TaskState } from '../modules/video/video.schemas.ts'
@@ -82,6 +88,10 @@ export type ChatFixtureTestInput = Static<typeof TestChatFixtureBody>
 /** A stored chat fixture, with its counts and a one-sentence explanation. */
 export type ChatFixture = Static<typeof R.ChatFixture>
 export type ChatFixtureTest = Static<typeof R.ChatFixtureTest>
+/** GET /chat/settings: answer lengths (all models, and per model) and the stream speed. */
+export type ChatSettings = Static<typeof ChatSettingsSchema>
+/** PUT /chat/settings: any of them. */
+export type ChatSettingsInput = Static<typeof ChatSettingsBody>
 
 // ---- Journal -------------------------------------------------------------------------------------
 

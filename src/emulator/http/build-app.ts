@@ -13,7 +13,7 @@ import { catalogAdminRoutes } from '../modules/catalog/catalog.admin.ts'
 import { catalogRoutes } from '../modules/catalog/catalog.routes.ts'
 import { embeddingsRoutes } from '../modules/embeddings/embeddings.routes.ts'
 import { chatRoutes } from '../modules/chat/chat.routes.ts'
-import { chatFixturesAdminRoutes } from '../modules/chat/chat-fixtures.admin.ts'
+import { chatAdminRoutes } from '../modules/chat/chat.admin.ts'
 import { guardrailsAdminRoutes } from '../modules/guardrails/guardrails.admin.ts'
 import { guardrailsRoutes } from '../modules/guardrails/guardrails.routes.ts'
 import { keysRoutes } from '../modules/keys/keys.routes.ts'
@@ -202,7 +202,7 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
     admin.register(videoAdminRoutes, { prefix: ADMIN_PREFIX, ctx, video: services.video })
     admin.register(stateAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
     admin.register(faultsAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
-    admin.register(chatFixturesAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
+    admin.register(chatAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
     admin.register(journalAdminRoutes, { prefix: ADMIN_PREFIX, ctx, journal: services.journal })
     admin.register(statsAdminRoutes, { prefix: ADMIN_PREFIX, journal: services.journal })
     admin.register(openapiRoutes)

@@ -169,6 +169,35 @@ describe('answers', () => {
   })
 })
 
+describe('run-time settings', () => {
+  it('answer lengths per model and for all, and the stream speed, change over the admin API and go back on reset', async () => {
+    const emu = await testEmulator()
+    const settings = '/_emulator/api/chat/settings'
+    expect((await emu.get(settings)).body.data).toEqual({ answer_tokens: 60, model_answer_tokens: {}, speed: 0 })
+    const other = 'anthropic/claude-3.5-haiku'
+    const tokens = async (model: string) => (await chat(emu, { model })).body.usage.completion_tokens as number
+    const [before, otherBefore] = [await tokens(MODEL), await tokens(other)]
+    const set = await emu.send('PUT', settings, { answer_tokens: 12, model_answer_tokens: { [MODEL]: 300 } })
+    expect(set.body.data).toEqual({ answer_tokens: 12, model_answer_tokens: { [MODEL]: 300 }, speed: 0 })
+    expect(await tokens(MODEL)).toBeGreaterThan(Math.max(before, 250))
+    expect(await tokens(other)).toBeLessThan(Math.min(otherBefore, 30))
+
+    for (const [body, field] of [
+      [{ model_answer_tokens: { 'nobody/nothing': 10 } }, 'model_answer_tokens.nobody/nothing'],
+      [{ answer_tokens: 0 }, 'answer_tokens'],
+      [{ speed: -1 }, 'speed'],
+      [{ pace: 1 }, 'pace'],
+    ] as const) {
+      const res = await emu.send('PUT', settings, body)
+      expect(res.status, JSON.stringify(body)).toBe(400)
+      expect(res.body.error.message).toContain(field)
+    }
+    expect((await emu.get(settings)).body.data.answer_tokens).toBe(12)
+    await emu.send('POST', '/_emulator/api/reset')
+    expect((await emu.get(settings)).body.data).toEqual({ answer_tokens: 60, model_answer_tokens: {}, speed: 0 })
+  })
+})
+
 describe('the ledger', () => {
   it('moves key usage, credits, activity and the generation record by the billed cost', async () => {
     const emu = await testEmulator()

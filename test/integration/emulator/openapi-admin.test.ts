@@ -200,6 +200,8 @@ describe('admin answers against the served document', () => {
     await call('admin.faults.delete', 'DELETE', `${ADMIN}/faults/${slow.id}`)
     await call('admin.faults.clear', 'DELETE', `${ADMIN}/faults`)
 
+    await call('admin.chat.settings.get', 'GET', `${ADMIN}/chat/settings`)
+    await call('admin.chat.settings.set', 'PUT', `${ADMIN}/chat/settings`, { model_answer_tokens: { 'openai/gpt-4o-mini': 90 }, speed: 0.5 })
     const owner = (await call('admin.accounts.create', 'POST', `${ADMIN}/accounts`, { name: 'fixtures' })).data
     const fixture = (
       await call('admin.chatFixtures.create', 'POST', `${ADMIN}/accounts/${owner.id}/chat-fixtures`, {

@@ -1,6 +1,6 @@
-// Chat fixtures as the admin API takes them (TypeBox only, so admin/types.ts can derive the shared
-// types): what a rule matches in a chat or text completion request, and the answer it gives instead of
-// the generated one.
+// Chat fixtures and the chat engine's settings as the admin API takes them (TypeBox only, so
+// admin/types.ts can derive the shared types): what a rule matches in a chat or text completion
+// request, the answer it gives instead of the generated one, and how long and how fast answers are.
 import { Type, type Static } from 'typebox'
 import { Nullable } from '../../http/schemas.ts'
 
@@ -88,3 +88,20 @@ export type ChatFixtureAnswer = Static<typeof ChatFixtureAnswer>
 export type CreateChatFixtureBody = Static<typeof CreateChatFixtureBody>
 export type UpdateChatFixtureBody = Static<typeof UpdateChatFixtureBody>
 export type TestChatFixtureBody = Static<typeof TestChatFixtureBody>
+
+/** The chat engine's run-time settings (GET/PUT /_emulator/api/chat/settings). */
+export const ChatSettings = Type.Object(
+  {
+    /** About how many tokens a text answer has (whole sentences), before `max_tokens` cuts it. */
+    answer_tokens: Type.Integer({ minimum: 1, maximum: 100_000 }),
+    /** The same, per model id: a model listed here answers at its own length. */
+    model_answer_tokens: Type.Record(Type.String({ minLength: 1, maxLength: 200 }), Type.Integer({ minimum: 1, maximum: 100_000 }), {
+      maxProperties: 10_000,
+    }),
+    /** Streamed timing as a multiple of the serving endpoint's latency and throughput; 0 sends at once. */
+    speed: Type.Number({ minimum: 0, maximum: 1000 }),
+  },
+  { additionalProperties: false },
+)
+export const ChatSettingsBody = Type.Partial(ChatSettings, { additionalProperties: false })
+export type ChatSettings = Static<typeof ChatSettings>

@@ -42,7 +42,7 @@ function send(
   if (!stream) return reply.type('application/json').send(JSON.stringify(kind === 'chat' ? chatResult(completion) : textResult(completion)))
   const body = new RecordedStream(ctx.config.journalBodyLimit)
   const controls: StreamControls = {
-    speed: ctx.config.chatSpeed,
+    speed: ctx.chatSettings.current.speed,
     timeline: pacer.timeline(),
     jitter: createRng(ctx.config.seed, `pace:${completion.id}`),
     fault: request.streamFault,

@@ -15,6 +15,7 @@ import { faultError } from '../../faults/faults.ts'
 import { answer, givenAnswer, type Answer, type AnswerRequest } from './chat.answer.ts'
 import type { ChatFixtureAnswer } from './chat-fixtures.schemas.ts'
 import type { FixtureSubject } from './chat-fixtures.service.ts'
+import { answerTokensFor } from './chat.settings.ts'
 import { mediaTokens, parseMessages, parseResponseFormat, parseToolChoice, parseTools, type Message, type Tool } from './chat.input.ts'
 import type { ChatBody, CompletionBody } from './chat.schemas.ts'
 
@@ -126,7 +127,7 @@ async function prepareChat(ctx: EmulatorContext, body: ChatBody): Promise<Prepar
       format,
       maxTokens: cap(model, promptTokens, maxTokens),
       stop,
-      answerTokens: ctx.config.chatAnswerTokens,
+      answerTokens: answerTokensFor(ctx.chatSettings.current, model.id),
     },
   }
 }

@@ -1,5 +1,6 @@
-// Chat fixtures under /_emulator/api: an account's rules (list, add, clear, and try a request against
-// them), and one rule by id (read, change or move, delete). Each rule explains itself in one sentence.
+// The chat area's admin routes under /_emulator/api: the engine's settings (answer lengths, stream
+// speed), an account's chat fixtures (list, add, clear, and try a request against them), and one
+// fixture by id (read, change or move, delete). Each fixture explains itself in one sentence.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { toIso } from '../../core/clock.ts'
@@ -13,7 +14,15 @@ import { parseMessages, parseTools } from './chat.input.ts'
 import { fixtureSubject } from './chat.service.ts'
 import type { ChatFixtureRow } from './chat-fixtures.repo.ts'
 import { badRegex, explainFixture, mismatch } from './chat-fixtures.service.ts'
-import { CreateChatFixtureBody, TestChatFixtureBody, UpdateChatFixtureBody, type ChatFixtureAnswer, type ChatFixtureMatch } from './chat-fixtures.schemas.ts'
+import {
+  ChatSettings,
+  ChatSettingsBody,
+  CreateChatFixtureBody,
+  TestChatFixtureBody,
+  UpdateChatFixtureBody,
+  type ChatFixtureAnswer,
+  type ChatFixtureMatch,
+} from './chat-fixtures.schemas.ts'
 
 const AccountParams = Type.Object({ id: Type.String() })
 const FixtureParams = Type.Object({ id: Type.String() })
@@ -60,8 +69,25 @@ export function storedAnswer(answer: ChatFixtureAnswer): ChatFixtureAnswer {
   return { ...answer, tool_calls }
 }
 
-export const chatFixturesAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
+export const chatAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
   const repo = ctx.repos.chatFixtures
+
+  app.get('/chat/settings', { config: { operation: 'admin.chat.settings.get' }, schema: { response: data(ChatSettings) } }, async () => ({
+    data: ctx.chatSettings.current,
+  }))
+
+  app.put(
+    '/chat/settings',
+    { config: { operation: 'admin.chat.settings.set' }, schema: { body: ChatSettingsBody, response: data(ChatSettings) } },
+    async (request) => {
+      // A model the catalog does not have would never answer at its length: most likely a typo.
+      for (const id of Object.keys(request.body.model_answer_tokens ?? {})) {
+        if (!ctx.catalog.get().find(id)) throw fieldError(`model_answer_tokens.${id}`, 'is not a model of the catalog')
+      }
+      ctx.chatSettings.current = { ...ctx.chatSettings.current, ...request.body }
+      return { data: ctx.chatSettings.current }
+    },
+  )
   const requireAccount = (id: string): void => {
     if (!ctx.repos.accounts.get(id)) throw new ApiError(404, `Account ${id} not found`)
   }

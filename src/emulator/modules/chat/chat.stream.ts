@@ -17,6 +17,9 @@ const pieces = (text: string): string[] => text.match(/\s*\S+/g) ?? (text ? [tex
 /** Tool-call arguments in pieces of this many characters. */
 const ARGUMENT_PIECE = 24
 
+/** What the real gateway sends first, while the model "thinks". */
+const PROCESSING = ': OPENROUTER PROCESSING\n\n'
+
 type Kind = 'chat' | 'text'
 
 /** The events of one completion, each with the tokens it carries (for timing). */
@@ -108,7 +111,19 @@ export async function streamCompletion(body: RecordedStream, completion: Complet
   const { speed, fault, timeline } = controls
   const due = (sent: number): boolean =>
     fault !== null && ((fault.afterChunks !== null && sent >= fault.afterChunks) || (fault.afterMs !== null && timeline.elapsed() >= fault.afterMs))
-  body.write(': OPENROUTER PROCESSING\n\n')
+  if (speed === 0 && fault === null) {
+    // Nothing to pace or break: the events go out in one write (one chunk on the wire, not one per word).
+    body.write(
+      PROCESSING +
+        events(completion, kind)
+          .map((event) => `data: ${JSON.stringify(event.data)}\n\n`)
+          .join('') +
+        'data: [DONE]\n\n',
+    )
+    body.end()
+    return
+  }
+  body.write(PROCESSING)
   if (speed > 0) await timeline.sleep(completion.latencyMs * speed)
   const msPerToken = speed > 0 ? (1000 / completion.tokensPerSecond) * speed : 0
   let sent = 0

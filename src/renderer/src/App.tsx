@@ -7,12 +7,14 @@ import { ClockView } from './features/clock/ClockView.tsx'
 import { ConnectView } from './features/connect/ConnectView.tsx'
 import { DataView } from './features/data/DataView.tsx'
 import { FaultsView } from './features/faults/FaultsView.tsx'
+import { FixturesView } from './features/fixtures/FixturesView.tsx'
 import { RequestsView } from './features/requests/RequestsView.tsx'
 import { VideoView } from './features/video/VideoView.tsx'
 
 const VIEWS: Array<{ id: string; label: string; component: ComponentType }> = [
   { id: 'requests', label: 'Requests', component: RequestsView },
   { id: 'faults', label: 'Faults', component: FaultsView },
+  { id: 'fixtures', label: 'Fixtures', component: FixturesView },
   { id: 'data', label: 'Data', component: DataView },
   { id: 'video', label: 'Video', component: VideoView },
   { id: 'activity', label: 'Activity', component: ActivityView },

@@ -7,6 +7,7 @@ import { ClockView } from './features/clock/ClockView.tsx'
 import { ConnectView } from './features/connect/ConnectView.tsx'
 import { DataView } from './features/data/DataView.tsx'
 import { FaultsView } from './features/faults/FaultsView.tsx'
+import { FixturesView } from './features/fixtures/FixturesView.tsx'
 import { PlaygroundView } from './features/playground/PlaygroundView.tsx'
 import { RequestsView } from './features/requests/RequestsView.tsx'
 import { VideoView } from './features/video/VideoView.tsx'
@@ -15,6 +16,7 @@ const VIEWS: Array<{ id: string; label: string; component: ComponentType }> = [
   { id: 'requests', label: 'Requests', component: RequestsView },
   { id: 'playground', label: 'Playground', component: PlaygroundView },
   { id: 'faults', label: 'Faults', component: FaultsView },
+  { id: 'fixtures', label: 'Fixtures', component: FixturesView },
   { id: 'data', label: 'Data', component: DataView },
   { id: 'video', label: 'Video', component: VideoView },
   { id: 'activity', label: 'Activity', component: ActivityView },

@@ -1,7 +1,7 @@
 // One EventSource for the whole app, and no polling: new journal entries go straight into the cache,
 // and each event invalidates only the queries it touched. Query keys start with the area they read:
 // ['accounts'], ['keys'], ['guardrails'], ['charges'], ['activity'], ['video'], ['callbacks'],
-// ['faults'], ['clock'], ['journal'], ['catalog'].
+// ['faults'], ['chat-fixtures'], ['catalog'], ['clock'], ['journal'].
 import { useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { ADMIN, type JournalSummary, type StreamEvents } from './api.ts'
@@ -9,7 +9,7 @@ import { ADMIN, type JournalSummary, type StreamEvents } from './api.ts'
 type Keys = string[][]
 const ALL: Keys = [[]]
 /** Everything that belongs to one account (what deleting or resetting it changes). */
-const ACCOUNT_SCOPED: Keys = [['accounts'], ['keys'], ['guardrails'], ['charges'], ['activity'], ['video'], ['callbacks']]
+const ACCOUNT_SCOPED: Keys = [['accounts'], ['keys'], ['guardrails'], ['charges'], ['activity'], ['video'], ['callbacks'], ['chat-fixtures']]
 
 /** What each state change touches; `journal` and `admin.changed` are read by their content below. */
 export const INVALIDATES: Record<Exclude<keyof StreamEvents, 'journal' | 'admin.changed'>, Keys> = {
@@ -35,11 +35,14 @@ const ADMIN_CHANGES: Array<[prefix: string, keys: Keys]> = [
   ['admin.accounts.', ACCOUNT_SCOPED],
   ['admin.keys.', [['keys']]],
   ['admin.faults.', [['faults']]],
+  // Trying a request against the fixtures changes nothing.
+  ['admin.chatFixtures.test', []],
+  ['admin.chatFixtures.', [['chat-fixtures']]],
+  ['admin.catalog.', [['catalog']]],
   ['admin.charges.', [['charges'], ['accounts']]],
   ['admin.video.', [['video']]],
   ['admin.callbacks.', [['callbacks']]],
   ['admin.journal.clear', [['journal']]],
-  ['admin.catalog.', [['catalog']]],
   // Clock moves, resets, seeds and imports send events of their own.
 ]
 
@@ -61,6 +64,8 @@ export function journalKeys(entry: JournalSummary): Keys {
   const wrote = entry.method !== 'GET' && entry.status >= 200 && entry.status < 400
   if (wrote && entry.operation.startsWith('keys.')) keys.push(['keys'])
   if (wrote && entry.operation.startsWith('guardrails.')) keys.push(['guardrails'])
+  // Any chat or text completion may have been answered by a fixture (the summary does not say), moving its counts.
+  if (entry.operation === 'chat.create' || entry.operation === 'completions.create') keys.push(['chat-fixtures'])
   return keys
 }
 

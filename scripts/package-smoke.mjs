@@ -100,7 +100,9 @@ console.log('ok ' + VERSION)
   step("the README's CLI-in-CI snippet")
   for (const text of sh) {
     try {
-      const out = run('bash', ['-euo', 'pipefail', '-c', `${text}\ncurl -sf "$GATEWAY_URL/models" > /dev/null\necho "url $GATEWAY_URL"\nkill %1`], project, {
+      // Job control on, so `kill %1` stops the whole background job (npx and the emulator it started), not npx alone.
+      const script = `set -m\n${text}\ncurl -sf "$GATEWAY_URL/models" > /dev/null\necho "url $GATEWAY_URL"\nkill %1\nwait %1 || true`
+      const out = run('bash', ['-euo', 'pipefail', '-c', script], project, {
         timeout: 60_000,
       })
       if (!/^url http:\/\/127\.0\.0\.1:\d+\/api\/v1$/m.test(out)) failures.push(`the CLI snippet printed ${JSON.stringify(out)}`)

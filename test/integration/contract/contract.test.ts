@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import type { EmulatorOptions } from '../../../src/emulator/index.ts'
 import { dataUri, png } from '../../helpers/images.ts'
 import { testEmulator, type TestEmulator } from '../../helpers/emulator.ts'
-import { gatewayProblems, hasRealDocument, realEnum, vendorProblems, type Answer } from './shapes.ts'
+import { componentProblems, gatewayProblems, hasRealDocument, realEnum, vendorProblems, type Answer } from './shapes.ts'
 
 const MODEL = 'openai/text-embedding-3-small'
 const CHAT_MODEL = 'openai/gpt-4o-mini'
@@ -826,6 +826,33 @@ describe.skipIf(!hasRealDocument)('the real contract (needs ../shared/docs/refer
         key,
       ).toBe(true)
     }
+  })
+
+  it("streams chunks the real document's ChatStreamChunk describes: text, tool calls, usage and an error chunk", async () => {
+    const emu = await testEmulator()
+    const chunksOf = async (body: Record<string, unknown>) => {
+      const res = await emu.app.inject({
+        method: 'POST',
+        url: '/api/v1/chat/completions',
+        headers: { authorization: `Bearer ${emu.keys.standard}`, 'content-type': 'application/json' },
+        payload: { model: CHAT_MODEL, messages: [{ role: 'user', content: 'hello' }], stream: true, ...body },
+      })
+      expect(res.statusCode).toBe(200)
+      expect(res.headers['content-type']).toMatch(/^text\/event-stream/)
+      return res.body
+        .split('\n\n')
+        .filter((event) => event.startsWith('data: {'))
+        .map((event) => JSON.parse(event.slice(6)) as Record<string, unknown>)
+    }
+    const text = await chunksOf({ n: 2 })
+    const tools = await chunksOf({
+      tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { id: { type: 'integer' } } } } }],
+      tool_choice: 'required',
+    })
+    await emu.send('POST', '/_emulator/api/faults', { match: { operation: 'chat.create' }, action: { status: 502, stream: { after_chunks: 3 } } })
+    const broken = await chunksOf({})
+    expect(broken.at(-1)).toHaveProperty('error')
+    for (const chunk of [...text, ...tools, ...broken]) expect(componentProblems('ChatStreamChunk', chunk), JSON.stringify(chunk)).toEqual([])
   })
 
   it("names providers and parameters only from the real document's enums", async () => {

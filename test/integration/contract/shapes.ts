@@ -74,6 +74,20 @@ export function gatewayProblems(method: string, path: string, answer: Answer): s
   return (validate.errors ?? []).map((e) => `body${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`)
 }
 
+/** Problems with `value` as one of the real document's component schemas (e.g. `ChatStreamChunk`); empty when it conforms. */
+export function componentProblems(schemaName: string, value: unknown): string[] {
+  const { doc, ajv, validators } = real()
+  if (!doc.components?.schemas?.[schemaName]) return [`the real document has no schema ${schemaName}`]
+  const ref = `real#/${pointer('components', 'schemas', schemaName)}`
+  let validate = validators.get(ref)
+  if (!validate) {
+    validate = ajv.compile({ $ref: ref })
+    validators.set(ref, validate)
+  }
+  if (validate(value)) return []
+  return (validate.errors ?? []).map((e) => `${schemaName}${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`)
+}
+
 /** A value of one of the real document's enums, e.g. `ProviderName`, `Parameter`. */
 export function realEnum(schemaName: string): string[] {
   const schema = real().doc.components?.schemas?.[schemaName] as Json | undefined

@@ -36,7 +36,10 @@ export interface AnswerRequest {
 const STOPWORDS = new Set(
   (
     'a an and are as at be but by can could do does for from had has have how i if in into is it its me my of on or our please ' +
-    'should so tell than that the their them then there these they this to was we were what when where which who why will with would you your'
+    'should so tell than that the their them then there these they this to was we were what when where which who why will with would you your ' +
+    // Words of asking rather than of the topic: an answer about "want" or "explain" reads as a bug.
+    'about also been before being could describe does doing explain give hello help here just know like make many more much need ' +
+    'show some thank thanks very want write'
   ).split(' '),
 )
 

@@ -73,6 +73,8 @@ export class RecordedStream extends Readable {
   /** Bytes written so far. */
   sentBytes = 0
   private readonly keepLimit: number
+  /** A producer waiting for the reader to want more. */
+  private waiting: (() => void) | null = null
 
   constructor(keepLimit: number) {
     super()
@@ -80,7 +82,32 @@ export class RecordedStream extends Readable {
   }
 
   override _read(): void {
-    // Written to by its producer at its own pace; nothing to pull.
+    // Written to by its producer at its own pace; the reader asking for more releases a waiting one.
+    this.release()
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.release()
+    callback(error)
+  }
+
+  private release(): void {
+    const waiting = this.waiting
+    this.waiting = null
+    waiting?.()
+  }
+
+  /** More than the reader has taken is buffered: a producer should await drained() before writing on. */
+  get full(): boolean {
+    return this.readableLength >= this.readableHighWaterMark
+  }
+
+  /** Resolves once the reader wants more, or the stream is gone (then write returns false). */
+  drained(): Promise<void> {
+    if (!this.full || this.destroyed) return Promise.resolve()
+    return new Promise((resolve) => {
+      this.waiting = resolve
+    })
   }
 
   write(text: string): boolean {

@@ -2,12 +2,15 @@
 // the request's `seed`, the messages), so the same request gives the same answer and a different
 // conversation a different one. Text is English-like sentences from faker that pick up key words of
 // the last user message; tool arguments and structured outputs are values generated from the given
-// JSON Schema (json-schema-faker, seeded from the same stream), so they validate against it.
-import { generateSync } from 'json-schema-faker'
+// JSON Schema (json-schema-faker in a worker, seeded from the same stream), so they validate against
+// it. Every answer is bounded by its max tokens: text is written only that far, and a schema's bounds
+// are lowered to what that can hold (schema-fit.ts), the value then cut with finish_reason "length".
 import type { MakeFaker } from '../../core/faker.ts'
 import { createRng, sha256Hex, type Rng } from '../../core/rng.ts'
-import { countTokens, tokenizerNow } from '../embeddings/tokens.ts'
+import { countTokens, firstTokens } from '../embeddings/tokens.ts'
 import type { Message, ResponseFormat, Tool, ToolCall, ToolChoice } from './chat.input.ts'
+import type { FillJob, SchemaFiller } from './schema-filler.ts'
+import type { FittedSchema } from './schema-fit.ts'
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls'
 
@@ -31,6 +34,8 @@ export interface AnswerRequest {
   stop: readonly string[]
   /** Tokens a text answer aims at (about; whole sentences). */
   answerTokens: number
+  /** The schemas values are generated from, fitted to the answer's budget: by tool name, and the format's. */
+  fitted: { tools: ReadonlyMap<string, FittedSchema>; format: FittedSchema | null }
 }
 
 const STOPWORDS = new Set(
@@ -84,12 +89,6 @@ function mentionedTool(tools: readonly Tool[], text: string): Tool | null {
   return tools.find((tool) => nameWords(tool.name).some((w) => words.has(w) && !STOPWORDS.has(w) && w !== 'get' && w !== 'list')) ?? null
 }
 
-/** A value valid against `schema`, drawn from the answer's stream. */
-function valueOf(schema: Record<string, unknown>, rng: Rng): unknown {
-  const { $schema: _dialect, ...rest } = schema
-  return generateSync(rest, { seed: rng.int(1, 2 ** 31 - 1), maxDepth: 6, maxDefaultItems: 3, optionalsProbability: 0.5 })
-}
-
 function sentences(makeFaker: MakeFaker, rng: Rng, topic: readonly string[], targetTokens: number): string {
   const faker = makeFaker(rng)
   const out: string[] = []
@@ -110,45 +109,80 @@ const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text
 
 /** `text` cut at the first stop sequence or at `maxTokens`, with why it ended. */
 function bounded(text: string, request: AnswerRequest): { text: string; finishReason: FinishReason; tokens: number } {
-  let finishReason: FinishReason = 'stop'
   for (const stop of request.stop) {
     const at = stop === '' ? -1 : text.indexOf(stop)
     if (at !== -1) text = text.slice(0, at)
   }
-  const encoder = tokenizerNow()
-  const tokens = encoder.encode(text)
-  if (tokens.length > request.maxTokens) {
-    text = encoder.decode(tokens.slice(0, request.maxTokens))
-    finishReason = 'length'
-  }
-  return { text, finishReason, tokens: Math.min(tokens.length, request.maxTokens) }
+  const kept = firstTokens(text, request.maxTokens)
+  return { text: kept.text, finishReason: kept.cut ? 'length' : 'stop', tokens: kept.tokens }
+}
+
+/** What one choice will be, before any schema is filled: its stream, the tool it calls, the value it needs. */
+interface AnswerPlan {
+  rng: Rng
+  tool: Tool | null
+  fill: (FillJob & { lowered: boolean }) | null
+}
+
+function planAnswer(request: AnswerRequest, choice: number): AnswerPlan {
+  const rng = createRng(request.seed, `chat:${request.model}:${request.requestSeed ?? ''}:${digestOf(request)}:${choice}`)
+  const tool = toolToCall(request, rng)
+  const fitted = tool ? request.fitted.tools.get(tool.name) : request.format.kind === 'json_schema' ? request.fitted.format : null
+  if (!fitted) return { rng, tool, fill: null }
+  const field = tool ? `tools[${request.tools.indexOf(tool)}].function.parameters` : 'response_format.json_schema.schema'
+  return { rng, tool, fill: { schema: fitted.schema, seed: rng.int(1, 2 ** 31 - 1), field, lowered: fitted.lowered } }
 }
 
 /**
- * The answer to one request; `choice` (0 for the first) makes each of `n` choices its own. The
- * tokenizer and faker are loaded by then (the caller awaited them), so this runs inside the billing
- * transaction.
+ * The answers to one request, `choices` of them, each its own. Values of schemas are made in the
+ * filler's worker, within its budget; the rest runs here (the tokenizer and faker are loaded by then).
  */
-export function answer(request: AnswerRequest, choice: number, makeFaker: MakeFaker): Answer {
-  const rng = createRng(request.seed, `chat:${request.model}:${request.requestSeed ?? ''}:${digestOf(request)}:${choice}`)
-  const tool = toolToCall(request, rng)
-  if (tool) return toolCallsAnswer([{ name: tool.name, arguments: JSON.stringify(valueOf(tool.parameters, rng)) }], rng)
+export async function writeAnswers(request: AnswerRequest, choices: number, makeFaker: MakeFaker, filler: SchemaFiller): Promise<Answer[]> {
+  const plans = Array.from({ length: choices }, (_, choice) => planAnswer(request, choice))
+  const values = await filler.fill(plans.flatMap((plan) => (plan.fill ? [plan.fill] : [])))
+  let next = 0
+  return plans.map((plan) => writeAnswer(request, plan, plan.fill ? values[next++]! : null, makeFaker))
+}
+
+function writeAnswer(request: AnswerRequest, plan: AnswerPlan, value: string | null, makeFaker: MakeFaker): Answer {
+  // A value of a lowered schema stands for a longer one: the answer ran out of tokens.
+  const lowered = plan.fill?.lowered === true
+  if (plan.tool) return toolCallsAnswer([{ name: plan.tool.name, arguments: value ?? '{}' }], plan.rng, null, request.maxTokens, lowered)
   const last = [...request.messages].reverse().find((m) => m.role === 'user')
+  // Never more than the answer can hold: a few tokens past the cut keep it where a longer text would cut.
+  const target = Math.min(request.answerTokens, request.maxTokens + 8)
   let text: string
-  if (request.format.kind === 'json_schema') text = JSON.stringify(valueOf(request.format.schema, rng))
+  if (value !== null) text = value
   else if (request.format.kind === 'json_object')
-    text = JSON.stringify({ answer: sentences(makeFaker, rng, keyWords(last?.text ?? '', 2), Math.min(request.answerTokens, 24)) })
-  else text = sentences(makeFaker, rng, keyWords(last?.text ?? '', 2), request.answerTokens)
+    text = JSON.stringify({ answer: sentences(makeFaker, plan.rng, keyWords(last?.text ?? '', 2), Math.min(target, 24)) })
+  else text = sentences(makeFaker, plan.rng, keyWords(last?.text ?? '', 2), target)
   const cut = bounded(text, request)
-  return { content: cut.text, toolCalls: [], finishReason: cut.finishReason, completionTokens: cut.tokens }
+  return { content: cut.text, toolCalls: [], finishReason: lowered ? 'length' : cut.finishReason, completionTokens: cut.tokens }
 }
 
 const digestOf = (request: AnswerRequest): string => sha256Hex(JSON.stringify([request.messages, request.tools.map((t) => t.name), request.format]))
 
-function toolCallsAnswer(calls: ReadonlyArray<{ name: string; arguments: string }>, rng: Rng, content: string | null = null): Answer {
-  const toolCalls: ToolCall[] = calls.map((call) => ({ id: `call_${rng.hex(24)}`, type: 'function', function: { name: call.name, arguments: call.arguments } }))
-  const tokens = calls.reduce((n, call) => n + countTokens(call.name) + countTokens(call.arguments) + 3, content === null ? 0 : countTokens(content))
-  return { content, toolCalls, finishReason: 'tool_calls', completionTokens: tokens }
+/** Tool calls, their arguments cut at `maxTokens` (finish_reason "length") as a model's that ran out. */
+function toolCallsAnswer(
+  calls: ReadonlyArray<{ name: string; arguments: string }>,
+  rng: Rng,
+  content: string | null,
+  maxTokens: number,
+  lowered = false,
+): Answer {
+  let room = maxTokens - (content === null ? 0 : countTokens(content))
+  let cut = lowered
+  const toolCalls: ToolCall[] = calls.map((call) => {
+    const args = firstTokens(call.arguments, Math.max(0, room - countTokens(call.name) - 3))
+    room -= args.tokens + countTokens(call.name) + 3
+    cut ||= args.cut
+    return { id: `call_${rng.hex(24)}`, type: 'function', function: { name: call.name, arguments: args.text } }
+  })
+  const tokens = toolCalls.reduce(
+    (n, call) => n + countTokens(call.function.name) + countTokens(call.function.arguments) + 3,
+    content === null ? 0 : countTokens(content),
+  )
+  return { content, toolCalls, finishReason: cut ? 'length' : 'tool_calls', completionTokens: tokens }
 }
 
 /**
@@ -160,7 +194,8 @@ export function givenAnswer(
   given: { content?: string | undefined; tool_calls?: ReadonlyArray<{ name: string; arguments: string }> | undefined },
   label: string,
 ): Answer {
-  if (given.tool_calls) return toolCallsAnswer(given.tool_calls, createRng(request.seed, `fixture:${label}:${digestOf(request)}`), given.content ?? null)
+  if (given.tool_calls)
+    return toolCallsAnswer(given.tool_calls, createRng(request.seed, `fixture:${label}:${digestOf(request)}`), given.content ?? null, request.maxTokens)
   const cut = bounded(given.content ?? '', request)
   return { content: cut.text, toolCalls: [], finishReason: cut.finishReason, completionTokens: cut.tokens }
 }

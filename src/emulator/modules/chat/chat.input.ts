@@ -103,10 +103,39 @@ const schemaChecker = new Ajv({ strict: false, validateFormats: false })
 function checkSchema(schema: unknown, field: string): Record<string, unknown> {
   if (!isObject(schema)) throw fieldError(field, 'must be a JSON Schema object')
   const { $schema: _dialect, ...rest } = schema
-  if (!schemaChecker.validateSchema(rest)) {
+  if (!schemaChecker.validateSchema(forMetaCheck(rest, field, 0) as Record<string, unknown>)) {
     throw fieldError(field, `is not a valid JSON Schema: ${schemaChecker.errorsText(schemaChecker.errors, { dataVar: 'schema' })}`)
   }
   return schema
+}
+
+/** Levels of JSON a schema may nest (about half as many levels of subschemas). */
+export const SCHEMA_DEPTH = 128
+
+/**
+ * A copy of a schema for Ajv's meta-schema check, with each `enum` and `required` list cut to its first
+ * value once its values are checked here to be unique: the meta-schema's uniqueItems compares every pair
+ * (60,000 enum values took 12 s). Also refuses a schema nested deeper than SCHEMA_DEPTH.
+ */
+function forMetaCheck(node: unknown, field: string, depth: number): unknown {
+  if (node === null || typeof node !== 'object') return node
+  if (depth > SCHEMA_DEPTH) throw fieldError(field, `nests deeper than ${SCHEMA_DEPTH} levels`)
+  if (Array.isArray(node)) return node.map((item) => forMetaCheck(item, field, depth + 1))
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(node)) {
+    if ((key === 'enum' || key === 'required') && Array.isArray(value) && value.length > 1) {
+      const seen = new Set<string>()
+      for (const item of value as unknown[]) {
+        const text = JSON.stringify(item)
+        if (seen.has(text)) throw fieldError(field, `is not a valid JSON Schema: ${key} repeats ${text.slice(0, 80)}`)
+        seen.add(text)
+      }
+      out[key] = [forMetaCheck(value[0], field, depth + 1)]
+    } else {
+      out[key] = forMetaCheck(value, field, depth + 1)
+    }
+  }
+  return out
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/

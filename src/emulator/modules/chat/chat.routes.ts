@@ -11,8 +11,9 @@ import { caller } from '../../http/auth.ts'
 import { isEuRequest } from '../../http/listeners.ts'
 import { ChatBody, ChatResponse, CompletionBody, CompletionResponse, GenerationQuery, GenerationResponse } from './chat.schemas.ts'
 import { chatResult, createChatCompletion, createTextCompletion, settleBroken, textResult, type Completion, type RequestOrigin } from './chat.service.ts'
-import { streamCompletion, type StreamControls } from './chat.stream.ts'
+import { failStream, streamCompletion, type StreamControls } from './chat.stream.ts'
 import { createPacer, type Pacer } from './chat.pace.ts'
+import { SchemaFiller } from './schema-filler.ts'
 
 /** Messages may carry images as data URIs. */
 const CHAT_BODY_LIMIT = 32 * 1024 * 1024
@@ -53,14 +54,24 @@ function send(
     },
     broken: (sentTokens, finishReason) => settleBroken(ctx, completion, sentTokens, finishReason),
   }
-  // Started once the reply has taken the stream, so its headers go out before anything breaks.
-  setImmediate(() => void streamCompletion(body, completion, kind, controls))
+  // Started once the reply has taken the stream, so its headers go out before anything breaks. A
+  // failure part way ends this one stream with an error chunk and a log line, never the process.
+  setImmediate(() => {
+    streamCompletion(body, completion, kind, controls).catch((error: unknown) => {
+      request.log.error({ err: error, generation: completion.id }, 'chat stream failed')
+      failStream(body, completion, kind)
+    })
+  })
   return reply.type('text/event-stream').header('cache-control', 'no-cache').header('x-accel-buffering', 'no').send(body)
 }
 
 export const chatRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
   const pacer = createPacer(ctx.clock)
-  app.addHook('onClose', async () => pacer.close())
+  const filler = new SchemaFiller()
+  app.addHook('onClose', async () => {
+    pacer.close()
+    await filler.close()
+  })
   app.post(
     '/chat/completions',
     {
@@ -70,7 +81,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = a
     },
     async (request, reply) => {
       const region = isEuRequest(request.raw) ? 'eu' : null
-      const completion = await createChatCompletion(ctx, caller(request), request.body, region, originOf(request))
+      const completion = await createChatCompletion(ctx, caller(request), request.body, region, originOf(request), filler)
       return send(ctx, pacer, request, reply, completion, request.body.stream === true, 'chat')
     },
   )
@@ -84,7 +95,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = a
     },
     async (request, reply) => {
       const region = isEuRequest(request.raw) ? 'eu' : null
-      const completion = await createTextCompletion(ctx, caller(request), request.body, region, originOf(request))
+      const completion = await createTextCompletion(ctx, caller(request), request.body, region, originOf(request), filler)
       return send(ctx, pacer, request, reply, completion, request.body.stream === true, 'text')
     },
   )

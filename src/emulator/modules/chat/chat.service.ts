@@ -12,14 +12,23 @@ import { countTokens, loadTokenizer } from '../embeddings/tokens.ts'
 import { bill, settle } from '../ledger/ledger.service.ts'
 import { loadFaker, type MakeFaker } from '../../core/faker.ts'
 import { faultError } from '../../faults/faults.ts'
-import { answer, givenAnswer, type Answer, type AnswerRequest } from './chat.answer.ts'
+import { givenAnswer, writeAnswers, type Answer, type AnswerRequest } from './chat.answer.ts'
 import type { ChatFixtureAnswer } from './chat-fixtures.schemas.ts'
 import type { FixtureSubject } from './chat-fixtures.service.ts'
 import { answerTokensFor } from './chat.settings.ts'
 import { mediaTokens, parseMessages, parseResponseFormat, parseToolChoice, parseTools, type Message, type Tool } from './chat.input.ts'
 import type { ChatBody, CompletionBody } from './chat.schemas.ts'
+import type { SchemaFiller } from './schema-filler.ts'
+import { fitSchema, type FittedSchema } from './schema-fit.ts'
 
 const TOOL_ROUTING_DOCS = 'To learn more about provider routing, visit: https://openrouter.ai/docs/provider-routing'
+
+/** The most tokens an answer has when the catalog gives its model no output bound (max_completion_tokens). */
+export const DEFAULT_MAX_COMPLETION_TOKENS = 16_384
+/** The most characters of JSON a schema's value is generated to, whatever the max tokens: 1 MiB. */
+export const SCHEMA_VALUE_CHARS = 1024 * 1024
+/** Characters of a schema's value per token of the answer: enough that a lowered value still fills it. */
+const CHARS_PER_TOKEN = 16
 
 /** Where a request came from, as GET /generation reports it. */
 export interface RequestOrigin {
@@ -108,6 +117,16 @@ async function prepareChat(ctx: EmulatorContext, body: ChatBody): Promise<Prepar
   const promptTokens = promptTokensOf(messages, tools)
   const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? null
   const stop = typeof body.stop === 'string' ? [body.stop] : (body.stop ?? [])
+  const answerMax = cap(model, promptTokens, maxTokens)
+  // Schemas are fitted to what the answer can hold before anything is billed: what no value can
+  // satisfy is a 400 here, and no value is generated larger than the budget.
+  const budget = Math.min(SCHEMA_VALUE_CHARS, answerMax * CHARS_PER_TOKEN)
+  const fitted = {
+    tools: new Map<string, FittedSchema>(
+      tools.map((tool, i) => [tool.name, fitSchema(withoutDialect(tool.parameters), budget, `tools[${i}].function.parameters`)]),
+    ),
+    format: format.kind === 'json_schema' ? fitSchema(withoutDialect(format.schema), budget, 'response_format.json_schema.schema') : null,
+  }
   return {
     model,
     messages,
@@ -125,11 +144,18 @@ async function prepareChat(ctx: EmulatorContext, body: ChatBody): Promise<Prepar
       tools,
       toolChoice: tools.length === 0 ? { kind: 'none' } : toolChoice,
       format,
-      maxTokens: cap(model, promptTokens, maxTokens),
+      maxTokens: answerMax,
       stop,
       answerTokens: answerTokensFor(ctx.chatSettings.current, model.id),
+      fitted,
     },
   }
+}
+
+/** A schema without its `$schema` (the generator would try to fetch the dialect). */
+function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = schema
+  return rest
 }
 
 /** What a chat fixture sees of a request. */
@@ -151,10 +177,13 @@ async function prepareCompletion(ctx: EmulatorContext, body: CompletionBody): Pr
   return prepareChat(ctx, { ...body, messages: [{ role: 'user', content: prompt }] })
 }
 
-/** The most tokens an answer may have: what was asked, the endpoint's output bound, and the context left. */
+/**
+ * The most tokens an answer may have: what was asked, the endpoint's output bound (or
+ * DEFAULT_MAX_COMPLETION_TOKENS where the catalog has none), and the context left.
+ */
 function cap(model: CatalogModel, promptTokens: number, asked: number | null): number {
   const context = model.context_length ?? 128_000
-  const output = model.top_provider?.max_completion_tokens ?? context
+  const output = model.top_provider?.max_completion_tokens ?? DEFAULT_MAX_COMPLETION_TOKENS
   return Math.max(1, Math.min(asked ?? Number.POSITIVE_INFINITY, output, context - promptTokens))
 }
 
@@ -171,12 +200,17 @@ function checkContext(model: CatalogModel, promptTokens: number, asked: number |
 
 const p50 = (figures: { p50?: number | null } | null | undefined): number | null => (typeof figures?.p50 === 'number' ? figures.p50 : null)
 
-async function complete(
-  ctx: EmulatorContext,
-  caller: AuthContext,
-  prepared: Prepared,
-  options: { operation: string; region: Region | null; provider: ChatBody['provider']; streamed: boolean; origin: RequestOrigin; user: string | null },
-): Promise<Completion> {
+interface CompleteOptions {
+  operation: string
+  region: Region | null
+  provider: ChatBody['provider']
+  streamed: boolean
+  origin: RequestOrigin
+  user: string | null
+  filler: SchemaFiller
+}
+
+async function complete(ctx: EmulatorContext, caller: AuthContext, prepared: Prepared, options: CompleteOptions): Promise<Completion> {
   const { model, tools, promptTokens } = prepared
   checkContext(model, promptTokens, prepared.maxTokens)
   // Tools narrow the endpoints to those that take them, as the real router does.
@@ -186,21 +220,43 @@ async function complete(
   ctx.rateLimiter.admit(caller.key.hash, caller.account.id, ctx.clock.now())
   const now = ctx.clock.now()
   const subject = fixtureSubject(model.id, prepared.messages, tools, options.origin.fixture)
-  // One transaction: the fixture that answers is counted as used only when the answer is billed (a
-  // 402 leaves it as it was), and a fixture's error is counted and answered without billing.
-  const outcome = immediateTransaction(ctx.db, (): Completion | { error: ApiError } => {
-    const fixture = ctx.repos.chatFixtures.find(caller.account.id, subject)
+  // Generated answers are written before the transaction (values of schemas in the filler's worker,
+  // which takes time), unless a fixture will answer. Should a fixture be used up meanwhile, the
+  // transaction finds none and the answers are written then (the second round writes them anyway).
+  for (let round = 0; ; round++) {
+    const generated =
+      round === 0 && ctx.repos.chatFixtures.find(caller.account.id, subject)
+        ? null
+        : await writeAnswers(prepared.answerRequest, prepared.choices, prepared.makeFaker, options.filler)
+    const outcome = billCompletion(ctx, caller, prepared, options, { endpoints, now, subject, generated })
+    if (outcome === 'no answers') continue
+    if ('error' in outcome) throw outcome.error
+    return outcome
+  }
+}
+
+/**
+ * One transaction: the fixture that answers is counted as used only when the answer is billed (a 402
+ * leaves it as it was), and a fixture's error is counted and answered without billing.
+ */
+function billCompletion(
+  ctx: EmulatorContext,
+  caller: AuthContext,
+  prepared: Prepared,
+  options: CompleteOptions,
+  at: { endpoints: CatalogEndpoint[]; now: number; subject: FixtureSubject; generated: Answer[] | null },
+): Completion | { error: ApiError } | 'no answers' {
+  const { model, promptTokens } = prepared
+  const { endpoints, now } = at
+  return immediateTransaction(ctx.db, (): Completion | { error: ApiError } | 'no answers' => {
+    const fixture = ctx.repos.chatFixtures.find(caller.account.id, at.subject)
+    if (!fixture && !at.generated) return 'no answers'
     const given = fixture ? (JSON.parse(fixture.answer) as ChatFixtureAnswer & { tool_calls?: Array<{ name: string; arguments: string }> }) : null
     if (fixture) ctx.repos.chatFixtures.use(fixture.id)
     if (given?.error) return { error: faultError(given.error.status, now, fixture!.id, { message: given.error.message }, 'fixture') }
-    const answers: Answer[] = []
-    for (let choice = 0; choice < prepared.choices; choice++) {
-      answers.push(
-        given
-          ? givenAnswer(prepared.answerRequest, given, `${fixture!.id}:${fixture!.hits}:${choice}`)
-          : answer(prepared.answerRequest, choice, prepared.makeFaker),
-      )
-    }
+    const answers: Answer[] = given
+      ? Array.from({ length: prepared.choices }, (_, choice) => givenAnswer(prepared.answerRequest, given, `${fixture!.id}:${fixture!.hits}:${choice}`))
+      : at.generated!
     const completionTokens = answers.reduce((n, a) => n + a.completionTokens, 0)
     const billed = bill(ctx, {
       caller,
@@ -249,8 +305,6 @@ async function complete(
       tokensPerSecond,
     }
   })
-  if ('error' in outcome) throw outcome.error
-  return outcome
 }
 
 export async function createChatCompletion(
@@ -259,6 +313,7 @@ export async function createChatCompletion(
   body: ChatBody,
   region: Region | null,
   origin: RequestOrigin,
+  filler: SchemaFiller,
 ): Promise<Completion> {
   const prepared = await prepareChat(ctx, body)
   return complete(ctx, caller, prepared, {
@@ -268,6 +323,7 @@ export async function createChatCompletion(
     streamed: body.stream === true,
     origin,
     user: body.user ?? null,
+    filler,
   })
 }
 
@@ -277,6 +333,7 @@ export async function createTextCompletion(
   body: CompletionBody,
   region: Region | null,
   origin: RequestOrigin,
+  filler: SchemaFiller,
 ): Promise<Completion> {
   const prepared = await prepareCompletion(ctx, body)
   return complete(ctx, caller, prepared, {
@@ -286,6 +343,7 @@ export async function createTextCompletion(
     streamed: body.stream === true,
     origin,
     user: body.user ?? null,
+    filler,
   })
 }
 

@@ -3,46 +3,52 @@
 // or tool-call argument deltas, the finish reason), a chunk with the usage, and `data: [DONE]`.
 // With --chat-speed above 0 the first token waits for the endpoint's latency and the rest follow at
 // its throughput, scaled by the setting (in virtual time while the clock is frozen: chat.pace.ts); at 0
-// (the default) everything is sent at once.
+// (the default) everything is sent at once: in one write when it is small, else in writes of about
+// WRITE_CHARS that wait for the client to take them (the answer is never built as one string).
 import { RecordedStream } from '../../core/buffers.ts'
 import type { StreamFault } from '../../faults/faults.hook.ts'
-import type { Answer } from './chat.answer.ts'
 import type { StreamTimeline } from './chat.pace.ts'
 import type { Rng } from '../../core/rng.ts'
 import { usageOf, type Completion } from './chat.service.ts'
 
 /** Pieces of text as a model streams them: a word and its leading space at a time. */
-const pieces = (text: string): string[] => text.match(/\s*\S+/g) ?? (text ? [text] : [])
+function* pieces(text: string): Generator<string> {
+  let found = false
+  for (const match of text.matchAll(/\s*\S+/g)) {
+    found = true
+    yield match[0]
+  }
+  if (!found && text) yield text
+}
 
 /** Tool-call arguments in pieces of this many characters. */
 const ARGUMENT_PIECE = 24
+
+/** Events are sent in writes of about this many characters when nothing paces them. */
+const WRITE_CHARS = 64 * 1024
 
 /** What the real gateway sends first, while the model "thinks". */
 const PROCESSING = ': OPENROUTER PROCESSING\n\n'
 
 type Kind = 'chat' | 'text'
 
-/** The events of one completion, each with the tokens it carries (for timing). */
-function events(completion: Completion, kind: Kind): Array<{ data: Record<string, unknown>; tokens: number }> {
-  const base = {
-    id: completion.id,
-    provider: completion.endpoint.provider_name,
-    model: completion.model.id,
-    object: kind === 'chat' ? 'chat.completion.chunk' : 'text_completion',
-    created: completion.created,
-  }
-  const out: Array<{ data: Record<string, unknown>; tokens: number }> = []
-  const chunk = (choice: Record<string, unknown>, tokens = 0) => out.push({ data: { ...base, choices: [choice] }, tokens })
-  completion.answers.forEach((a: Answer, index) => {
+type StreamEvent = { data: Record<string, unknown>; tokens: number }
+
+/** The events of one completion, each with the tokens it carries (for timing), made as they are sent. */
+function* events(completion: Completion, kind: Kind): Generator<StreamEvent> {
+  const base = chunkBase(completion, kind)
+  const chunk = (choice: Record<string, unknown>, tokens = 0): StreamEvent => ({ data: { ...base, choices: [choice] }, tokens })
+  for (const [index, a] of completion.answers.entries()) {
     if (kind === 'text') {
-      for (const piece of pieces(a.content ?? '')) chunk({ index, text: piece, finish_reason: null, native_finish_reason: null, logprobs: null }, 1)
-      chunk({ index, text: '', finish_reason: a.finishReason, native_finish_reason: a.finishReason, logprobs: null })
-      return
+      for (const piece of pieces(a.content ?? '')) yield chunk({ index, text: piece, finish_reason: null, native_finish_reason: null, logprobs: null }, 1)
+      yield chunk({ index, text: '', finish_reason: a.finishReason, native_finish_reason: a.finishReason, logprobs: null })
+      continue
     }
-    chunk({ index, delta: { role: 'assistant', content: '' }, finish_reason: null, native_finish_reason: null, logprobs: null })
-    for (const piece of pieces(a.content ?? '')) chunk({ index, delta: { content: piece }, finish_reason: null, native_finish_reason: null, logprobs: null }, 1)
-    a.toolCalls.forEach((call, callIndex) => {
-      chunk({
+    yield chunk({ index, delta: { role: 'assistant', content: '' }, finish_reason: null, native_finish_reason: null, logprobs: null })
+    for (const piece of pieces(a.content ?? ''))
+      yield chunk({ index, delta: { content: piece }, finish_reason: null, native_finish_reason: null, logprobs: null }, 1)
+    for (const [callIndex, call] of a.toolCalls.entries()) {
+      yield chunk({
         index,
         delta: { tool_calls: [{ index: callIndex, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] },
         finish_reason: null,
@@ -51,7 +57,7 @@ function events(completion: Completion, kind: Kind): Array<{ data: Record<string
       })
       const args = call.function.arguments
       for (let at = 0; at < args.length; at += ARGUMENT_PIECE) {
-        chunk(
+        yield chunk(
           {
             index,
             delta: { tool_calls: [{ index: callIndex, function: { arguments: args.slice(at, at + ARGUMENT_PIECE) } }] },
@@ -62,11 +68,10 @@ function events(completion: Completion, kind: Kind): Array<{ data: Record<string
           Math.ceil(ARGUMENT_PIECE / 4),
         )
       }
-    })
-    chunk({ index, delta: {}, finish_reason: a.finishReason, native_finish_reason: a.finishReason, logprobs: null })
-  })
-  out.push({ data: { ...base, choices: [], usage: usageOf(completion) }, tokens: 0 })
-  return out
+    }
+    yield chunk({ index, delta: {}, finish_reason: a.finishReason, native_finish_reason: a.finishReason, logprobs: null })
+  }
+  yield { data: { ...base, choices: [], usage: usageOf(completion) }, tokens: 0 }
 }
 
 /** What the real gateway names an error of each status in a stream's error chunk. */
@@ -112,14 +117,17 @@ export async function streamCompletion(body: RecordedStream, completion: Complet
   const due = (sent: number): boolean =>
     fault !== null && ((fault.afterChunks !== null && sent >= fault.afterChunks) || (fault.afterMs !== null && timeline.elapsed() >= fault.afterMs))
   if (speed === 0 && fault === null) {
-    // Nothing to pace or break: the events go out in one write (one chunk on the wire, not one per word).
-    body.write(
-      PROCESSING +
-        events(completion, kind)
-          .map((event) => `data: ${JSON.stringify(event.data)}\n\n`)
-          .join('') +
-        'data: [DONE]\n\n',
-    )
+    // Nothing to pace or break: the events go out in as few writes as fit WRITE_CHARS (one chunk on the
+    // wire for a usual answer, not one per word), each waiting for the client to take the one before.
+    let batch = PROCESSING
+    for (const event of events(completion, kind)) {
+      batch += `data: ${JSON.stringify(event.data)}\n\n`
+      if (batch.length < WRITE_CHARS) continue
+      if (!body.write(batch)) return
+      batch = ''
+      await body.drained()
+    }
+    body.write(`${batch}data: [DONE]\n\n`)
     body.end()
     return
   }
@@ -133,6 +141,7 @@ export async function streamCompletion(body: RecordedStream, completion: Complet
     if (msPerToken > 0 && event.tokens > 0) await timeline.sleep(event.tokens * msPerToken * (0.7 + 0.6 * controls.jitter.next()))
     if (due(sent)) return breakStream(body, completion, kind, controls, sentTokens)
     if (!body.write(`data: ${JSON.stringify(event.data)}\n\n`)) return
+    if (body.full) await body.drained()
     sent++
     sentTokens += event.tokens
   }
@@ -165,21 +174,37 @@ async function breakStream(body: RecordedStream, completion: Completion, kind: K
     message: fault.message ?? ERROR_MESSAGES[status] ?? `Error ${status}`,
     metadata: { error_type: ERROR_TYPES[status] ?? 'server' },
   }
+  body.write(errorChunk(completion, kind, error))
+  controls.broken(sentTokens, 'error')
+  body.end()
+}
+
+/**
+ * The stream broke inside the emulator (a bug, a database error): one error chunk (500, as the real
+ * gateway reports its own failure once generation has started) and the end, if the client is still
+ * there. What was billed stays billed.
+ */
+export function failStream(body: RecordedStream, completion: Completion, kind: Kind): void {
+  body.write(errorChunk(completion, kind, { code: 500, message: 'Internal Server Error', metadata: { error_type: 'server' } }))
+  body.end()
+}
+
+/** The event that carries an error, with `finish_reason: "error"`. */
+function errorChunk(completion: Completion, kind: Kind, error: { code: number; message: string; metadata: Record<string, unknown> }): string {
   const choice =
     kind === 'chat'
       ? { index: 0, delta: { content: '' }, finish_reason: 'error', native_finish_reason: 'error', logprobs: null }
       : { index: 0, text: '', finish_reason: 'error', native_finish_reason: 'error', logprobs: null }
-  body.write(
-    `data: ${JSON.stringify({
-      id: completion.id,
-      provider: completion.endpoint.provider_name,
-      model: completion.model.id,
-      object: kind === 'chat' ? 'chat.completion.chunk' : 'text_completion',
-      created: completion.created,
-      error,
-      choices: [choice],
-    })}\n\n`,
-  )
-  controls.broken(sentTokens, 'error')
-  body.end()
+  return `data: ${JSON.stringify({ ...chunkBase(completion, kind), error, choices: [choice] })}\n\n`
+}
+
+/** What every event of a completion carries. */
+function chunkBase(completion: Completion, kind: Kind): Record<string, unknown> {
+  return {
+    id: completion.id,
+    provider: completion.endpoint.provider_name,
+    model: completion.model.id,
+    object: kind === 'chat' ? 'chat.completion.chunk' : 'text_completion',
+    created: completion.created,
+  }
 }

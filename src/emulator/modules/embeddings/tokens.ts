@@ -28,10 +28,12 @@ export const IMAGE_TOKENS = 85
  */
 const PIECE = 512
 
-export function countTokens(text: string): number {
-  const encoder = tokenizerNow()
-  if (text.length <= PIECE) return encoder.encode(text).length
-  let tokens = 0
+/** The text in pieces the tokenizer counts alone (see PIECE). */
+function* tokenPieces(text: string): Generator<string> {
+  if (text.length <= PIECE) {
+    yield text
+    return
+  }
   let start = 0
   while (start < text.length) {
     let end = Math.min(text.length, start + PIECE)
@@ -39,10 +41,33 @@ export function countTokens(text: string): number {
       const cut = wordStartBefore(text, end, start + PIECE / 2)
       if (cut !== -1) end = cut
     }
-    tokens += encoder.encode(text.slice(start, end)).length
+    yield text.slice(start, end)
     start = end
   }
+}
+
+export function countTokens(text: string): number {
+  const encoder = tokenizerNow()
+  let tokens = 0
+  for (const piece of tokenPieces(text)) tokens += encoder.encode(piece).length
   return tokens
+}
+
+/**
+ * The first `max` tokens of `text`, counted as countTokens counts them, and whether it was cut. The
+ * work stops at the cut: a 600 KB answer cut at 16 tokens costs 16 tokens, not the whole text.
+ */
+export function firstTokens(text: string, max: number): { text: string; tokens: number; cut: boolean } {
+  const encoder = tokenizerNow()
+  let tokens = 0
+  let kept = ''
+  for (const piece of tokenPieces(text)) {
+    const encoded = encoder.encode(piece)
+    if (tokens + encoded.length > max) return { text: kept + encoder.decode(encoded.slice(0, max - tokens)), tokens: max, cut: true }
+    tokens += encoded.length
+    kept += piece
+  }
+  return { text, tokens, cut: false }
 }
 
 /** The last index in (floor, end] of a space between two non-space characters, or -1. */

@@ -12,10 +12,11 @@ export const ChatFixtureMatch = Type.Object(
     model: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     /** Text the last user message contains (case-insensitive). */
     last_user: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
-    /** A regular expression (JavaScript syntax, case-insensitive) the last user message matches. */
+    /** A regular expression (RE2 syntax, case-insensitive, found anywhere) the last user message matches. */
     last_user_regex: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
     /** Text the system (or developer) messages contain (case-insensitive). */
     system: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+    /** The same for the system (or developer) messages. */
     system_regex: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
     /** A tool the request offers, by name. */
     tool: Type.Optional(Type.String({ pattern: TOOL_NAME_PATTERN })),

@@ -38,8 +38,8 @@ export function windowOptions(): BrowserWindowConstructorOptions {
 
 /**
  * The window's Content-Security-Policy. The emulator sends its own for /_emulator/ (src/emulator/http/ui.ts);
- * this one agrees with it on every directive both have and adds frame-ancestors, base-uri and
- * form-action, which the window needs and a browser tab can do without.
+ * this one agrees with it on every directive both have (frame-ancestors 'none' included) and adds
+ * base-uri and form-action, which the window needs and a browser tab can do without.
  */
 export const WINDOW_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"

@@ -1,6 +1,7 @@
 // Guards on the admin API, its documentation and the UI. installAdminGuard adds them as hooks of the
 // plugin scope those routes are registered in, so they guard exactly the routes that scope serves,
-// whatever spelling of the path reached them:
+// whatever spelling of the path reached them (after the framing guard of frame-guard.ts, which the same
+// scope runs first):
 // - a Host check: a page on another site that rebinds its DNS name to 127.0.0.1 must not reach the
 //   admin API, so only loopback names (and the configured host, and --allowed-hosts) are accepted;
 // - an Origin check: a page on any other origin may send requests to 127.0.0.1 (a form, a fetch in

@@ -31,6 +31,7 @@ import { journalAdminRoutes } from '../journal/journal.admin.ts'
 import type { Journal } from '../journal/journal.ts'
 import { installAdminGuard } from './admin-guard.ts'
 import { installAuth } from './auth.ts'
+import { installFrameGuard } from './frame-guard.ts'
 import { installCors } from './cors.ts'
 import { refuseNonCanonicalPaths, ROUTED_PARAM_LENGTH, routableUrl } from './canonical-path.ts'
 import { installErrorHandling, installNotFound, sendError, toApiError } from './error-handler.ts'
@@ -185,6 +186,8 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
   })
   app.register(async function adminSurface(admin) {
     declareArea(admin, 'admin')
+    // First: no page of another site may frame the UI, the docs or the admin API (frame-guard.ts).
+    installFrameGuard(admin)
     installAdminGuard(admin, ctx)
     // A change made through the admin API (by a script, a test, another window) reaches the event
     // stream, so an open inspector follows it without polling.

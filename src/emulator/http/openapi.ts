@@ -8,12 +8,14 @@ import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify'
 import { Type } from 'typebox'
 import type { EmulatorContext } from '../context.ts'
 import type { AuthKind, AuthRequirement } from './auth.ts'
+import { denyFrameAncestors, FRAME_ANCESTORS } from './frame-guard.ts'
 import { ErrorEnvelope, OPTIONAL_BODY } from './schemas.ts'
 
 export const OPENAPI_PATH = '/_emulator/api/openapi.json'
 export const DOCS_PATH = '/_emulator/docs'
-// Swagger UI sets inline styles; nothing else is allowed beyond this origin.
-const DOCS_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; frame-ancestors 'self'"
+// Swagger UI sets inline styles; nothing else is allowed beyond this origin, and no page may frame it
+// (see frame-guard.ts).
+const DOCS_CSP = `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; ${FRAME_ANCESTORS}`
 
 type Json = Record<string, unknown>
 type Area = 'gateway' | 'router' | 'admin'
@@ -152,6 +154,8 @@ export async function openapiRoutes(app: FastifyInstance): Promise<void> {
     routePrefix: DOCS_PATH,
     // Everything from this origin (the page works offline); no inline script, nothing from elsewhere.
     staticCSP: DOCS_CSP,
+    // Its hook sets that policy after the scope's own (frame-guard.ts): the framing rule is merged again.
+    transformStaticCSP: denyFrameAncestors,
     theme: { title: 'Model Gateway Emulator: API documentation' },
     uiConfig: {
       deepLinking: true,

@@ -7,7 +7,7 @@ import type { EmulatorContext } from '../context.ts'
 import type { JournalEntry } from '../admin/types.ts'
 import type { Journal } from './journal.ts'
 import { JournalListQuery } from './journal.schemas.ts'
-import { EventStream } from './event-stream.ts'
+import { EventStream, MAX_SUBSCRIBERS } from './event-stream.ts'
 import * as R from '../admin/admin.responses.ts'
 import { data, OpenObject, page, Shape } from '../admin/admin.responses.ts'
 import { ErrorEnvelope } from '../http/schemas.ts'
@@ -141,7 +141,8 @@ export const journalAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
 
   // Server-sent events: `journal` for each new entry, one event per state change (video.task,
   // callback.attempt, charge.*, clock.moved, state.reset, account.created, admin.changed), each with
-  // an id; Last-Event-ID replays what a client missed (event-stream.ts).
+  // an id; Last-Event-ID replays what a client missed (event-stream.ts). At most MAX_SUBSCRIBERS
+  // streams at once: one more is a 503 in the admin envelope (why not close the oldest: event-stream.ts).
   const stream = new EventStream(ctx, journal)
   // Event streams never end by themselves: a close ends them first, so it need not wait them out.
   app.addHook('preClose', (done) => {
@@ -158,10 +159,19 @@ export const journalAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
             description: 'Server-sent events: each with an id, its name and a JSON data line (see the README)',
             content: { 'text/event-stream': { schema: { type: 'string' } } },
           },
+          503: ErrorEnvelope,
         },
       },
     },
     async (request, reply) => {
+      // Checked before the response is taken over, so the refusal is an ordinary admin error.
+      if (stream.full) {
+        throw new ApiError(
+          503,
+          `Too many event stream clients: at most ${MAX_SUBSCRIBERS} may be connected at once; close another stream (an inspector tab) and retry`,
+          { headers: { 'retry-after': '5' }, metadata: { reason: 'too_many_subscribers', limit: MAX_SUBSCRIBERS } },
+        )
+      }
       reply.hijack()
       const lastEventId = request.headers['last-event-id']
       stream.attach(reply.raw, Array.isArray(lastEventId) ? lastEventId[0] : lastEventId)

@@ -96,6 +96,9 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
       onMove: (position) => {
         if (db.open) saveClockPosition(db, position)
       },
+      // Due work run by the clock's timer has no caller to fail: its errors are warnings. (The context
+      // is made next, with this clock; the timer starts only once it is.)
+      onError: (error) => ctx.warn(`due work failed: ${error instanceof Error ? error.message : String(error)}`),
     })
     const ctx = createContext({ config, version: VERSION, db, clock, catalogFixture })
     ctx.clock.addSource(createChargeDueSource(ctx))

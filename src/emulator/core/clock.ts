@@ -62,6 +62,8 @@ export interface ClockOptions {
   tickMs?: number
   /** Told after every explicit move (advance, set, freeze, resume), so the position can be kept. */
   onMove?: (position: ClockPosition) => void
+  /** Told when due work run by the clock's own timer fails: no caller awaits it. Without it, the error is dropped. */
+  onError?: (error: unknown) => void
 }
 
 /** Where a clock stands, as kept across restarts. */
@@ -106,25 +108,45 @@ export function createClock(options: ClockOptions): Clock {
     else offset = to - Date.now()
   }
 
-  const earliestDue = (): { at: number; source: DueSource } | null => {
+  /** The source with the earliest due work, leaving out those that failed in this run. */
+  const earliestDue = (failed: Map<DueSource, unknown>): { at: number; source: DueSource } | null => {
     let best: { at: number; source: DueSource } | null = null
     for (const source of sources) {
-      const at = source.nextDue()
+      if (failed.has(source)) continue
+      let at: number | null
+      try {
+        at = source.nextDue()
+      } catch (error) {
+        failed.set(source, error)
+        continue
+      }
       if (at !== null && (best === null || at < best.at)) best = { at, source }
     }
     return best
   }
 
   // Runs due work up to `target` in time order. Calls are serialised so two advances never interleave.
+  // A source that throws is left out for the rest of the run (its work would stay due, and be tried
+  // again at once): the other sources' work still runs and the clock still reaches `target`; then the
+  // run fails, naming the sources that failed.
   const runUntil = (target: number): Promise<void> => {
     const job = running.then(async () => {
+      const failed = new Map<DueSource, unknown>()
       for (let guard = 0; guard < 1_000_000; guard++) {
-        const due = earliestDue()
+        const due = earliestDue(failed)
         if (due === null || due.at > target) break
         if (due.at > now()) setNow(due.at)
-        await due.source.runDue(now())
+        try {
+          await due.source.runDue(now())
+        } catch (error) {
+          failed.set(due.source, error)
+        }
       }
       if (target > now()) setNow(target)
+      if (failed.size > 0) {
+        const what = [...failed].map(([source, error]) => `${source.name}: ${error instanceof Error ? error.message : String(error)}`)
+        throw new Error(what.join('; '), { cause: [...failed.values()][0] })
+      }
     })
     running = job.catch(() => undefined)
     return job
@@ -139,13 +161,22 @@ export function createClock(options: ClockOptions): Clock {
     state,
     async advance(by) {
       const ms = parseDuration(by)
-      await runUntil(now() + ms)
-      return moved()
+      // Kept even when due work failed: the clock has moved all the same.
+      try {
+        await runUntil(now() + ms)
+      } finally {
+        moved()
+      }
+      return state()
     },
     async advanceTo(to) {
       if (to < now()) throw new RangeError(`cannot advance to ${new Date(to).toISOString()}: it is before now (${state().now})`)
-      await runUntil(to)
-      return moved()
+      try {
+        await runUntil(to)
+      } finally {
+        moved()
+      }
+      return state()
     },
     set(to) {
       setNow(to)
@@ -174,7 +205,7 @@ export function createClock(options: ClockOptions): Clock {
     start() {
       if (timer) return
       timer = setInterval(() => {
-        if (mode === 'system') void clock.runDue().catch(() => undefined)
+        if (mode === 'system') void clock.runDue().catch((error: unknown) => options.onError?.(error))
       }, options.tickMs ?? 250)
       timer.unref()
     },

@@ -265,7 +265,7 @@ export class Journal {
       addRouteHook(route, 'onSend', (request, reply, payload, done) => {
         if (request.journal) request.journal.payload = payload
         // A stream may end with the connection (a cut, a client gone) and never reach onResponse.
-        if (payload instanceof RecordedStream) reply.raw.once('close', () => this.record(request, reply, !reply.raw.writableFinished))
+        if (payload instanceof RecordedStream) reply.raw.once('close', () => this.recordClosed(request, reply))
         done(null, payload)
       })
       addRouteHook(route, 'onResponse', (request, reply, done) => {
@@ -273,6 +273,21 @@ export class Journal {
         done()
       })
     })
+  }
+
+  /**
+   * Records a stream when its connection closes. This runs in an event listener, outside Fastify's
+   * hooks: a throw here would be an uncaught exception, which ends the process. So a failure loses
+   * this one entry, with a warning.
+   */
+  private recordClosed(request: FastifyRequest, reply: FastifyReply): void {
+    try {
+      this.record(request, reply, !reply.raw.writableFinished)
+    } catch (error) {
+      this.ctx.warn(
+        `journal: could not record a ${request.journal?.operation ?? request.method} request: ${error instanceof Error ? error.message : String(error)}`,
+      )
+    }
   }
 
   /** Records a request; `aborted` for one whose connection was closed without an answer (a dropped-connection fault). */

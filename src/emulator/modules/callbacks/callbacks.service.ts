@@ -202,6 +202,28 @@ async function attempt(ctx: EmulatorContext, id: string, at: number, stop: Abort
   })
 }
 
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
+/**
+ * Ends a claimed delivery failed, when its attempt threw (its recording failed, say): left claimed, it
+ * would stay pending, never tried again until a restart. Best effort: the database may be what fails.
+ */
+function endFailed(ctx: EmulatorContext, id: string): void {
+  const repo = ctx.repos.callbacks
+  try {
+    ctx.db
+      .transaction(() => {
+        const cur = repo.get(id)
+        // Still claimed (pending, no next attempt): what the throw left. Anything else was recorded.
+        if (cur?.status === 'pending' && cur.next_attempt_at === null)
+          repo.update({ id, attempts: cur.attempts, status: 'failed', next_attempt_at: null, delivered_at: null })
+      })
+      .immediate()
+  } catch {
+    // Still claimed: released at the next start (or reset), and attempted then.
+  }
+}
+
 // ---- Dispatcher ----------------------------------------------------------------------------------
 
 export interface OutboxState {
@@ -270,23 +292,36 @@ export function createCallbackDispatcher(ctx: EmulatorContext): CallbackDispatch
     if (!stopped.aborted && dueNow()) void ctx.clock.runDue().catch((error: unknown) => ctx.warn(`callback delivery failed: ${(error as Error).message}`))
   }
 
+  /** For what runs after an attempt, in no request: a throw (the database failing a read) is a warning. */
+  const safely = (what: string, fn: () => void): void => {
+    try {
+      fn()
+    } catch (error) {
+      ctx.warn(`callback deliveries: ${what} failed: ${message(error)}`)
+    }
+  }
+
   const start = (): void => {
     for (const [key, destination] of destinations) {
       while (destination.active < perDestination && destination.queue.length > 0 && underWay.size < MAX_PARALLEL && !stopped.aborted) {
         const claim = destination.queue.shift()!
         queued--
         destination.active++
+        // Nobody awaits this promise (close only waits for it to settle): nothing in it may reject, or
+        // the unhandled rejection would end the process. A delivery that throws ends failed.
         const run: Promise<void> = attempt(ctx, claim.id, claim.at, stopped, true)
           .catch((error: unknown) => {
-            if (ctx.db.open) ctx.warn(`callback delivery ${claim.id} failed: ${(error as Error).message}`)
+            if (!ctx.db.open) return
+            ctx.warn(`callback delivery ${claim.id}: its attempt failed (${message(error)}); the delivery ends failed`)
+            endFailed(ctx, claim.id)
           })
           .finally(() => {
             destination.active--
             underWay.delete(run)
             if (destination.active === 0 && destination.queue.length === 0) destinations.delete(key)
-            start()
-            runWhatIsDue()
-            notify()
+            safely('starting the next attempts', start)
+            safely('looking for deliveries due', runWhatIsDue)
+            safely('telling who waits for the outbox', notify)
           })
         underWay.add(run)
       }

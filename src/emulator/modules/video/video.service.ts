@@ -329,8 +329,38 @@ export class VideoService {
       name: 'video tasks',
       nextDue: () => this.repo.nextDue(),
       runDue: (now) => {
-        for (const task of this.repo.due(now)) this.step(task.id, task.next_at!)
+        for (const task of this.repo.due(now)) {
+          try {
+            this.step(task.id, task.next_at!)
+          } catch (error) {
+            this.stepFailed(task, error)
+          }
+        }
       },
+    }
+  }
+
+  /**
+   * A step that throws (a database error, a bug) runs on the clock, outside any request: it must not
+   * stop the other tasks' steps, nor be tried again for ever, since the task would stay due. The task
+   * ends failed (refunded, its callback sent), with a warning; should even that fail, it leaves the
+   * schedule, where an admin can still finish or fail it.
+   */
+  private stepFailed(task: TaskRow, error: unknown): void {
+    const ctx = this.ctx
+    const reason = error instanceof Error ? error.message : String(error)
+    try {
+      const after = this.step(task.id, task.next_at!, { state: 'failed' })
+      ctx.warn(`video task ${task.id}: its step from ${task.state} failed (${reason}); the task ends ${after.state}`)
+    } catch (again) {
+      ctx.warn(
+        `video task ${task.id}: its step from ${task.state} failed (${reason}), and so did failing it (${again instanceof Error ? again.message : String(again)}); it stays ${task.state}, off the schedule`,
+      )
+      try {
+        this.repo.move({ id: task.id, state: task.state, err_code: task.err_code, next_at: null, state_at: task.state_at, refunded: task.refunded })
+      } catch {
+        // The database itself fails: the task stays due and is tried again at the next step of the clock.
+      }
     }
   }
 

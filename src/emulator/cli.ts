@@ -6,6 +6,9 @@ import { parseArgs } from 'node:util'
 import { CLI_FLAGS, ConfigError, helpText, loadConfig, settingFlags, VERSION } from './config.ts'
 import { startEmulator } from './emulator.ts'
 
+/** A repeat of the signal that started the stop, within this many ms, is the same stop delivered twice. */
+const DUPLICATE_SIGNAL_MS = 500
+
 function fail(message: string, code: number): never {
   process.stderr.write(`gateway-emulator: ${message}\n`)
   process.exit(code)
@@ -46,13 +49,20 @@ async function main(): Promise<void> {
   // Signals are handled before the summary is printed: a script may stop us as soon as it reads it.
   // The first signal stops gracefully: no new requests, those under way finish (5 s at most), then
   // the database closes. A second one does not wait: committed state is safe in the database anyway.
-  let stopping = false
+  // One stop can arrive twice, though: under `npm start` a Ctrl+C signals the terminal's whole process
+  // group (npm and us) and npm forwards its copy to us; `kill -- -PGID` and systemd (which signals
+  // every process of the service) do the same. The copies come within milliseconds; a person who
+  // means "stop now" presses again after reading the stopping line. So the same signal again within
+  // DUPLICATE_SIGNAL_MS of the first is that first one, and only a later one (or another signal)
+  // stops at once.
+  let stopping: { signal: NodeJS.Signals; at: number } | null = null
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) {
+      if (signal === stopping.signal && performance.now() - stopping.at < DUPLICATE_SIGNAL_MS) return
       process.stderr.write(`${signal}: stopping now\n`)
       process.exit(130)
     }
-    stopping = true
+    stopping = { signal, at: performance.now() }
     if (!quiet) process.stdout.write(`\n${signal}: stopping (requests under way may finish; ${signal} again to stop now)...\n`)
     emulator
       .close()

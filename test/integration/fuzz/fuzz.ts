@@ -1,8 +1,12 @@
 // Fuzzing every gateway, router and admin operation: valid requests mutated into bad ones (wrong
 // types, missing and extra fields, huge and empty strings, unicode and control characters, deep
 // nesting, malformed JSON, wrong content types, absurd numbers, bad path segments and queries, other
-// spellings of the path: repeated slashes, encoded characters, dot segments).
-// Every answer must be a success or a 4xx in the right envelope: never a 5xx, a crash or a hang.
+// spellings of the path: repeated slashes, encoded characters, dot segments), and for chat: hostile
+// JSON Schemas (huge bounds, patterns, enums, cycles) in structured outputs and tools, every `n` as
+// JSON and as a stream, and fixture rules with pathological regular expressions.
+// Every answer must be a success or a 4xx in the right envelope: never a 5xx, a crash or a hang; a
+// heartbeat (GET /_emulator/api/health over a socket) runs beside the whole run and must always
+// answer within a second.
 import fc from 'fast-check'
 import { request as httpRequest } from 'node:http'
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.ts'
@@ -15,6 +19,9 @@ interface Operation {
 }
 
 const IMG = 'https://example.com/frame.png'
+/** A free model whose catalog entry has no output bound: the answer budget is the emulator's default. */
+const CHAT_MODEL = 'qwen/qwen3-coder:free'
+const CHAT_TOOL = { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }
 
 /** A valid request of each operation, which the fuzzer then mutates. */
 const OPERATIONS: Operation[] = [
@@ -93,7 +100,93 @@ const OPERATIONS: Operation[] = [
   { method: 'POST', path: '/_emulator/api/catalog/models', body: { models: [] } },
   { method: 'POST', path: '/_emulator/api/import', body: { format: 'model-gateway-emulator/state', version: 1, tables: {} } },
   { method: 'POST', path: '/_emulator/api/fixtures/seed', body: { preset: 'empty' } },
+  {
+    method: 'POST',
+    path: '/api/v1/chat/completions',
+    key: 'standard',
+    body: {
+      model: CHAT_MODEL,
+      messages: [{ role: 'user', content: 'What is the weather in Paris?' }],
+      n: 2,
+      max_tokens: 200,
+      response_format: { type: 'json_schema', json_schema: { name: 's', schema: { type: 'object', properties: { a: { type: 'string' } } } } },
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/chat/completions',
+    key: 'standard',
+    body: { model: CHAT_MODEL, messages: [{ role: 'user', content: 'weather please' }], stream: true, tools: [CHAT_TOOL], tool_choice: 'required' },
+  },
+  { method: 'POST', path: '/api/v1/completions', key: 'standard', body: { model: CHAT_MODEL, prompt: 'Once upon a time', stream: true, n: 3 } },
+  {
+    method: 'POST',
+    path: '/_emulator/api/accounts/{account}/chat-fixtures',
+    body: { match: { last_user_regex: 'order #\\d+' }, answer: { content: 'fixed' }, times: 2 },
+  },
+  {
+    method: 'POST',
+    path: '/_emulator/api/accounts/{account}/chat-fixtures/test',
+    body: { model: CHAT_MODEL, messages: [{ role: 'user', content: 'order #12' }] },
+  },
 ]
+
+/** Numbers that break naive bounds. */
+const hugeCount = fc.constantFrom(0, 1, 3, 1e3, 1e4, 1e7, 1e9, 1e15, 2 ** 53, -1, 0.5)
+
+/** Patterns of every cost: nested counted repetitions, backtracking traps, what RE2 or ECMA-262 refuse. */
+const hostilePattern = fc.constantFrom(
+  '^((a{1000}){1000}){1000}$',
+  '^(a+)+$',
+  '(a|aa)*b',
+  '(x+x+)+y',
+  '(a)\\1',
+  '(?=a)b',
+  '(?<=a)b',
+  '[',
+  '(',
+  'a{0,100000000}',
+  '\\p{L}{5000}',
+  '.{0,1000}.{0,1000}.{0,1000}',
+  '(?i)HELLO',
+  '',
+)
+
+const bigEnum = Array.from({ length: 60_000 }, (_, i) => `v${i}`)
+
+/** JSON Schemas meant to stall or overflow a generator: huge bounds, enums, cycles, contradictions. */
+const hostileSchema: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+  schema: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.record({ type: fc.constant('string'), minLength: hugeCount, maxLength: hugeCount }, { requiredKeys: ['type'] }),
+    fc.record({ type: fc.constant('string'), pattern: hostilePattern }),
+    fc.record(
+      { type: fc.constant('array'), minItems: hugeCount, maxItems: hugeCount, uniqueItems: fc.boolean(), items: tie('schema') },
+      { requiredKeys: ['type'] },
+    ),
+    fc.record(
+      {
+        type: fc.constant('object'),
+        minProperties: hugeCount,
+        maxProperties: hugeCount,
+        additionalProperties: fc.oneof(fc.boolean(), tie('schema')),
+        properties: fc.dictionary(fc.constantFrom('a', 'b', 'c', 'enum', 'required'), tie('schema'), { maxKeys: 3 }),
+        required: fc.array(fc.constantFrom('a', 'b', 'x'), { maxLength: 3 }),
+      },
+      { requiredKeys: ['type'] },
+    ),
+    fc.record({
+      enum: fc.oneof(fc.constant([]), fc.constant(bigEnum), fc.constant(['a '.repeat(300_000)]), fc.array(fc.anything({ maxDepth: 1 }), { maxLength: 3 })),
+    }),
+    fc.record({
+      $ref: fc.constantFrom('#', '#/$defs/n', '#/nowhere', 'http://127.0.0.1:9/x.json'),
+      $defs: fc.constant({ n: { type: 'object', required: ['next'], properties: { next: { $ref: '#/$defs/n' } } } }),
+    }),
+    fc.record({ anyOf: fc.array(tie('schema'), { minLength: 1, maxLength: 3 }) }),
+    fc.record({ allOf: fc.array(tie('schema'), { minLength: 1, maxLength: 3 }) }),
+    fc.constantFrom(true, false, {}, { not: {} }, { type: 'integer', minimum: 5, maximum: 1 }, { const: 'x'.repeat(100_000) }),
+  ),
+})).schema
 
 const weird = fc.oneof(
   fc.constant(null),
@@ -109,8 +202,26 @@ const weird = fc.oneof(
   fc.letrec((tie) => ({ deep: fc.oneof({ depthSize: 'small' }, fc.constant(1), fc.array(tie('deep'), { maxLength: 1 })) })).deep,
 )
 
+/** What chat requests and fixture rules are given: hostile schemas and regexes, every `n`, streams. */
+const chatMutation = fc.oneof(
+  fc.record({ kind: fc.constant('schema' as const), schema: hostileSchema, where: fc.constantFrom('format' as const, 'tool' as const) }),
+  fc.record({
+    kind: fc.constant('regex' as const),
+    pattern: hostilePattern,
+    field: fc.constantFrom('last_user_regex', 'system_regex'),
+    text: fc.constantFrom(`${'a'.repeat(30)}!`, 'x'.repeat(100_000)),
+  }),
+  fc.record({
+    kind: fc.constant('choices' as const),
+    n: fc.integer({ min: 1, max: 8 }),
+    stream: fc.boolean(),
+    maxTokens: fc.constantFrom(undefined, 1, 50, 100_000),
+  }),
+)
+
 /** One mutation of a request. */
 const mutation = fc.oneof(
+  chatMutation,
   fc.record({ kind: fc.constant('replace' as const), value: weird, pick: fc.nat() }),
   fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant('extra' as const), name: fc.string({ maxLength: 12 }), value: weird }),
@@ -139,6 +250,13 @@ const mutation = fc.oneof(
     value: fc.constantFrom('limit=-1', 'limit=abc', 'offset=1e400', 'date=%', 'a[b]=c', '&&&', 'region=', 'states=zzz', '%%%', 'include_disabled=2'),
   }),
 )
+
+/** Any operation, or (as often) one of chat's, which has the most ways to cost time and memory. */
+const CHAT_OPERATIONS = OPERATIONS.flatMap((op, i) => (op.path.includes('completions') || op.path.includes('chat-fixtures') ? [i] : []))
+const operationIndex = fc.oneof(fc.nat(OPERATIONS.length - 1), fc.constantFrom(...CHAT_OPERATIONS))
+
+/** The longest a heartbeat may wait. */
+const HEARTBEAT_MS = 1000
 
 export interface FuzzResult {
   requests: number
@@ -204,6 +322,34 @@ function overSocket(emu: RunningEmulator, method: string, path: string, headers:
   })
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
+
+type ChatMutation =
+  | { kind: 'schema'; schema: unknown; where: 'format' | 'tool' }
+  | { kind: 'regex'; pattern: string; field: string; text: string }
+  | { kind: 'choices'; n: number; stream: boolean; maxTokens: number | undefined }
+
+/** A chat body (or a fixture rule) given a hostile schema, regex, `n` or stream. */
+function applyChatMutation(body: Record<string, unknown>, m: ChatMutation): void {
+  if (m.kind === 'schema') {
+    if (m.where === 'format') body.response_format = { type: 'json_schema', json_schema: { name: 's', schema: m.schema } }
+    else body.tools = [{ type: 'function', function: { name: 'get_weather', parameters: m.schema } }]
+  } else if (m.kind === 'regex') {
+    // A rule with the pattern, or a request whose messages meet one.
+    if (isRecord(body.match)) body.match = { [m.field]: m.pattern }
+    if (Array.isArray(body.messages))
+      body.messages = [
+        { role: 'system', content: m.text },
+        { role: 'user', content: m.text },
+      ]
+  } else if ('messages' in body || 'prompt' in body) {
+    body.n = m.n
+    body.stream = m.stream
+    if (m.maxTokens === undefined) delete body.max_tokens
+    else body.max_tokens = m.maxTokens
+  }
+}
+
 function substitute(path: string, ids: Record<string, string>): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => ids[name] ?? name)
 }
@@ -228,9 +374,21 @@ export async function fuzz(runs: number, seed: number): Promise<FuzzResult> {
   const ids = { account, hash, guardrail }
   const result: FuzzResult = { requests: 0, byStatus: {}, failures: [] }
 
+  // The heartbeat beside every attack: a request that waits more than a second means a stall.
+  let fuzzing = true
+  const heartbeat = (async () => {
+    while (fuzzing) {
+      const started = performance.now()
+      const res = await overSocket(emu, 'GET', '/_emulator/api/health', {}, undefined).catch((error: unknown) => ({ statusCode: 0, body: String(error) }))
+      const ms = performance.now() - started
+      if (res.statusCode !== 200 || ms > HEARTBEAT_MS) result.failures.push(`heartbeat: ${res.statusCode} after ${Math.round(ms)} ms (a stall)`)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  })()
+
   await fc
     .assert(
-      fc.asyncProperty(fc.nat(OPERATIONS.length - 1), fc.array(mutation, { minLength: 1, maxLength: 3 }), async (index, mutations) => {
+      fc.asyncProperty(operationIndex, fc.array(fc.oneof(mutation, chatMutation), { minLength: 1, maxLength: 3 }), async (index, mutations) => {
         const op = OPERATIONS[index]!
         let path = substitute(op.path, ids)
         let body: unknown = op.body === undefined ? undefined : JSON.parse(substitute(JSON.stringify(op.body), ids))
@@ -248,6 +406,7 @@ export async function fuzz(runs: number, seed: number): Promise<FuzzResult> {
           else if (m.kind === 'spelling') path = respell(path, m.how, m.pick, m.lower)
           else if (m.kind === 'nest') raw = nestedText(body, m.depth, m.pick, m.brace)
           else if (m.kind === 'query') path = `${path}${path.includes('?') ? '&' : '?'}${m.value}`
+          else if ((m.kind === 'schema' || m.kind === 'regex' || m.kind === 'choices') && isRecord(body)) applyChatMutation(body, m)
         }
         const headers: Record<string, string> = { ...(op.key && { authorization: `Bearer ${emu.keys[op.key]}` }) }
         const payload = raw ?? (body === undefined ? undefined : JSON.stringify(body))
@@ -291,6 +450,8 @@ export async function fuzz(runs: number, seed: number): Promise<FuzzResult> {
       if (result.failures.length === 0) result.failures.push(`fuzzer stopped: ${String(error).slice(0, 1500)}`)
     })
 
+  fuzzing = false
+  await heartbeat
   const integrity = emu.ctx.db.pragma('integrity_check', { simple: true })
   if (integrity !== 'ok') result.failures.push(`integrity_check: ${String(integrity)}`)
   await emu.close()

@@ -167,6 +167,14 @@ describe('answers', () => {
     expect(res.body).toMatchObject({ object: 'text_completion', model: MODEL, choices: [{ index: 0, finish_reason: 'length' }] })
     expect(res.body.usage.completion_tokens).toBe(8)
   })
+
+  it("the legacy text completion ignores chat's fields, whatever their shape (found by the fuzzer: a 500)", async () => {
+    const emu = await testEmulator()
+    const body = { model: MODEL, prompt: 'Once upon a time', max_tokens: 8, tools: '{"a":', response_format: 7, tool_choice: [] }
+    const res = await emu.send('POST', '/api/v1/completions', body, emu.keys.standard)
+    expect(res.status).toBe(200)
+    expect(res.body.choices[0].text.length).toBeGreaterThan(0)
+  })
 })
 
 describe('run-time settings', () => {

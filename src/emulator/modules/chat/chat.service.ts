@@ -173,8 +173,17 @@ export function fixtureSubject(model: string, messages: readonly Message[], tool
 }
 
 async function prepareCompletion(ctx: EmulatorContext, body: CompletionBody): Promise<Prepared> {
-  const prompt = typeof body.prompt === 'string' ? body.prompt : body.prompt[0]!
-  return prepareChat(ctx, { ...body, messages: [{ role: 'user', content: prompt }] })
+  const {
+    prompt,
+    tools: _tools,
+    tool_choice: _choice,
+    response_format: _format,
+    max_completion_tokens: _max,
+    ...common
+  } = body as CompletionBody & Partial<Record<'tools' | 'tool_choice' | 'response_format' | 'max_completion_tokens', unknown>>
+  // Only the fields a text completion has: chat's (tools, response_format) are not read from its body,
+  // where nothing has checked their shape.
+  return prepareChat(ctx, { ...common, messages: [{ role: 'user', content: typeof prompt === 'string' ? prompt : prompt[0]! }] })
 }
 
 /**

@@ -48,7 +48,7 @@ type RawValue = string | number | boolean | null | undefined
 
 /**
  * One setting, declared once: its config key, its flag (and so its environment variable), its default,
- * how it is parsed and checked, and the help that `--help` and the README's table print.
+ * how it is parsed and checked, and the help that `--help` and the configuration table in docs/configuration.md print.
  */
 interface Setting<K extends string = string, T = unknown> {
   key: K
@@ -59,11 +59,11 @@ interface Setting<K extends string = string, T = unknown> {
   cli?: 'switch' | 'negated'
   /** A function where the default depends on the machine (the database path). */
   default: NoInfer<T> | (() => NoInfer<T>)
-  /** The default as `--help` and the README say it, when the value alone would not (`port + 1`). */
+  /** The default as `--help` and docs/configuration.md say it, when the value alone would not (`port + 1`). */
   shownDefault?: string
-  /** One line for `--help` and the README; `code` marks literals (printed bare by `--help`). */
+  /** One line for `--help` and docs/configuration.md; `code` marks literals (printed bare by `--help`). */
   help: string
-  /** More for the README only. */
+  /** More for docs/configuration.md only. */
   details?: string
   parse(value: RawValue, where: string): T
 }
@@ -507,7 +507,7 @@ export function defaultConfig(): EmulatorConfig {
 
 /** Options of the command line only (they are not configuration). */
 const CLI_ONLY = [
-  { flag: 'config', arg: '<file>', help: "JSON config file (keys as in the README's configuration table)" },
+  { flag: 'config', arg: '<file>', help: 'JSON config file (keys as in docs/configuration.md)' },
   { flag: 'quiet', short: 'q', help: 'no start-up summary (URLs, keys); logs still follow `--log-level`' },
   { flag: 'version', short: 'v', help: 'print the version' },
   { flag: 'help', short: 'h', help: 'print this help' },
@@ -690,7 +690,7 @@ export function helpText(): string {
   ].join('\n')
 }
 
-/** The README's configuration table, from the settings table (a test keeps the README in step). */
+/** The configuration table of docs/configuration.md, from the settings table (a test keeps it in step). */
 export function settingsMarkdown(): string {
   const cell = (text: string): string => text.replace(/\|/g, '\\|')
   return [

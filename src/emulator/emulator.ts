@@ -7,12 +7,9 @@ import { loadConfig, VERSION, type EmulatorConfig } from './config.ts'
 import { createClock, wallClock, type Clock, type ClockState } from './core/clock.ts'
 import { http } from './core/node-http.ts'
 import { resumeClockAt, saveClockPosition } from './store/clock-position.ts'
-import { createContext, type EmulatorContext } from './context.ts'
+import { createContext } from './context.ts'
+import type { EmulatorContext } from './modules/module.ts'
 import { buildApp } from './http/build-app.ts'
-import { createChargeDueSource } from './modules/credits/credits.service.ts'
-import { createCallbackDispatcher } from './modules/callbacks/callbacks.service.ts'
-import { loadVideoFixtures, VideoService } from './modules/video/video.service.ts'
-import { Journal } from './journal/journal.ts'
 import { limitConnections, markEu, serverOptions } from './http/listeners.ts'
 import { isLoopbackHost } from './http/admin-guard.ts'
 import { randomBytes } from 'node:crypto'
@@ -20,11 +17,10 @@ import { openDatabase } from './store/db.ts'
 import { lockDatabase } from './store/db-lock.ts'
 import { migrate } from './store/migrate.ts'
 import { migrations } from './store/migrations/index.ts'
-import { loadCatalogDocument } from './modules/catalog/catalog.ts'
 import { defaultAccountId, loadSeed, resetState, SeedMismatchError, seededKeys, storedSeed, type SeededKeys, type SeedPreset } from './store/seed.ts'
 import { loadFaker } from './core/faker.ts'
 import { backfillDemoUsage } from './modules/activity/demo.ts'
-import { checkStateOwners } from './modules/fixtures/state.ts'
+import { checkStateOwners } from './modules/state/state.ts'
 
 export type EmulatorOptions = Partial<EmulatorConfig> & { config?: string }
 
@@ -75,7 +71,6 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
       : loaded
   const seeds = { default: loadSeed(config.fixtures, 'default'), empty: loadSeed(config.fixtures, 'empty') }
   const configuredPreset: SeedPreset = config.demo ? 'demo' : 'default'
-  const catalogFixture = loadCatalogDocument(config.fixtures)
   // Opened first (it makes the folder, and says why a path cannot be a database), then locked before
   // anything is written to it.
   const db = openDatabase(config.db)
@@ -100,15 +95,8 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
       // is made next, with this clock; the timer starts only once it is.)
       onError: (error) => ctx.warn(`due work failed: ${error instanceof Error ? error.message : String(error)}`),
     })
-    const ctx = createContext({ config, version: VERSION, db, clock, catalogFixture })
-    ctx.clock.addSource(createChargeDueSource(ctx))
-    const callbacks = createCallbackDispatcher(ctx)
-    ctx.clock.addSource(callbacks)
-    const video = new VideoService(ctx, loadVideoFixtures(config.fixtures))
-    const journal = new Journal(ctx)
-    ctx.clock.addSource(video.dueSource())
-    ctx.state.add(video.state())
-    ctx.state.add({ name: 'journal', tables: [], afterStateChange: (change) => change === 'reset' && journal.clear() })
+    const ctx = createContext({ config, version: VERSION, db, clock })
+    const callbacks = ctx.services.callbacks.dispatcher
     checkStateOwners(ctx)
 
     // Replaces the whole state with a preset's, in one transaction (the demo history included).
@@ -138,7 +126,7 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
       ctx.events.emit('state.reset', { at: clock.nowIso() })
     }
     const reset = (): Promise<void> => seed(configuredPreset)
-    const app = buildApp(ctx, { reset, seed }, { callbacks, video, journal })
+    const app = buildApp(ctx, { reset, seed })
     await app.ready()
     clock.start()
     // Work that fell due while the emulator was stopped (callbacks still to deliver) runs now.

@@ -6,18 +6,16 @@ import { parseDuration } from '../core/clock.ts'
 import { ApiError, fieldError } from '../core/errors.ts'
 import { formatUsd, nanosToUsd, usdToNanos } from '../core/money.ts'
 import { windowStarts } from '../core/windows.ts'
-import type { EmulatorContext } from '../context.ts'
-import { OptionalBody, StringEnum } from '../http/schemas.ts'
-import type { Account, AccountDetail, AdminKey, CreatedAccount } from './types.ts'
+import type { EmulatorContext } from '../modules/module.ts'
+import { data, Deleted, OptionalBody, Shape, StringEnum } from '../http/schemas.ts'
 import { AccountCreditsBody, AccountParams, ClockAdvanceBody, ClockSetBody, CreateAccountBody, CreateKeyBody, UpdateAccountBody } from './admin.schemas.ts'
 import { createAccount, generateMembers, STARTER_KEYS } from '../modules/accounts/accounts.service.ts'
 import type { AccountRow } from '../modules/accounts/accounts.repo.ts'
 import { insertKey, toKeyView } from '../modules/keys/keys.service.ts'
-import { resetAccount } from '../modules/fixtures/state.ts'
+import { resetAccount } from '../modules/state/state.ts'
 import { SEED_PRESETS, type SeedPreset } from '../store/seed.ts'
-import { RateLimitsBody } from '../modules/ratelimit/ratelimit.ts'
-import * as R from './admin.responses.ts'
-import { data, Shape } from './admin.responses.ts'
+import { RateLimits, RateLimitsBody } from '../modules/ratelimit/ratelimit.ts'
+import { Account, AccountDetail, AdminKey, ClockState, CreatedAccount, EmulatorState } from './admin.responses.ts'
 
 export interface AdminHooks {
   reset(): Promise<void>
@@ -38,13 +36,13 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
     zdr_only: account.zdr_only === 1,
   })
   const requireAccount = (id: string): AccountRow => {
-    const account = ctx.repos.accounts.get(id)
+    const account = ctx.services.accounts.get(id)
     if (!account) throw new ApiError(404, `Account ${id} not found`)
     return account
   }
   const adminKeyView = (hash: string): AdminKey => {
-    const row = ctx.repos.keys.withUsage(hash, windowStarts(ctx.clock.now()))!
-    const account = ctx.repos.accounts.get(row.account_id)!
+    const row = ctx.services.keys.withUsage(hash, windowStarts(ctx.clock.now()))!
+    const account = ctx.services.accounts.get(row.account_id)!
     return { ...toKeyView(row, account.workspace_id), kind: row.kind, key: row.token }
   }
 
@@ -54,8 +52,8 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
     async () => ({ status: 'ok' as const, version: ctx.version }),
   )
 
-  app.get('/state', { config: { operation: 'admin.state' }, schema: { response: data(R.EmulatorState) } }, async () => {
-    const accounts = ctx.repos.accounts.list()
+  app.get('/state', { config: { operation: 'admin.state' }, schema: { response: data(EmulatorState) } }, async () => {
+    const accounts = ctx.services.accounts.list()
     return {
       data: {
         version: ctx.version,
@@ -76,33 +74,29 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
     '/fixtures/seed',
     {
       config: { operation: 'admin.fixtures.seed' },
-      schema: { response: data(Shape({ preset: Type.String(), accounts: Type.Array(R.Account) })), body: Type.Object({ preset: StringEnum(SEED_PRESETS) }) },
+      schema: { response: data(Shape({ preset: Type.String(), accounts: Type.Array(Account) })), body: Type.Object({ preset: StringEnum(SEED_PRESETS) }) },
     },
     async (request) => {
       await hooks.seed(request.body.preset)
-      return { data: { preset: request.body.preset, accounts: ctx.repos.accounts.list().map(accountView) } }
+      return { data: { preset: request.body.preset, accounts: ctx.services.accounts.list().map(accountView) } }
     },
   )
 
-  app.get('/rate-limits', { config: { operation: 'admin.rateLimits.get' }, schema: { response: data(R.RateLimits) } }, async () => ({
-    data: ctx.rateLimiter.limits(),
+  app.get('/rate-limits', { config: { operation: 'admin.rateLimits.get' }, schema: { response: data(RateLimits) } }, async () => ({
+    data: ctx.services.ratelimit.limits(),
   }))
 
-  app.put(
-    '/rate-limits',
-    { config: { operation: 'admin.rateLimits.set' }, schema: { response: data(R.RateLimits), body: RateLimitsBody } },
-    async (request) => ({
-      data: ctx.rateLimiter.configure(request.body),
-    }),
-  )
+  app.put('/rate-limits', { config: { operation: 'admin.rateLimits.set' }, schema: { response: data(RateLimits), body: RateLimitsBody } }, async (request) => ({
+    data: ctx.services.ratelimit.configure(request.body),
+  }))
 
-  app.get('/accounts', { config: { operation: 'admin.accounts.list' }, schema: { response: data(Type.Array(R.Account)) } }, async () => ({
-    data: ctx.repos.accounts.list().map(accountView),
+  app.get('/accounts', { config: { operation: 'admin.accounts.list' }, schema: { response: data(Type.Array(Account)) } }, async () => ({
+    data: ctx.services.accounts.list().map(accountView),
   }))
 
   app.post(
     '/accounts',
-    { config: { operation: 'admin.accounts.create' }, schema: { response: data(R.CreatedAccount, 201), body: OptionalBody(CreateAccountBody) } },
+    { config: { operation: 'admin.accounts.create' }, schema: { response: data(CreatedAccount, 201), body: OptionalBody(CreateAccountBody) } },
     async (request, reply) => {
       const body = request.body ?? {}
       const label = ctx.ids.next('account')
@@ -131,12 +125,12 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
 
   app.get(
     '/accounts/:id',
-    { config: { operation: 'admin.accounts.get' }, schema: { response: data(R.AccountDetail), params: AccountParams } },
+    { config: { operation: 'admin.accounts.get' }, schema: { response: data(AccountDetail), params: AccountParams } },
     async (request) => {
       const account = requireAccount(request.params.id)
       const data: AccountDetail = {
         ...accountView(account),
-        members: ctx.repos.accounts.members(account.id).map((m) => ({ id: m.id, name: m.name, email: m.email, role: m.role })),
+        members: ctx.services.accounts.members(account.id).map((m) => ({ id: m.id, name: m.name, email: m.email, role: m.role })),
       }
       return { data }
     },
@@ -144,20 +138,20 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
 
   app.patch(
     '/accounts/:id',
-    { config: { operation: 'admin.accounts.update' }, schema: { response: data(R.Account), params: AccountParams, body: UpdateAccountBody } },
+    { config: { operation: 'admin.accounts.update' }, schema: { response: data(Account), params: AccountParams, body: UpdateAccountBody } },
     async (request) => {
       const account = requireAccount(request.params.id)
-      ctx.repos.accounts.update(account, request.body)
+      ctx.services.accounts.update(account, request.body)
       return { data: accountView(requireAccount(account.id)) }
     },
   )
 
   app.delete(
     '/accounts/:id',
-    { config: { operation: 'admin.accounts.delete' }, schema: { response: data(R.Deleted), params: AccountParams } },
+    { config: { operation: 'admin.accounts.delete' }, schema: { response: data(Deleted), params: AccountParams } },
     async (request) => {
       requireAccount(request.params.id)
-      ctx.repos.accounts.delete(request.params.id)
+      ctx.services.accounts.delete(request.params.id)
       return { data: { deleted: true } }
     },
   )
@@ -165,7 +159,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
   // A workspace for one test among many running in parallel: back to how the account was created.
   app.post(
     '/accounts/:id/reset',
-    { config: { operation: 'admin.accounts.reset' }, schema: { response: data(R.Account), params: AccountParams } },
+    { config: { operation: 'admin.accounts.reset' }, schema: { response: data(Account), params: AccountParams } },
     async (request) => {
       resetAccount(ctx, requireAccount(request.params.id).id)
       return { data: accountView(requireAccount(request.params.id)) }
@@ -176,7 +170,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
     '/accounts/:id/credits',
     {
       config: { operation: 'admin.accounts.credits' },
-      schema: { response: data(R.Account), params: AccountParams, body: AccountCreditsBody },
+      schema: { response: data(Account), params: AccountParams, body: AccountCreditsBody },
     },
     async (request) => {
       const { credits_usd, balance_usd } = request.body
@@ -195,7 +189,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
               `must be >= -${nanosToUsd(account.spent_nanos)} for this account: lower would need negative credits (it has spent ${formatUsd(account.spent_nanos)})`,
             )
           }
-          ctx.repos.accounts.setCredits(account.id, credits)
+          ctx.services.accounts.setCredits(account.id, credits)
         })
         .immediate()
       return { data: accountView(requireAccount(request.params.id)) }
@@ -204,20 +198,20 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
 
   app.get(
     '/accounts/:id/keys',
-    { config: { operation: 'admin.keys.list' }, schema: { response: data(Type.Array(R.AdminKey)), params: AccountParams } },
+    { config: { operation: 'admin.keys.list' }, schema: { response: data(Type.Array(AdminKey)), params: AccountParams } },
     async (request) => {
       const account = requireAccount(request.params.id)
-      return { data: ctx.repos.keys.forAccount(account.id).map((k) => adminKeyView(k.hash)) }
+      return { data: ctx.services.keys.forAccount(account.id).map((k) => adminKeyView(k.hash)) }
     },
   )
 
   app.post(
     '/accounts/:id/keys',
-    { config: { operation: 'admin.keys.create' }, schema: { response: data(R.AdminKey, 201), params: AccountParams, body: OptionalBody(CreateKeyBody) } },
+    { config: { operation: 'admin.keys.create' }, schema: { response: data(AdminKey, 201), params: AccountParams, body: OptionalBody(CreateKeyBody) } },
     async (request, reply) => {
       const account = requireAccount(request.params.id)
       const body = request.body ?? {}
-      const members = ctx.repos.accounts.members(account.id)
+      const members = ctx.services.accounts.members(account.id)
       if (body.creator_user_id !== undefined && !members.some((m) => m.id === body.creator_user_id)) {
         throw new ApiError(400, `Field \`creator_user_id\` must be a member of account ${account.id}`, {
           metadata: { field: 'creator_user_id', members: members.map((m) => m.id) },
@@ -246,11 +240,11 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
 
   app.delete(
     '/accounts/:id/keys/:hash',
-    { config: { operation: 'admin.keys.revoke' }, schema: { response: data(R.Deleted), params: Type.Object({ id: Type.String(), hash: Type.String() }) } },
+    { config: { operation: 'admin.keys.revoke' }, schema: { response: data(Deleted), params: Type.Object({ id: Type.String(), hash: Type.String() }) } },
     async (request) => {
-      const key = ctx.repos.keys.byHash(request.params.hash)
+      const key = ctx.services.keys.byHash(request.params.hash)
       if (!key || key.account_id !== request.params.id) throw new ApiError(404, `Key ${request.params.hash} not found in account ${request.params.id}`)
-      ctx.repos.keys.delete(key.hash)
+      ctx.services.keys.delete(key.hash)
       return { data: { deleted: true } }
     },
   )
@@ -262,11 +256,11 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
     return { data: state }
   }
 
-  app.get('/clock', { config: { operation: 'admin.clock.get' }, schema: { response: data(R.ClockState) } }, async () => ({ data: ctx.clock.state() }))
+  app.get('/clock', { config: { operation: 'admin.clock.get' }, schema: { response: data(ClockState) } }, async () => ({ data: ctx.clock.state() }))
 
   app.post(
     '/clock/advance',
-    { config: { operation: 'admin.clock.advance' }, schema: { response: data(R.ClockState), body: ClockAdvanceBody } },
+    { config: { operation: 'admin.clock.advance' }, schema: { response: data(ClockState), body: ClockAdvanceBody } },
     async (request) => {
       const { ms, by, to } = request.body
       const given = [ms, by, to].filter((v) => v !== undefined).length
@@ -288,13 +282,9 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; hook
     },
   )
 
-  app.post('/clock/set', { config: { operation: 'admin.clock.set' }, schema: { response: data(R.ClockState), body: ClockSetBody } }, async (request) =>
+  app.post('/clock/set', { config: { operation: 'admin.clock.set' }, schema: { response: data(ClockState), body: ClockSetBody } }, async (request) =>
     clockReply(ctx.clock.set(Date.parse(request.body.to))),
   )
-  app.post('/clock/freeze', { config: { operation: 'admin.clock.freeze' }, schema: { response: data(R.ClockState) } }, async () =>
-    clockReply(ctx.clock.freeze()),
-  )
-  app.post('/clock/resume', { config: { operation: 'admin.clock.resume' }, schema: { response: data(R.ClockState) } }, async () =>
-    clockReply(ctx.clock.resume()),
-  )
+  app.post('/clock/freeze', { config: { operation: 'admin.clock.freeze' }, schema: { response: data(ClockState) } }, async () => clockReply(ctx.clock.freeze()))
+  app.post('/clock/resume', { config: { operation: 'admin.clock.resume' }, schema: { response: data(ClockState) } }, async () => clockReply(ctx.clock.resume()))
 }

@@ -1,11 +1,13 @@
 // GET /_emulator/api/stats: what the emulator holds in memory, and the bounds it keeps to, so a test
 // (or a curious user) can see that the journal and the caches stay under their byte limits.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { Journal } from '../journal/journal.ts'
+import type { EmulatorContext } from '../modules/module.ts'
 import { vectorCacheStats } from '../modules/embeddings/vector-cache.ts'
-import { data, Stats } from './admin.responses.ts'
+import { Stats } from './admin.responses.ts'
+import { data } from '../http/schemas.ts'
 
-export const statsAdminRoutes: FastifyPluginAsyncTypebox<{ journal: Journal }> = async (app, { journal }) => {
+export const statsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
+  const journal = ctx.services.journal
   app.get('/stats', { config: { operation: 'admin.stats' }, schema: { summary: 'Memory held, and the bounds kept', response: data(Stats) } }, async () => {
     const memory = process.memoryUsage()
     return {

@@ -4,7 +4,8 @@
 // Static<>. This file imports only schema modules (TypeBox, nothing of Node), so the browser build
 // type-checks it, and the published declarations need only the package's runtime dependencies.
 import type { Static } from 'typebox'
-import type * as R from './admin.responses.ts'
+import type { EmulatorEvents } from '../core/types.ts'
+import type { JournalSummary } from '../journal/journal.schemas.ts'
 import type { AccountCreditsBody, ClockAdvanceBody, CreateAccountBody, CreateKeyBody, UpdateAccountBody } from './admin.schemas.ts'
 import type {
   CreateFaultBody,
@@ -37,28 +38,20 @@ export interface Page<T> {
 
 // ---- Accounts and keys ---------------------------------------------------------------------------
 
-export type Member = Static<typeof R.Member>
 /** GET /accounts, PATCH /accounts/:id, PUT /accounts/:id/credits. */
-export type Account = Static<typeof R.Account>
 /** GET /accounts/:id: the account with its members. */
-export type AccountDetail = Static<typeof R.AccountDetail>
 /** POST /accounts (201): the new account with its two starter keys' tokens. */
-export type CreatedAccount = Static<typeof R.CreatedAccount>
 
 export type CreateAccountInput = Static<typeof CreateAccountBody>
 export type UpdateAccountInput = Static<typeof UpdateAccountBody>
 export type AccountCreditsInput = Static<typeof AccountCreditsBody>
 
-export type KeyKind = Static<typeof R.KeyKind>
 /** GET /accounts/:id/keys: the gateway's key object, with its kind and its token. */
-export type AdminKey = Static<typeof R.AdminKey>
 export type CreateKeyInput = Static<typeof CreateKeyBody>
 
 // ---- Clock ---------------------------------------------------------------------------------------
 
 /** GET /clock and every clock move. */
-export type ClockState = Static<typeof R.ClockState>
-export type ClockMode = ClockState['mode']
 export type ClockAdvanceInput = Static<typeof ClockAdvanceBody>
 
 // ---- Faults --------------------------------------------------------------------------------------
@@ -73,9 +66,7 @@ export type FaultRulePatch = Static<typeof UpdateFaultBody>
 export type FaultPresetInput = Static<typeof PresetBody>
 
 /** A stored rule, with its counts and a one-sentence explanation. */
-export type FaultRule = Static<typeof R.FaultRule>
 /** GET /faults/presets: the common faults, one call each. */
-export type FaultPreset = Static<typeof R.FaultPreset>
 
 // ---- Chat fixtures -------------------------------------------------------------------------------
 
@@ -86,8 +77,6 @@ export type ChatFixturePatch = Static<typeof UpdateChatFixtureBody>
 /** POST /accounts/:id/chat-fixtures/test. */
 export type ChatFixtureTestInput = Static<typeof TestChatFixtureBody>
 /** A stored chat fixture, with its counts and a one-sentence explanation. */
-export type ChatFixture = Static<typeof R.ChatFixture>
-export type ChatFixtureTest = Static<typeof R.ChatFixtureTest>
 /** GET /chat/settings: answer lengths (all models, and per model) and the stream speed. */
 export type ChatSettings = Static<typeof ChatSettingsSchema>
 /** PUT /chat/settings: any of them. */
@@ -97,9 +86,7 @@ export type ChatSettingsInput = Static<typeof ChatSettingsBody>
 
 export type JournalQuery = Static<typeof JournalListQuery>
 
-export type JournalEntry = Static<typeof R.JournalEntry>
 /** A journal entry without its headers and bodies: what the event stream sends. */
-export type JournalSummary = Static<typeof R.JournalSummary>
 
 // ---- Activity and guardrails ---------------------------------------------------------------------
 
@@ -114,42 +101,22 @@ export type GuardrailKeyAssignment = KeyAssignmentObject
 export type GuardrailMemberAssignment = MemberAssignmentObject
 
 /** GET /accounts/:id/guardrails: each guardrail with what is assigned to it. */
-export type AccountGuardrail = Static<typeof R.AccountGuardrail>
 
 // ---- Charges, video tasks, callbacks -------------------------------------------------------------
 
-export type ChargeStatus = Static<typeof R.ChargeStatus>
 /** GET /charges: the gateway's charge with what the emulator knows about it. */
-export type Charge = Static<typeof R.Charge>
 
 export type VideoTaskState = TaskState
-export type VideoTaskOutcome = Static<typeof R.VideoTaskOutcome>
-export type VideoCreation = Static<typeof R.VideoCreation>
 /** GET /video/tasks: the router's task view, with its request, planned outcome and timeline. */
-export type VideoTask = Static<typeof R.VideoTask>
 
-export type CallbackDeliveryStatus = Static<typeof R.CallbackDeliveryStatus>
 /** GET /callbacks: a delivery of a task's callback, with every attempt. */
-export type CallbackDelivery = Static<typeof R.CallbackDelivery>
 
 /** GET /stats: memory held, and the bounds kept. */
-export type Stats = Static<typeof R.Stats>
 
 // ---- The event stream (GET /events) --------------------------------------------------------------
 
-/** State changes, by event name, with what each one carries. */
-export interface EmulatorEvents {
-  'state.reset': { at: string }
-  'clock.moved': ClockState
-  'account.created': { id: string }
-  'video.task': { id: string; state: VideoTaskState }
-  'charge.created': { id: string; account_id: string }
-  'charge.confirmed': { id: string; account_id: string }
-  'charge.expired': { id: string; account_id: string }
-  'callback.attempt': { delivery_id: string; task_id: string; status: number | null; outcome: 'delivered' | 'retry' | 'failed' }
-  /** A change made through the admin API (its operation id, e.g. `admin.faults.create`). */
-  'admin.changed': { operation: string }
-}
+export type { EmulatorEvents }
+export type { ClockMode, ClockState } from '../core/types.ts'
 
 /**
  * Every event the stream sends: the state changes, `journal` (a JournalSummary) for each new journal
@@ -160,3 +127,14 @@ export interface StreamEvents extends EmulatorEvents {
   journal: JournalSummary
   reset: { reason: 'too-old' | 'unknown-id'; last_event_id: number }
 }
+
+// ---- Types owned by their areas, re-exported for the testing helper and the inspector ----------
+
+export type { FaultRule, FaultPreset } from '../faults/faults.schemas.ts'
+export type { ChatFixture, ChatFixtureTest } from '../modules/chat/chat-fixtures.schemas.ts'
+export type { JournalEntry, JournalSummary } from '../journal/journal.schemas.ts'
+export type { ChargeStatus, Charge } from '../modules/credits/credits.schemas.ts'
+export type { VideoTaskOutcome, VideoCreation, VideoTask } from '../modules/video/video.schemas.ts'
+export type { CallbackDeliveryStatus, CallbackDelivery } from '../modules/callbacks/callbacks.schemas.ts'
+export type { AccountGuardrail } from '../modules/guardrails/guardrails.schemas.ts'
+export type { Member, Account, AccountDetail, CreatedAccount, KeyKind, AdminKey, Stats } from './admin.responses.ts'

@@ -1,9 +1,8 @@
 // The emulator's only source of time. Everything in src/emulator asks this clock, never Date.now(),
 // so a test can move time by hand and every reset window, expiry and task transition follows.
-import type { ClockMode, ClockState } from '../admin/types.ts'
+import type { ClockMode, ClockState } from './types.ts'
 
 export type { ClockMode, ClockState }
-
 /** Something that has work due at points in virtual time (video tasks, charge expiries, callbacks). */
 export interface DueSource {
   readonly name: string

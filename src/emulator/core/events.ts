@@ -1,6 +1,7 @@
 // In-process events: the journal, state changes and clock moves, for the admin SSE stream and tests.
+// What each event carries is declared in core/types.ts.
 import { EventEmitter } from 'node:events'
-import type { EmulatorEvents } from '../admin/types.ts'
+import type { EmulatorEvents } from './types.ts'
 
 export type { EmulatorEvents }
 

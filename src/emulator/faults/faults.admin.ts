@@ -4,13 +4,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { toIso } from '../core/clock.ts'
 import { ApiError } from '../core/errors.ts'
-import type { EmulatorContext } from '../context.ts'
-import { OptionalBody } from '../http/schemas.ts'
-import type { FaultAction, FaultMatch, FaultPreset, FaultRule } from '../admin/types.ts'
+import type { EmulatorContext } from '../modules/module.ts'
+import { data, Deleted, OptionalBody } from '../http/schemas.ts'
+import type { FaultAction, FaultMatch } from '../admin/types.ts'
 import { explain, PRESETS, type FaultRow } from './faults.ts'
-import { CreateFaultBody, PresetBody, UpdateFaultBody } from './faults.schemas.ts'
-import * as R from '../admin/admin.responses.ts'
-import { data } from '../admin/admin.responses.ts'
+import { CreateFaultBody, FaultPreset, FaultRule, PresetBody, UpdateFaultBody } from './faults.schemas.ts'
 
 const Params = Type.Object({ id: Type.String() })
 
@@ -33,7 +31,7 @@ export function faultView(row: FaultRow): FaultRule {
 }
 
 export const faultsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
-  const repo = ctx.repos.faults
+  const repo = ctx.services.faults
   const requireRule = (id: string): FaultRow => {
     const row = repo.get(id)
     if (!row) throw new ApiError(404, `Fault rule ${id} not found`)
@@ -85,17 +83,17 @@ export const faultsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext
     return row
   }
 
-  app.get('/faults', { config: { operation: 'admin.faults.list' }, schema: { response: data(Type.Array(R.FaultRule)) } }, async () => ({
+  app.get('/faults', { config: { operation: 'admin.faults.list' }, schema: { response: data(Type.Array(FaultRule)) } }, async () => ({
     data: repo.list().map(faultView),
   }))
 
   app.post(
     '/faults',
-    { config: { operation: 'admin.faults.create' }, schema: { response: data(R.FaultRule, 201), body: CreateFaultBody } },
+    { config: { operation: 'admin.faults.create' }, schema: { response: data(FaultRule, 201), body: CreateFaultBody } },
     async (request, reply) => reply.code(201).send({ data: faultView(create(request.body)) }),
   )
 
-  app.get('/faults/presets', { config: { operation: 'admin.faults.presets' }, schema: { response: data(Type.Array(R.FaultPreset)) } }, async () => ({
+  app.get('/faults/presets', { config: { operation: 'admin.faults.presets' }, schema: { response: data(Type.Array(FaultPreset)) } }, async () => ({
     data: Object.entries(PRESETS).map(([id, preset]): FaultPreset => ({ id, ...preset })),
   }))
 
@@ -103,7 +101,7 @@ export const faultsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext
     '/faults/presets/:preset',
     {
       config: { operation: 'admin.faults.preset' },
-      schema: { response: data(R.FaultRule, 201), params: Type.Object({ preset: Type.String() }), body: OptionalBody(PresetBody) },
+      schema: { response: data(FaultRule, 201), params: Type.Object({ preset: Type.String() }), body: OptionalBody(PresetBody) },
     },
     async (request, reply) => {
       const preset = PRESETS[request.params.preset]
@@ -112,13 +110,13 @@ export const faultsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext
     },
   )
 
-  app.get('/faults/:id', { config: { operation: 'admin.faults.get' }, schema: { response: data(R.FaultRule), params: Params } }, async (request) => ({
+  app.get('/faults/:id', { config: { operation: 'admin.faults.get' }, schema: { response: data(FaultRule), params: Params } }, async (request) => ({
     data: faultView(requireRule(request.params.id)),
   }))
 
   app.patch(
     '/faults/:id',
-    { config: { operation: 'admin.faults.update' }, schema: { response: data(R.FaultRule), params: Params, body: UpdateFaultBody } },
+    { config: { operation: 'admin.faults.update' }, schema: { response: data(FaultRule), params: Params, body: UpdateFaultBody } },
     async (request) => {
       const row = requireRule(request.params.id)
       const body = request.body
@@ -145,7 +143,7 @@ export const faultsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext
   ] as const) {
     app.post(
       `/faults/:id/${verb}`,
-      { config: { operation: `admin.faults.${verb}` }, schema: { params: Params, response: data(R.FaultRule) } },
+      { config: { operation: `admin.faults.${verb}` }, schema: { params: Params, response: data(FaultRule) } },
       async (request) => {
         const row = requireRule(request.params.id)
         repo.update({ ...row, enabled: enabled ? 1 : 0, updated_at: ctx.clock.now() })
@@ -154,13 +152,13 @@ export const faultsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext
     )
   }
 
-  app.delete('/faults/:id', { config: { operation: 'admin.faults.delete' }, schema: { response: data(R.Deleted), params: Params } }, async (request) => {
+  app.delete('/faults/:id', { config: { operation: 'admin.faults.delete' }, schema: { response: data(Deleted), params: Params } }, async (request) => {
     requireRule(request.params.id)
     repo.delete(request.params.id)
     return { data: { deleted: true } }
   })
 
-  app.delete('/faults', { config: { operation: 'admin.faults.clear' }, schema: { response: data(R.Deleted) } }, async () => {
+  app.delete('/faults', { config: { operation: 'admin.faults.clear' }, schema: { response: data(Deleted) } }, async () => {
     repo.clear()
     return { data: { deleted: true } }
   })

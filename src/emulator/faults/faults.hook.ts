@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from '../core/errors.ts'
 import { sha256Hex } from '../core/rng.ts'
-import type { EmulatorContext } from '../context.ts'
+import type { EmulatorContext } from '../modules/module.ts'
 import { bearerToken } from '../http/auth.ts'
 import { addRouteHook } from '../http/route-hooks.ts'
 import type { Journal } from '../journal/journal.ts'
@@ -76,7 +76,7 @@ async function applyFaults(
     throw faultError(status, ctx.clock.now(), 'header')
   }
 
-  const rules = ctx.repos.faults.active()
+  const rules = ctx.services.faults.active()
   if (rules.length === 0) return
   const now = ctx.clock.now()
   const seen = target(request, operation)
@@ -84,7 +84,7 @@ async function applyFaults(
     if (rule.expires_at !== null && rule.expires_at <= now) continue
     if (!matches(JSON.parse(rule.match) as FaultMatch, seen)) continue
     const fires = rule.probability >= 1 || faultDraw(ctx.config.seed, rule.id, rule.evaluations) < rule.probability
-    ctx.repos.faults.count(rule.id, fires)
+    ctx.services.faults.count(rule.id, fires)
     if (!fires) continue
     request.fault = rule.id
     const action = JSON.parse(rule.action) as FaultAction

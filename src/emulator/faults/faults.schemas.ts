@@ -1,7 +1,7 @@
 // Fault rules as the admin API takes them (TypeBox): what a rule matches and what it does. Only
 // TypeBox here, so the admin API's shared types (admin/types.ts) can be derived from these schemas.
 import { Type, type Static } from 'typebox'
-import { Nullable } from '../http/schemas.ts'
+import { Iso, Nullable, Shape } from '../http/schemas.ts'
 
 export const FaultMatch = Type.Object(
   {
@@ -79,3 +79,32 @@ export const PresetBody = Type.Object(
 )
 export type UpdateFaultBody = Static<typeof UpdateFaultBody>
 export type PresetBody = Static<typeof PresetBody>
+
+// ---- Admin answers -------------------------------------------------------------------------------
+
+export const FaultRule = Shape({
+  id: Type.String(),
+  name: Nullable(Type.String()),
+  enabled: Type.Boolean(),
+  match: FaultMatch,
+  action: FaultAction,
+  probability: Type.Number(),
+  remaining: Nullable(Type.Integer()),
+  expires_at: Nullable(Iso()),
+  hits: Type.Integer(),
+  evaluations: Type.Integer(),
+  explanation: Type.String({ description: 'What the rule does, in one sentence' }),
+  created_at: Iso(),
+  updated_at: Nullable(Iso()),
+})
+export type FaultRule = Static<typeof FaultRule>
+
+export const FaultPreset = Shape({
+  id: Type.String(),
+  name: Type.String({ description: 'The name a rule made from it gets' }),
+  label: Type.String({ description: 'A short label for a button' }),
+  description: Type.String(),
+  common: Type.Boolean({ description: 'One of the few offered first (402, 429, 503)' }),
+  action: FaultAction,
+})
+export type FaultPreset = Static<typeof FaultPreset>

@@ -15,7 +15,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ApiError } from '../core/errors.ts'
-import type { EmulatorContext } from '../context.ts'
+import type { EmulatorContext } from '../modules/module.ts'
 
 /** The admin API, the docs and the UI all live under this path: the cookie goes to them only. */
 const COOKIE_PATH = '/_emulator'

@@ -4,8 +4,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ApiError } from '../core/errors.ts'
 import { sha256Hex } from '../core/rng.ts'
-import type { EmulatorContext } from '../context.ts'
-import type { AuthContext } from '../core/caller.ts'
+import type { EmulatorContext } from '../modules/module.ts'
+import type { AuthContext } from '../modules/caller.ts'
 import { addRouteHook, WRITE_METHODS } from './route-hooks.ts'
 
 export type AuthKind = 'management' | 'standard' | 'any'
@@ -43,7 +43,7 @@ export function authenticate(ctx: EmulatorContext, request: FastifyRequest, requ
     const message = request.headers.authorization ? 'Malformed Authorization header: expected "Bearer <API key>"' : 'No auth credentials found'
     throw new ApiError(401, message)
   }
-  const key = ctx.repos.keys.byHash(sha256Hex(token))
+  const key = ctx.services.keys.byHash(sha256Hex(token))
   if (!key) throw new ApiError(401, 'User not found.')
   if (key.disabled) throw new ApiError(401, 'This API key is disabled')
   if (key.expires_at !== null && key.expires_at <= ctx.clock.now()) {
@@ -59,7 +59,7 @@ export function authenticate(ctx: EmulatorContext, request: FastifyRequest, requ
     const status = requirement.wrongKindStatus ?? (requirement.kind === 'management' ? ctx.config.wrongKeyKindStatus : 401)
     throw new ApiError(status, message)
   }
-  const account = ctx.repos.accounts.get(key.account_id)!
+  const account = ctx.services.accounts.get(key.account_id)!
   return { key, account }
 }
 
@@ -82,7 +82,7 @@ export function installAuth(app: FastifyInstance, ctx: EmulatorContext): void {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
     if (!methods.some((method) => WRITE_METHODS.has(method))) return
     addRouteHook(route, 'preHandler', (request, _reply, done) => {
-      done(request.auth && !ctx.repos.keys.byHash(request.auth.key.hash) ? new ApiError(401, 'User not found.') : undefined)
+      done(request.auth && !ctx.services.keys.byHash(request.auth.key.hash) ? new ApiError(401, 'User not found.') : undefined)
     })
   })
 }

@@ -5,30 +5,10 @@ import Fastify, { LogController, type FastifyInstance, type FastifyRequest } fro
 import { REDACTED, redactUrl } from '../core/redact.ts'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { createRng } from '../core/rng.ts'
-import type { EmulatorContext } from '../context.ts'
+import type { EmulatorContext } from '../modules/module.ts'
+import { MODULES } from '../modules/index.ts'
 import { adminRoutes, type AdminHooks } from '../admin/admin.routes.ts'
-import { activityAdminRoutes } from '../modules/activity/activity.admin.ts'
-import { activityRoutes } from '../modules/activity/activity.routes.ts'
-import { catalogAdminRoutes } from '../modules/catalog/catalog.admin.ts'
-import { catalogRoutes } from '../modules/catalog/catalog.routes.ts'
-import { embeddingsRoutes } from '../modules/embeddings/embeddings.routes.ts'
-import { chatRoutes } from '../modules/chat/chat.routes.ts'
-import { chatAdminRoutes } from '../modules/chat/chat.admin.ts'
-import { guardrailsAdminRoutes } from '../modules/guardrails/guardrails.admin.ts'
-import { guardrailsRoutes } from '../modules/guardrails/guardrails.routes.ts'
-import { keysRoutes } from '../modules/keys/keys.routes.ts'
-import { creditsRoutes } from '../modules/credits/credits.routes.ts'
-import { creditsAdminRoutes } from '../modules/credits/credits.admin.ts'
-import { callbacksAdminRoutes } from '../modules/callbacks/callbacks.admin.ts'
-import type { CallbackDispatcher } from '../modules/callbacks/callbacks.service.ts'
-import { videoAdminRoutes } from '../modules/video/video.admin.ts'
-import { videoRoutes } from '../modules/video/video.routes.ts'
-import type { VideoService } from '../modules/video/video.service.ts'
-import { stateAdminRoutes } from '../modules/fixtures/state.admin.ts'
 import { installFaults } from '../faults/faults.hook.ts'
-import { faultsAdminRoutes } from '../faults/faults.admin.ts'
-import { journalAdminRoutes } from '../journal/journal.admin.ts'
-import type { Journal } from '../journal/journal.ts'
 import { installAdminGuard } from './admin-guard.ts'
 import { installAuth } from './auth.ts'
 import { installFrameGuard } from './frame-guard.ts'
@@ -39,7 +19,6 @@ import { installJsonParser } from './json-body.ts'
 import { limitConnections, serverOptions } from './listeners.ts'
 import { declareArea, openapiRoutes, registerOpenApi } from './openapi.ts'
 import { lazySerializerCompiler } from './serialization.ts'
-import { statsAdminRoutes } from '../admin/stats.admin.ts'
 import { faviconRoutes, uiRoutes } from './ui.ts'
 import { validatorCompiler } from './validation.ts'
 
@@ -51,13 +30,6 @@ export const ADMIN_PREFIX = '/_emulator/api'
 
 /** Bodies larger than this get a 413 (the video router raises it for its image uploads). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
-
-/** Long-lived parts the routes share with the clock (it drives them between requests). */
-export interface Services {
-  callbacks: CallbackDispatcher
-  video: VideoService
-  journal: Journal
-}
 
 /** pino-pretty, loaded only when logs go to a terminal. */
 function prettyStream(): NodeJS.WritableStream {
@@ -75,7 +47,7 @@ function prettyStream(): NodeJS.WritableStream {
   })
 }
 
-export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Services): FastifyInstance {
+export function buildApp(ctx: EmulatorContext, hooks: AdminHooks): FastifyInstance {
   const level = ctx.config.logLevel
   const traceRng = createRng(ctx.config.seed, 'trace')
   const app = Fastify({
@@ -163,23 +135,17 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
     // The journal, authentication and faults attach to each route of this scope that needs them (by
     // its config), in this order: the journal first, so a request refused by authentication is
     // recorded too. The admin API and the UI are outside the scope: never journaled nor faulted.
-    services.journal.install(api)
+    ctx.services.journal.install(api)
     installAuth(api, ctx)
-    installFaults(api, ctx, services.journal)
-    api.register(keysRoutes, { prefix: API_PREFIX, ctx })
-    api.register(catalogRoutes, { prefix: API_PREFIX, ctx })
-    api.register(guardrailsRoutes, { prefix: API_PREFIX, ctx })
-    api.register(embeddingsRoutes, { prefix: API_PREFIX, ctx })
-    api.register(chatRoutes, { prefix: API_PREFIX, ctx })
-    api.register(activityRoutes, { prefix: API_PREFIX, ctx })
-    api.register(creditsRoutes, { prefix: API_PREFIX, ctx })
+    installFaults(api, ctx, ctx.services.journal)
+    for (const module of MODULES) if (module.gateway) api.register(module.gateway, { prefix: API_PREFIX, ctx })
     api.register(
       async function videoRouter(router) {
         // The video router answers in its vendor's envelope, its 404s included.
         installErrorHandling(router, traceRng, 'router')
         installNotFound(router, traceRng, 'router')
         declareArea(router, 'router')
-        router.register(videoRoutes, { prefix: VIDEO_PREFIX, ctx, video: services.video })
+        for (const module of MODULES) if (module.router) router.register(module.router, { prefix: VIDEO_PREFIX, ctx })
       },
       { prefix: ROUTER_PREFIX },
     )
@@ -197,17 +163,7 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks, services: Serv
       done()
     })
     admin.register(adminRoutes, { prefix: ADMIN_PREFIX, ctx, hooks })
-    admin.register(activityAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
-    admin.register(guardrailsAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
-    admin.register(catalogAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
-    admin.register(creditsAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
-    admin.register(callbacksAdminRoutes, { prefix: ADMIN_PREFIX, ctx, dispatcher: services.callbacks })
-    admin.register(videoAdminRoutes, { prefix: ADMIN_PREFIX, ctx, video: services.video })
-    admin.register(stateAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
-    admin.register(faultsAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
-    admin.register(chatAdminRoutes, { prefix: ADMIN_PREFIX, ctx })
-    admin.register(journalAdminRoutes, { prefix: ADMIN_PREFIX, ctx, journal: services.journal })
-    admin.register(statsAdminRoutes, { prefix: ADMIN_PREFIX, journal: services.journal })
+    for (const module of MODULES) if (module.admin) admin.register(module.admin, { prefix: ADMIN_PREFIX, ctx })
     admin.register(openapiRoutes)
     if (ctx.config.ui) admin.register(uiRoutes)
   })

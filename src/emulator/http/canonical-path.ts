@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http'
 import type { onRequestHookHandler } from 'fastify'
 import { ApiError } from '../core/errors.ts'
 
-/** The longest path parameter a route takes (README: path parameters, 500 characters). */
+/** The longest path parameter a route takes (docs/security.md, limits: 500 characters). */
 export const MAX_PARAM_LENGTH = 500
 /**
  * The router's own limit, past any URL Node accepts (its headers are 16 KB at most): a longer parameter

@@ -3,7 +3,7 @@
 // would the real service. Nothing is sent when no origin is configured, and the admin API and UI
 // (/_emulator/) never get CORS headers: another origin must not be able to drive the emulator.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify'
-import type { EmulatorContext } from '../context.ts'
+import type { EmulatorContext } from '../modules/module.ts'
 
 const METHODS = 'GET, POST, PUT, PATCH, DELETE'
 /** Response headers a browser app needs to read to handle limits and faults as it would for real. */

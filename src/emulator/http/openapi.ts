@@ -5,11 +5,10 @@
 import fastifySwagger from '@fastify/swagger'
 import fastifySwaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify'
-import { Type } from 'typebox'
-import type { EmulatorContext } from '../context.ts'
+import type { EmulatorContext } from '../modules/module.ts'
 import type { AuthKind, AuthRequirement } from './auth.ts'
 import { denyFrameAncestors, FRAME_ANCESTORS } from './frame-guard.ts'
-import { ErrorEnvelope, OPTIONAL_BODY } from './schemas.ts'
+import { ErrorEnvelope, OPTIONAL_BODY, RouterErrorSchema } from './schemas.ts'
 
 export const OPENAPI_PATH = '/_emulator/api/openapi.json'
 export const DOCS_PATH = '/_emulator/docs'
@@ -36,17 +35,6 @@ export function declareArea(scope: FastifyInstance, area: Area): void {
     if (route.config) route.config.area = area
   })
 }
-
-/** The video router's error body, for its routes' response schemas and the document. */
-export const RouterErrorSchema = Type.Object(
-  {
-    code: Type.Integer({ description: 'The HTTP status' }),
-    reason: Type.String({ description: 'A stable reason, e.g. FieldInvalid or TaskNotFound' }),
-    message: Type.String({ description: "The vendor's fixed words for the reason, e.g. `invalid field: model`" }),
-    metadata: Type.Object({ trace_id: Type.String() }, { additionalProperties: true }),
-  },
-  { description: "The vendor's error envelope. The emulator's own explanation, when it has one, is in the X-Emulator-Detail response header." },
-)
 
 const AREA_TAGS: Record<Area, string> = {
   gateway: 'The Model Gateway API (/api/v1)',

@@ -25,7 +25,7 @@
 // push the open inspector out (and its EventSource, coming back, push out another, in a loop),
 // whereas a refusal only costs the one who asked for too many.
 import type { ServerResponse } from 'node:http'
-import type { EmulatorContext } from '../context.ts'
+import type { EmulatorContext } from '../modules/module.ts'
 import type { StreamEvents } from '../admin/types.ts'
 import type { Journal } from './journal.ts'
 

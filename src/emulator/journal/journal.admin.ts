@@ -3,14 +3,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { ApiError } from '../core/errors.ts'
-import type { EmulatorContext } from '../context.ts'
-import type { JournalEntry } from '../admin/types.ts'
-import type { Journal } from './journal.ts'
-import { JournalListQuery } from './journal.schemas.ts'
+import type { EmulatorContext } from '../modules/module.ts'
+import { JournalEntry, JournalListQuery } from './journal.schemas.ts'
 import { EventStream, MAX_SUBSCRIBERS } from './event-stream.ts'
-import * as R from '../admin/admin.responses.ts'
-import { data, OpenObject, page, Shape } from '../admin/admin.responses.ts'
-import { ErrorEnvelope } from '../http/schemas.ts'
+import { data, ErrorEnvelope, OpenObject, page, Shape } from '../http/schemas.ts'
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
@@ -76,7 +72,8 @@ function harEntry(entry: JournalEntry, origin: string) {
   }
 }
 
-export const journalAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; journal: Journal }> = async (app, { ctx, journal }) => {
+export const journalAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
+  const journal = ctx.services.journal
   const filterOf = (q: { status?: number; operation?: string; path?: string; key?: string; fault?: string; since?: string; until?: string }) => ({
     status: q.status,
     operation: q.operation,
@@ -89,7 +86,7 @@ export const journalAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
 
   app.get(
     '/journal',
-    { config: { operation: 'admin.journal.list' }, schema: { response: page(R.JournalEntry), querystring: JournalListQuery } },
+    { config: { operation: 'admin.journal.list' }, schema: { response: page(JournalEntry), querystring: JournalListQuery } },
     async (request) => {
       const { entries, total } = journal.list(filterOf(request.query), request.query.limit ?? 100, request.query.offset ?? 0)
       return { data: entries, total_count: total }
@@ -125,7 +122,7 @@ export const journalAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
     '/journal/:id',
     {
       config: { operation: 'admin.journal.get' },
-      schema: { response: data(R.JournalEntry), params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 1e12 }) }) },
+      schema: { response: data(JournalEntry), params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 1e12 }) }) },
     },
     async (request) => {
       const entry = journal.get(request.params.id)
@@ -156,7 +153,7 @@ export const journalAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
       schema: {
         response: {
           200: {
-            description: 'Server-sent events: each with an id, its name and a JSON data line (see the README)',
+            description: 'Server-sent events: each with an id, its name and a JSON data line (see docs/admin-api.md)',
             content: { 'text/event-stream': { schema: { type: 'string' } } },
           },
           503: ErrorEnvelope,

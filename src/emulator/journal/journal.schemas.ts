@@ -1,5 +1,6 @@
 // What the journal's admin routes take (TypeBox only, so admin/types.ts derives its types from it).
-import { Type } from 'typebox'
+import { Type, type Static } from 'typebox'
+import { Iso, Nullable, Shape } from '../http/schemas.ts'
 
 export const JournalListQuery = Type.Object({
   status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })),
@@ -12,3 +13,33 @@ export const JournalListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e9 })),
 })
+
+// ---- Admin answers -------------------------------------------------------------------------------
+
+const Message = Shape({ headers: Type.Record(Type.String(), Type.String()), body: Nullable(Type.String()), body_bytes: Type.Integer() })
+
+const journalFields = {
+  id: Type.Integer(),
+  time: Iso('Virtual time the request arrived'),
+  wall_time: Iso('Real time, for HAR and for reading next to other logs'),
+  operation: Type.String(),
+  method: Type.String(),
+  path: Type.String(),
+  query: Type.String(),
+  status: Type.Integer(),
+  duration_ms: Type.Number(),
+  account_id: Nullable(Type.String()),
+  key_hash: Nullable(Type.String()),
+  fault: Nullable(Type.String()),
+  aborted: Type.Boolean({ description: 'The connection was closed before an answer (a dropped-connection fault)' }),
+  effects: Shape({
+    usage: Type.Array(Type.Integer()),
+    tasks: Type.Array(Type.String()),
+    charges: Type.Array(Type.String()),
+    callbacks: Type.Array(Type.String()),
+  }),
+}
+export const JournalSummary = Shape(journalFields, 'A journal entry without its headers and bodies')
+export type JournalSummary = Static<typeof JournalSummary>
+export const JournalEntry = Shape({ ...journalFields, request: Message, response: Message })
+export type JournalEntry = Static<typeof JournalEntry>

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { Type, type Static } from 'typebox'
 import { Value } from 'typebox/value'
 import { resolveFixture } from '../config.ts'
-import type { EmulatorContext } from '../context.ts'
+import type { EmulatorContext } from '../modules/module.ts'
 import { createAccount } from '../modules/accounts/accounts.service.ts'
 import { Nullable, ResetIntervalSchema, StringEnum } from '../http/schemas.ts'
 
@@ -95,7 +95,7 @@ export function storedSeed(ctx: EmulatorContext): number | null {
 export function seededKeys(ctx: EmulatorContext): SeededKeys | null {
   const account = defaultAccountId(ctx)
   if (account === null) return null
-  const keys = ctx.repos.keys.forAccount(account)
+  const keys = ctx.services.keys.forAccount(account)
   const management = keys.find((k) => k.kind === 'management')?.token
   const standard = keys.find((k) => k.kind === 'standard' && !k.disabled)?.token
   return management && standard ? { management, standard } : null

@@ -3,7 +3,7 @@
 import { loadFaker } from '../../core/faker.ts'
 import { createRng } from '../../core/rng.ts'
 import { usdToNanos } from '../../core/money.ts'
-import type { EmulatorContext } from '../../context.ts'
+import type { EmulatorContext } from '../module.ts'
 import type { ResetInterval } from '../../core/windows.ts'
 import type { KeyKind, KeyRow } from '../keys/keys.repo.ts'
 import { insertKey } from '../keys/keys.service.ts'
@@ -60,7 +60,7 @@ export function createAccount(ctx: EmulatorContext, input: NewAccount): CreatedA
         zdr_only: input.zdr_only ? 1 : 0,
         spent_nanos: 0,
       }
-      ctx.repos.accounts.insert(account)
+      ctx.services.accounts.insert(account)
       const members = input.members.map((m, i): MemberRow => {
         const row: MemberRow = {
           id: ctx.ids.member(`${input.label}:${i}`),
@@ -70,7 +70,7 @@ export function createAccount(ctx: EmulatorContext, input: NewAccount): CreatedA
           role: m.role ?? (i === 0 ? 'admin' : 'member'),
           created_at: now,
         }
-        ctx.repos.accounts.insertMember(row)
+        ctx.services.accounts.insertMember(row)
         return row
       })
       const keys = input.keys.map((k, i) =>

@@ -3,13 +3,13 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ApiError } from '../../core/errors.ts'
-import type { EmulatorContext } from '../../context.ts'
+import type { EmulatorContext } from '../module.ts'
 import { AccountParams } from '../../admin/admin.schemas.ts'
 import { createActivityRepo } from './activity.repo.ts'
 import { activityReport } from './activity.routes.ts'
 import { ActivityQuery } from './activity.schemas.ts'
-import { data } from '../../admin/admin.responses.ts'
 import { ActivityItem } from './activity.schemas.ts'
+import { data } from '../../http/schemas.ts'
 
 export const activityAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
   const repo = createActivityRepo(ctx.db)
@@ -20,7 +20,7 @@ export const activityAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorConte
       schema: { response: data(Type.Array(ActivityItem)), params: AccountParams, querystring: ActivityQuery },
     },
     async (request) => {
-      if (!ctx.repos.accounts.get(request.params.id)) throw new ApiError(404, `Account ${request.params.id} not found`)
+      if (!ctx.services.accounts.get(request.params.id)) throw new ApiError(404, `Account ${request.params.id} not found`)
       return { data: activityReport(ctx, repo, request.params.id, request.query) }
     },
   )

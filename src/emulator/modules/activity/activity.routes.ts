@@ -6,7 +6,7 @@ import type { Static } from 'typebox'
 import { startOfUtcDay } from '../../core/clock.ts'
 import { fieldError } from '../../core/errors.ts'
 import { nanosToUsd } from '../../core/money.ts'
-import type { EmulatorContext } from '../../context.ts'
+import type { EmulatorContext } from '../module.ts'
 import { caller } from '../../http/auth.ts'
 import { createActivityRepo, type ActivityRepo } from './activity.repo.ts'
 import { ActivityQuery, ActivityResponse, type ActivityItem } from './activity.schemas.ts'
@@ -33,7 +33,7 @@ export function activityReport(ctx: EmulatorContext, repo: ActivityRepo, account
     from = day
     to = day + DAY
   }
-  const catalog = ctx.catalog.get()
+  const catalog = ctx.services.catalog.get()
   const rows = repo.grouped({ account_id: accountId, from, to, key_hash: query.api_key_hash ?? null, member_id: query.user_id ?? null })
   return rows.map((r) => ({
     date: r.date,

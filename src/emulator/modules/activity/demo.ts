@@ -3,7 +3,7 @@
 // core/rng stream of the seed, so the same seed gives the same history; written like the ledger
 // writes (usage rows plus the debit).
 import { startOfUtcDay } from '../../core/clock.ts'
-import type { EmulatorContext } from '../../context.ts'
+import type { EmulatorContext } from '../module.ts'
 import type { MakeFaker } from '../../core/faker.ts'
 import { createRng } from '../../core/rng.ts'
 import { tokenCostNanos } from '../../core/money.ts'
@@ -17,12 +17,12 @@ const MAX_SHARE_OF_CREDITS = 0.4
 export function backfillDemoUsage(ctx: EmulatorContext, makeFaker: MakeFaker, accountId: string): number {
   const faker = makeFaker(createRng(ctx.config.seed, 'demo'))
   const now = ctx.clock.now()
-  const account = ctx.repos.accounts.get(accountId)!
+  const account = ctx.services.accounts.get(accountId)!
   // Keys with a limit stay out of the history, so none starts over its limit.
-  const keys = ctx.repos.keys
+  const keys = ctx.services.keys
     .forAccount(accountId)
     .filter((k) => k.kind === 'standard' && !k.disabled && k.limit_nanos === null && (k.expires_at === null || k.expires_at > now))
-  const catalog = ctx.catalog.get().models.filter((m) => !m.id.endsWith(':free') && m.endpoints.some((e) => e.status === 0))
+  const catalog = ctx.services.catalog.get().models.filter((m) => !m.id.endsWith(':free') && m.endpoints.some((e) => e.status === 0))
   const text = catalog.filter((m) => m.architecture.output_modalities.includes('text'))
   const embeddings = catalog.filter((m) => m.architecture.output_modalities.includes('embeddings'))
   if (keys.length === 0 || text.length === 0) return 0
@@ -56,7 +56,7 @@ export function backfillDemoUsage(ctx: EmulatorContext, makeFaker: MakeFaker, ac
       const byok = faker.datatype.boolean({ probability: 0.08 })
       const cost = tokenCostNanos(endpoint.pricing, prompt, completion + reasoning)
       if (!byok && cost > budget) continue
-      ctx.repos.usage.insert({
+      ctx.services.usage.insert({
         account_id: accountId,
         key_hash: key.hash,
         member_id: key.creator_user_id,
@@ -72,7 +72,7 @@ export function backfillDemoUsage(ctx: EmulatorContext, makeFaker: MakeFaker, ac
         created_at: at,
       })
       if (!byok) {
-        ctx.repos.accounts.addSpend(accountId, cost)
+        ctx.services.accounts.addSpend(accountId, cost)
         budget -= cost
       }
       rows++

@@ -4,11 +4,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { ApiError } from '../../core/errors.ts'
-import { OptionalBody, StringEnum } from '../../http/schemas.ts'
-import type { EmulatorContext } from '../../context.ts'
-import { getDeliveryView, listDeliveryViews, redeliver, type CallbackDispatcher } from './callbacks.service.ts'
-import * as R from '../../admin/admin.responses.ts'
-import { data, Shape } from '../../admin/admin.responses.ts'
+import { data, OptionalBody, Shape, StringEnum } from '../../http/schemas.ts'
+import type { EmulatorContext } from '../module.ts'
+import { getDeliveryView, listDeliveryViews, redeliver } from './callbacks.service.ts'
+import { CallbackDelivery, Outbox } from './callbacks.schemas.ts'
 
 const DeliveryParams = Type.Object({ id: Type.String({ minLength: 1 }) })
 const ListDeliveriesQuery = Type.Object({
@@ -23,10 +22,11 @@ const DrainBody = Type.Object({ timeout_ms: Type.Optional(Type.Integer({ minimum
 
 const notFound = (id: string) => new ApiError(404, `Callback delivery ${id} not found`)
 
-export const callbacksAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; dispatcher: CallbackDispatcher }> = async (app, { ctx, dispatcher }) => {
+export const callbacksAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
+  const dispatcher = ctx.services.callbacks.dispatcher
   app.get(
     '/callbacks',
-    { config: { operation: 'admin.callbacks.list' }, schema: { response: data(Type.Array(R.CallbackDelivery)), querystring: ListDeliveriesQuery } },
+    { config: { operation: 'admin.callbacks.list' }, schema: { response: data(Type.Array(CallbackDelivery)), querystring: ListDeliveriesQuery } },
     async (request) => {
       const { task_id, status, account } = request.query
       return { data: listDeliveryViews(ctx, { task_id, status, account_id: account }) }
@@ -35,7 +35,7 @@ export const callbacksAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorCont
 
   app.get(
     '/callbacks/:id',
-    { config: { operation: 'admin.callbacks.get' }, schema: { response: data(R.CallbackDelivery), params: DeliveryParams } },
+    { config: { operation: 'admin.callbacks.get' }, schema: { response: data(CallbackDelivery), params: DeliveryParams } },
     async (request) => {
       const view = getDeliveryView(ctx, request.params.id)
       if (!view) throw notFound(request.params.id)
@@ -45,7 +45,7 @@ export const callbacksAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorCont
 
   app.post(
     '/callbacks/:id/redeliver',
-    { config: { operation: 'admin.callbacks.redeliver' }, schema: { response: data(R.CallbackDelivery), params: DeliveryParams } },
+    { config: { operation: 'admin.callbacks.redeliver' }, schema: { response: data(CallbackDelivery), params: DeliveryParams } },
     async (request) => {
       const view = await redeliver(ctx, dispatcher, request.params.id)
       if (!view) throw notFound(request.params.id)
@@ -58,7 +58,7 @@ export const callbacksAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorCont
     {
       config: { operation: 'admin.callbacks.drain' },
       schema: {
-        response: data(Shape({ drained: Type.Boolean(), ...R.Outbox.properties })),
+        response: data(Shape({ drained: Type.Boolean(), ...Outbox.properties })),
         body: OptionalBody(DrainBody),
         summary: 'Wait until every due callback has been attempted',
       },

@@ -6,11 +6,11 @@
 import { createHmac } from 'node:crypto'
 import { http, https } from '../../core/node-http.ts'
 import { toIso, wallClock, type DueSource } from '../../core/clock.ts'
-import type { EmulatorContext } from '../../context.ts'
+import type { EmulatorContext } from '../module.ts'
 import { ApiError } from '../../core/errors.ts'
 import { recordEffect } from '../../journal/journal.ts'
 import type { CallbackDelivery } from '../../admin/types.ts'
-import type { AttemptRow, DeliveryFilter, DeliveryRow } from './callbacks.repo.ts'
+import type { AttemptRow, CallbacksRepo, DeliveryFilter, DeliveryRow } from './callbacks.repo.ts'
 
 /** Our neutral name for the vendor, sent as X-HMAC-ACCESS-KEY and signed. */
 export const ACCESS_KEY = 'video'
@@ -72,7 +72,7 @@ export function enqueueDelivery(ctx: EmulatorContext, delivery: NewDelivery): st
   const now = ctx.clock.now()
   const id = ctx.ids.uuid(ctx.ids.next('callback'))
   const { terminal, ...fields } = delivery
-  ctx.repos.callbacks.insert({
+  ctx.services.callbacks.insert({
     id,
     ...fields,
     status: 'pending',
@@ -128,7 +128,7 @@ function post(url: URL, headers: Record<string, string>, body: string, signal: A
 
 /** One HTTP attempt; null when the dispatcher was stopped during it (the attempt does not count). */
 async function send(ctx: EmulatorContext, row: DeliveryRow, stop: AbortSignal): Promise<Outcome | null> {
-  const token = ctx.repos.keys.byHash(row.key_hash)?.token
+  const token = ctx.services.keys.byHash(row.key_hash)?.token
   if (!token) return { status: null, error: KEY_GONE, retriable: false }
   let url: URL
   try {
@@ -162,7 +162,7 @@ function retryDelay(ctx: EmulatorContext, attempts: number): number {
  * delivery on (delivered, retry later, failed); a manual one (redeliver) only marks it delivered on success.
  */
 async function attempt(ctx: EmulatorContext, id: string, at: number, stop: AbortSignal, scheduled: boolean): Promise<void> {
-  const repo = ctx.repos.callbacks
+  const repo = ctx.services.callbacks
   const row = repo.get(id)
   // Redelivered (or deleted with its account, or released by an import) since it was claimed.
   if (!row || (scheduled && (row.status !== 'pending' || row.next_attempt_at !== null))) return
@@ -209,7 +209,7 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
  * would stay pending, never tried again until a restart. Best effort: the database may be what fails.
  */
 function endFailed(ctx: EmulatorContext, id: string): void {
-  const repo = ctx.repos.callbacks
+  const repo = ctx.services.callbacks
   try {
     ctx.db
       .transaction(() => {
@@ -263,10 +263,10 @@ function destinationOf(url: string): string {
   }
 }
 
-export function createCallbackDispatcher(ctx: EmulatorContext): CallbackDispatcher {
+export function createCallbackDispatcher(ctx: EmulatorContext, repo: CallbacksRepo): CallbackDispatcher {
   const stopper = new AbortController()
   const stopped = stopper.signal
-  const repo = ctx.repos.callbacks
+
   const perDestination = ctx.config.callbackConcurrency
   const destinations = new Map<string, { active: number; queue: Claim[] }>()
   const underWay = new Set<Promise<void>>()
@@ -384,9 +384,9 @@ export function createCallbackDispatcher(ctx: EmulatorContext): CallbackDispatch
  * unknown; a 429 once the task's callbacks have had MAX_ATTEMPTS_PER_TASK attempts.
  */
 export async function redeliver(ctx: EmulatorContext, dispatcher: CallbackDispatcher, id: string): Promise<DeliveryView | undefined> {
-  const row = ctx.repos.callbacks.get(id)
+  const row = ctx.services.callbacks.get(id)
   if (!row) return undefined
-  const made = ctx.repos.callbacks.attemptsForTask(row.task_id)
+  const made = ctx.services.callbacks.attemptsForTask(row.task_id)
   if (made >= MAX_ATTEMPTS_PER_TASK) {
     throw new ApiError(429, `Task ${row.task_id} has had ${made} callback attempts, the most one task gets; create a new task to try its receiver again`, {
       metadata: { field: 'id', location: 'params', limit: MAX_ATTEMPTS_PER_TASK },
@@ -430,12 +430,12 @@ export function deliveryView(row: DeliveryRow, attempts: readonly AttemptRow[]):
 export type DeliveryView = CallbackDelivery
 
 export function getDeliveryView(ctx: EmulatorContext, id: string): DeliveryView | undefined {
-  const repo = ctx.repos.callbacks
+  const repo = ctx.services.callbacks
   const row = repo.get(id)
   return row && deliveryView(row, repo.attempts(row.id))
 }
 
 export function listDeliveryViews(ctx: EmulatorContext, filter: DeliveryFilter = {}): DeliveryView[] {
-  const repo = ctx.repos.callbacks
+  const repo = ctx.services.callbacks
   return repo.list(filter).map((row) => deliveryView(row, repo.attempts(row.id)))
 }

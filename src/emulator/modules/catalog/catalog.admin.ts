@@ -3,11 +3,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { ApiError } from '../../core/errors.ts'
-import type { EmulatorContext } from '../../context.ts'
+import type { EmulatorContext } from '../module.ts'
 import { CatalogError, mergeCatalog, validateCatalog, type Catalog } from './catalog.ts'
-import { CatalogDocument, CatalogExtension, ModelPathParams } from './catalog.schemas.ts'
-import * as R from '../../admin/admin.responses.ts'
-import { data, OpenObject } from '../../admin/admin.responses.ts'
+import { CatalogDocument, CatalogExtension, CatalogSummary, ModelPathParams } from './catalog.schemas.ts'
+import { data, OpenObject } from '../../http/schemas.ts'
 
 /** A whole catalog can be large; these routes take up to 32 MB. */
 const CATALOG_BODY_LIMIT = 32 * 1024 * 1024
@@ -24,7 +23,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
       if (error instanceof CatalogError) throw new ApiError(400, error.message, { metadata: { field: error.field } })
       throw error
     }
-    return summary(ctx.catalog.replace(valid, ctx.clock.now()))
+    return summary(ctx.services.catalog.replace(valid, ctx.clock.now()))
   }
 
   app.get(
@@ -33,27 +32,27 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
       config: { operation: 'admin.catalog.get' },
       schema: { response: data(OpenObject('The catalog document: {"version":1,"models":[...]}, as PUT takes it')) },
     },
-    async () => ({ data: ctx.catalog.get().document }),
+    async () => ({ data: ctx.services.catalog.get().document }),
   )
 
   app.put(
     '/catalog',
-    { config: { operation: 'admin.catalog.replace' }, bodyLimit: CATALOG_BODY_LIMIT, schema: { response: data(R.CatalogSummary), body: CatalogDocument } },
+    { config: { operation: 'admin.catalog.replace' }, bodyLimit: CATALOG_BODY_LIMIT, schema: { response: data(CatalogSummary), body: CatalogDocument } },
     async (request) => replace(request.body),
   )
 
   app.post(
     '/catalog/models',
-    { config: { operation: 'admin.catalog.extend' }, bodyLimit: CATALOG_BODY_LIMIT, schema: { response: data(R.CatalogSummary), body: CatalogExtension } },
-    async (request) => replace(mergeCatalog(ctx.catalog.get().document, request.body.models)),
+    { config: { operation: 'admin.catalog.extend' }, bodyLimit: CATALOG_BODY_LIMIT, schema: { response: data(CatalogSummary), body: CatalogExtension } },
+    async (request) => replace(mergeCatalog(ctx.services.catalog.get().document, request.body.models)),
   )
 
   app.delete(
     '/catalog/models/:author/:slug',
-    { config: { operation: 'admin.catalog.remove' }, schema: { response: data(R.CatalogSummary), params: ModelPathParams } },
+    { config: { operation: 'admin.catalog.remove' }, schema: { response: data(CatalogSummary), params: ModelPathParams } },
     async (request) => {
       const id = `${request.params.author}/${request.params.slug}`
-      const current = ctx.catalog.get().document
+      const current = ctx.services.catalog.get().document
       if (!current.models.some((m) => m.id === id)) throw new ApiError(404, `Model ${id} not found`)
       return replace({ version: 1, models: current.models.filter((m) => m.id !== id) })
     },
@@ -61,7 +60,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
 
   app.post(
     '/catalog/restore',
-    { config: { operation: 'admin.catalog.restore' }, schema: { response: data(R.CatalogSummary), body: Type.Optional(Type.Unknown()) } },
-    async () => summary(ctx.catalog.restore()),
+    { config: { operation: 'admin.catalog.restore' }, schema: { response: data(CatalogSummary), body: Type.Optional(Type.Unknown()) } },
+    async () => summary(ctx.services.catalog.restore()),
   )
 }

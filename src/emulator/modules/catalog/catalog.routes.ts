@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { ApiError } from '../../core/errors.ts'
-import type { EmulatorContext } from '../../context.ts'
+import type { EmulatorContext } from '../module.ts'
 import { isEuRequest } from '../../http/listeners.ts'
 import { caller } from '../../http/auth.ts'
 import type { ModelFilters } from './catalog.ts'
@@ -84,7 +84,7 @@ const originOf = (request: FastifyRequest): string => `${request.protocol}://${r
 
 export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
   const sendList = (request: FastifyRequest, reply: FastifyReply, query: ListModelsQuery, policies: readonly EndpointPolicy[]) => {
-    const catalog = ctx.catalog.get()
+    const catalog = ctx.services.catalog.get()
     const filters = filtersOf(query)
     if (query.use_rss) {
       const models = catalog.list(filters, policies, nextBase(request)).models
@@ -105,11 +105,11 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> 
       reply.header('cache-control', PUBLIC_LIST_CACHE)
       if (request.query.use_rss) return sendList(request, reply, request.query, region ? [{ source: 'region', region }] : [])
       // The public list depends only on the URL and the region: its bytes are memoised per catalog.
-      const body = ctx.catalog
+      const body = ctx.services.catalog
         .get()
         .memo(
           `${region}|${request.url}`,
-          () => ctx.catalog.get().list(filtersOf(request.query), region ? [{ source: 'region', region }] : [], nextBase(request)).body,
+          () => ctx.services.catalog.get().list(filtersOf(request.query), region ? [{ source: 'region', region }] : [], nextBase(request)).body,
         )
       return sendPrepared(reply, body)
     },
@@ -123,7 +123,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> 
     },
     async (request) => {
       const region = regionOf(request, request.query)
-      const models = ctx.catalog
+      const models = ctx.services.catalog
         .get()
         .filter({ ...filtersOf(request.query), limit: undefined, offset: undefined }, region ? [{ source: 'region', region }] : [])
       return { data: { count: models.length } }
@@ -136,7 +136,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> 
       config: { operation: 'models.user', auth: 'any' },
       schema: { summary: "List the models the caller's key may use", tags: ['models'], querystring: ListModelsQuery, response: UserModelListResponse },
     },
-    async (request, reply) => sendList(request, reply, request.query, ctx.policies.for(caller(request), regionOf(request, request.query))),
+    async (request, reply) => sendList(request, reply, request.query, ctx.services.catalog.policies.for(caller(request), regionOf(request, request.query))),
   )
 
   app.get(
@@ -148,7 +148,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> 
     async (request, reply) => {
       const { author, slug } = request.params
       const id = `${author}/${slug}`
-      const catalog = ctx.catalog.get()
+      const catalog = ctx.services.catalog.get()
       const model = catalog.find(id)
       if (!model) throw new ApiError(404, `Model ${id} not found`)
       return sendPrepared(reply, catalog.endpointsJson(model))
@@ -161,6 +161,6 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> 
       config: { operation: 'endpoints.zdr' },
       schema: { summary: 'Preview zero-data-retention endpoints', tags: ['models'], querystring: Type.Object({}), response: ZdrEndpointsResponse },
     },
-    async (_request, reply) => sendPrepared(reply, ctx.catalog.get().zdrBody),
+    async (_request, reply) => sendPrepared(reply, ctx.services.catalog.get().zdrBody),
   )
 }

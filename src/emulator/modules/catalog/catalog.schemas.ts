@@ -2,7 +2,7 @@
 // and the catalog's answers. Fields the API does not show (categories, embedding_dimensions, zdr,
 // regions, provider) drive the filters, the EU listener and embeddings.
 import { Type, type Static } from 'typebox'
-import { ErrorEnvelope, Nullable, StringEnum } from '../../http/schemas.ts'
+import { ErrorEnvelope, Nullable, Shape, StringEnum } from '../../http/schemas.ts'
 
 export const CATEGORIES = [
   'programming',
@@ -243,3 +243,8 @@ export const ZdrEndpointsResponse = {
   200: { description: 'Every zero-data-retention endpoint of the catalog', content: json(Type.Object({ data: Type.Array(EndpointObject) })) },
   '4xx': ErrorEnvelope,
 }
+
+// ---- Admin answers -------------------------------------------------------------------------------
+
+/** The catalog's size after a change. */
+export const CatalogSummary = Shape({ models: Type.Integer(), endpoints: Type.Integer() })

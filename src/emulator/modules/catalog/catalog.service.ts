@@ -1,6 +1,6 @@
 // The running catalog and the restrictions that shape what a caller sees of it. The fixtures'
 // catalog is the default; an admin change is persisted and outlives restarts until a reset.
-import type { AuthContext } from '../../core/caller.ts'
+import type { AuthContext } from '../caller.ts'
 import { buildCatalog, validateCatalog, type Catalog } from './catalog.ts'
 import type { CatalogRepo } from './catalog.repo.ts'
 import type { CatalogDocument, Region } from './catalog.schemas.ts'

@@ -2,7 +2,6 @@
 // request, and the count of its uses. What a rule matches is chat-fixtures.service.ts.
 import type { StateOwner } from '../../core/lifecycle.ts'
 import type { DB } from '../../store/db.ts'
-import { mismatch, type FixtureSubject } from './chat-fixtures.service.ts'
 
 export interface ChatFixtureRow {
   id: string
@@ -73,8 +72,9 @@ export function createChatFixturesRepo(db: DB) {
     },
     clear: (accountId: string) => void clearStmt.run(accountId),
     /** The rule that answers `subject` now, if any (not yet counted as used). */
-    find(accountId: string, subject: FixtureSubject): ChatFixtureRow | undefined {
-      return activeStmt.all(accountId).find((row) => mismatch(row, subject) === null)
+    /** The account's rules that may answer (enabled, not used up), in order. */
+    active(accountId: string): ChatFixtureRow[] {
+      return activeStmt.all(accountId)
     },
     /** Counts one answer by the rule (spending one of `remaining`), in the caller's transaction. */
     use: (id: string) => void useStmt.run(id),

@@ -2,7 +2,7 @@
 // admin/types.ts can derive the shared types): what a rule matches in a chat or text completion
 // request, the answer it gives instead of the generated one, and how long and how fast answers are.
 import { Type, type Static } from 'typebox'
-import { Nullable } from '../../http/schemas.ts'
+import { Iso, Nullable, Shape } from '../../http/schemas.ts'
 
 export const TOOL_NAME_PATTERN = '^[a-zA-Z0-9_-]{1,64}$'
 
@@ -106,3 +106,36 @@ export const ChatSettings = Type.Object(
 )
 export const ChatSettingsBody = Type.Partial(ChatSettings, { additionalProperties: false })
 export type ChatSettings = Static<typeof ChatSettings>
+
+// ---- Admin answers -------------------------------------------------------------------------------
+
+export const ChatFixture = Shape({
+  id: Type.String(),
+  account_id: Type.String(),
+  name: Nullable(Type.String()),
+  enabled: Type.Boolean(),
+  position: Type.Integer({ description: "The rule's place in its account's list: the first that matches answers" }),
+  match: ChatFixtureMatch,
+  answer: ChatFixtureAnswer,
+  times: Nullable(Type.Integer({ description: 'How many requests it answers; null: every one' })),
+  remaining: Nullable(Type.Integer()),
+  hits: Type.Integer(),
+  explanation: Type.String({ description: 'What the rule does, in one sentence' }),
+  created_at: Iso(),
+  updated_at: Nullable(Iso()),
+})
+export type ChatFixture = Static<typeof ChatFixture>
+
+export const ChatFixtureTest = Shape({
+  fixture: Nullable(ChatFixture),
+  checks: Type.Array(
+    Shape({
+      id: Type.String(),
+      name: Nullable(Type.String()),
+      answers: Type.Boolean(),
+      reason: Nullable(Type.String({ description: 'Why it does not answer' })),
+    }),
+    { description: 'Every rule of the account, in order, with why it would or would not answer (the first that would, answers)' },
+  ),
+})
+export type ChatFixtureTest = Static<typeof ChatFixtureTest>

@@ -4,7 +4,7 @@
 // Regular expressions are RE2's (re2js): matched in time linear in the text, so no pattern can stall
 // the emulator the way a backtracking one (`^(a+)+$`) does.
 import { RE2JS, RE2JSSyntaxException } from 're2js'
-import type { ChatFixtureRow } from './chat-fixtures.repo.ts'
+import type { ChatFixtureRow, ChatFixturesRepo } from './chat-fixtures.repo.ts'
 import type { ChatFixtureAnswer, ChatFixtureMatch } from './chat-fixtures.schemas.ts'
 
 /** What a rule sees of a request. */
@@ -14,6 +14,11 @@ export interface FixtureSubject {
   system: string
   tools: readonly string[]
   header: string | null
+}
+
+/** The first of an account's rules that answers `subject`, if any. */
+export function answeringFixture(repo: ChatFixturesRepo, accountId: string, subject: FixtureSubject): ChatFixtureRow | undefined {
+  return repo.active(accountId).find((row) => mismatch(row, subject) === null)
 }
 
 /** Why a rule does not answer a request, or null when it does. */

@@ -5,24 +5,24 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { toIso } from '../../core/clock.ts'
 import { ApiError, fieldError } from '../../core/errors.ts'
-import type { EmulatorContext } from '../../context.ts'
+import type { EmulatorContext } from '../module.ts'
 import { immediateTransaction } from '../../store/db.ts'
-import * as R from '../../admin/admin.responses.ts'
-import { data } from '../../admin/admin.responses.ts'
-import type { ChatFixture } from '../../admin/types.ts'
 import { parseMessages, parseTools } from './chat.input.ts'
 import { fixtureSubject } from './chat.service.ts'
 import type { ChatFixtureRow } from './chat-fixtures.repo.ts'
 import { badRegex, explainFixture, mismatch } from './chat-fixtures.service.ts'
 import {
+  ChatFixture,
+  type ChatFixtureAnswer,
+  type ChatFixtureMatch,
+  ChatFixtureTest,
   ChatSettings,
   ChatSettingsBody,
   CreateChatFixtureBody,
   TestChatFixtureBody,
   UpdateChatFixtureBody,
-  type ChatFixtureAnswer,
-  type ChatFixtureMatch,
 } from './chat-fixtures.schemas.ts'
+import { data, Deleted } from '../../http/schemas.ts'
 
 const AccountParams = Type.Object({ id: Type.String() })
 const FixtureParams = Type.Object({ id: Type.String() })
@@ -70,10 +70,10 @@ export function storedAnswer(answer: ChatFixtureAnswer): ChatFixtureAnswer {
 }
 
 export const chatAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
-  const repo = ctx.repos.chatFixtures
+  const repo = ctx.services.chat.fixtures
 
   app.get('/chat/settings', { config: { operation: 'admin.chat.settings.get' }, schema: { response: data(ChatSettings) } }, async () => ({
-    data: ctx.chatSettings.current,
+    data: ctx.services.chat.settings.current,
   }))
 
   app.put(
@@ -82,14 +82,14 @@ export const chatAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }
     async (request) => {
       // A model the catalog does not have would never answer at its length: most likely a typo.
       for (const id of Object.keys(request.body.model_answer_tokens ?? {})) {
-        if (!ctx.catalog.get().find(id)) throw fieldError(`model_answer_tokens.${id}`, 'is not a model of the catalog')
+        if (!ctx.services.catalog.get().find(id)) throw fieldError(`model_answer_tokens.${id}`, 'is not a model of the catalog')
       }
-      ctx.chatSettings.current = { ...ctx.chatSettings.current, ...request.body }
-      return { data: ctx.chatSettings.current }
+      ctx.services.chat.settings.current = { ...ctx.services.chat.settings.current, ...request.body }
+      return { data: ctx.services.chat.settings.current }
     },
   )
   const requireAccount = (id: string): void => {
-    if (!ctx.repos.accounts.get(id)) throw new ApiError(404, `Account ${id} not found`)
+    if (!ctx.services.accounts.get(id)) throw new ApiError(404, `Account ${id} not found`)
   }
   const requireFixture = (id: string): ChatFixtureRow => {
     const row = repo.get(id)
@@ -99,7 +99,7 @@ export const chatAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }
 
   app.get(
     '/accounts/:id/chat-fixtures',
-    { config: { operation: 'admin.chatFixtures.list' }, schema: { params: AccountParams, response: data(Type.Array(R.ChatFixture)) } },
+    { config: { operation: 'admin.chatFixtures.list' }, schema: { params: AccountParams, response: data(Type.Array(ChatFixture)) } },
     async (request) => {
       requireAccount(request.params.id)
       return { data: repo.list(request.params.id).map(chatFixtureView) }
@@ -108,7 +108,7 @@ export const chatAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }
 
   app.post(
     '/accounts/:id/chat-fixtures',
-    { config: { operation: 'admin.chatFixtures.create' }, schema: { params: AccountParams, body: CreateChatFixtureBody, response: data(R.ChatFixture, 201) } },
+    { config: { operation: 'admin.chatFixtures.create' }, schema: { params: AccountParams, body: CreateChatFixtureBody, response: data(ChatFixture, 201) } },
     async (request, reply) => {
       requireAccount(request.params.id)
       const body = request.body
@@ -140,7 +140,7 @@ export const chatAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }
 
   app.delete(
     '/accounts/:id/chat-fixtures',
-    { config: { operation: 'admin.chatFixtures.clear' }, schema: { params: AccountParams, response: data(R.Deleted) } },
+    { config: { operation: 'admin.chatFixtures.clear' }, schema: { params: AccountParams, response: data(Deleted) } },
     async (request) => {
       requireAccount(request.params.id)
       repo.clear(request.params.id)
@@ -150,7 +150,7 @@ export const chatAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }
 
   app.post(
     '/accounts/:id/chat-fixtures/test',
-    { config: { operation: 'admin.chatFixtures.test' }, schema: { params: AccountParams, body: TestChatFixtureBody, response: data(R.ChatFixtureTest) } },
+    { config: { operation: 'admin.chatFixtures.test' }, schema: { params: AccountParams, body: TestChatFixtureBody, response: data(ChatFixtureTest) } },
     async (request) => {
       requireAccount(request.params.id)
       const body = request.body
@@ -170,13 +170,13 @@ export const chatAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }
 
   app.get(
     '/chat-fixtures/:id',
-    { config: { operation: 'admin.chatFixtures.get' }, schema: { params: FixtureParams, response: data(R.ChatFixture) } },
+    { config: { operation: 'admin.chatFixtures.get' }, schema: { params: FixtureParams, response: data(ChatFixture) } },
     async (request) => ({ data: chatFixtureView(requireFixture(request.params.id)) }),
   )
 
   app.patch(
     '/chat-fixtures/:id',
-    { config: { operation: 'admin.chatFixtures.update' }, schema: { params: FixtureParams, body: UpdateChatFixtureBody, response: data(R.ChatFixture) } },
+    { config: { operation: 'admin.chatFixtures.update' }, schema: { params: FixtureParams, body: UpdateChatFixtureBody, response: data(ChatFixture) } },
     async (request) => {
       const row = requireFixture(request.params.id)
       const body = request.body
@@ -206,7 +206,7 @@ export const chatAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }
 
   app.delete(
     '/chat-fixtures/:id',
-    { config: { operation: 'admin.chatFixtures.delete' }, schema: { params: FixtureParams, response: data(R.Deleted) } },
+    { config: { operation: 'admin.chatFixtures.delete' }, schema: { params: FixtureParams, response: data(Deleted) } },
     async (request) => {
       requireFixture(request.params.id)
       immediateTransaction(ctx.db, () => repo.delete(request.params.id))

@@ -7,7 +7,7 @@
 // are lowered to what that can hold (schema-fit.ts), the value then cut with finish_reason "length".
 import type { MakeFaker } from '../../core/faker.ts'
 import { createRng, sha256Hex, type Rng } from '../../core/rng.ts'
-import { countTokens, firstTokens } from '../embeddings/tokens.ts'
+import { countTokens, firstTokens } from '../../core/tokens.ts'
 import type { Message, ResponseFormat, Tool, ToolCall, ToolChoice } from './chat.input.ts'
 import type { FillJob, SchemaFiller } from './schema-filler.ts'
 import type { FittedSchema } from './schema-fit.ts'

@@ -3,7 +3,7 @@
 // (`messages[2].content[0].text`, `tools[0].function.parameters`), checked before anything is billed.
 import { Ajv } from 'ajv'
 import { fieldError } from '../../core/errors.ts'
-import { IMAGE_TOKENS } from '../embeddings/tokens.ts'
+import { IMAGE_TOKENS } from '../../core/tokens.ts'
 
 export type Role = 'system' | 'developer' | 'user' | 'assistant' | 'tool'
 const ROLES: readonly Role[] = ['system', 'developer', 'user', 'assistant', 'tool']

@@ -6,7 +6,7 @@ import { createRng } from '../../core/rng.ts'
 import { toIso } from '../../core/clock.ts'
 import { ApiError } from '../../core/errors.ts'
 import { nanosToUsd } from '../../core/money.ts'
-import type { EmulatorContext } from '../../context.ts'
+import type { EmulatorContext } from '../module.ts'
 import { caller } from '../../http/auth.ts'
 import { isEuRequest } from '../../http/listeners.ts'
 import { ChatBody, ChatResponse, CompletionBody, CompletionResponse, GenerationQuery, GenerationResponse } from './chat.schemas.ts'
@@ -43,7 +43,7 @@ function send(
   if (!stream) return reply.type('application/json').send(JSON.stringify(kind === 'chat' ? chatResult(completion) : textResult(completion)))
   const body = new RecordedStream(ctx.config.journalBodyLimit)
   const controls: StreamControls = {
-    speed: ctx.chatSettings.current.speed,
+    speed: ctx.services.chat.settings.current.speed,
     timeline: pacer.timeline(),
     jitter: createRng(ctx.config.seed, `pace:${completion.id}`),
     fault: request.streamFault,
@@ -107,7 +107,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = a
       schema: { summary: 'Get a past generation', tags: ['chat'], querystring: GenerationQuery, response: GenerationResponse },
     },
     async (request) => {
-      const found = ctx.repos.generations.get(request.query.id, caller(request).account.id)
+      const found = ctx.services.chat.generations.get(request.query.id, caller(request).account.id)
       if (!found) throw new ApiError(404, `Generation ${request.query.id} not found`)
       const cost = nanosToUsd(found.cost_nanos)
       return {

@@ -5,7 +5,7 @@
 // as the real gateway ignores what a provider does not support.
 import { Type, type Static } from 'typebox'
 import { ErrorEnvelope, Nullable } from '../../http/schemas.ts'
-import { ProviderPreferences } from '../embeddings/embeddings.schemas.ts'
+import { ProviderPreferences } from '../catalog/routing.ts'
 
 /** More than any real conversation, far below what would make counting its tokens slow. */
 export const MAX_MESSAGES = 4096

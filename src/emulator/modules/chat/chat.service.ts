@@ -3,18 +3,18 @@
 // before anything is sent), records the generation, then answers as JSON or as a stream of events.
 import { ApiError, fieldError } from '../../core/errors.ts'
 import { nanosToUsd, priceUsd, tokenCostNanos, usdToNanos } from '../../core/money.ts'
-import type { AuthContext } from '../../core/caller.ts'
-import type { EmulatorContext } from '../../context.ts'
+import type { AuthContext } from '../caller.ts'
+import type { EmulatorContext } from '../module.ts'
 import { immediateTransaction } from '../../store/db.ts'
 import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
-import { routeByPreferences } from '../embeddings/embeddings.service.ts'
-import { countTokens, loadTokenizer } from '../embeddings/tokens.ts'
+import { routeByPreferences } from '../catalog/routing.ts'
+import { countTokens, loadTokenizer } from '../../core/tokens.ts'
 import { bill, settle } from '../ledger/ledger.service.ts'
 import { loadFaker, type MakeFaker } from '../../core/faker.ts'
 import { faultError } from '../../faults/faults.ts'
 import { givenAnswer, writeAnswers, type Answer, type AnswerRequest } from './chat.answer.ts'
 import type { ChatFixtureAnswer } from './chat-fixtures.schemas.ts'
-import type { FixtureSubject } from './chat-fixtures.service.ts'
+import { answeringFixture, type FixtureSubject } from './chat-fixtures.service.ts'
 import { answerTokensFor } from './chat.settings.ts'
 import { mediaTokens, parseMessages, parseResponseFormat, parseToolChoice, parseTools, type Message, type Tool } from './chat.input.ts'
 import type { ChatBody, CompletionBody } from './chat.schemas.ts'
@@ -59,7 +59,7 @@ const isText = (model: CatalogModel): boolean => model.architecture.output_modal
 
 /** The model asked for, or the first of `models` that is a text model here. */
 function chatModel(ctx: EmulatorContext, body: { model?: string | undefined; models?: string[] | undefined }): CatalogModel {
-  const catalog = ctx.catalog.get()
+  const catalog = ctx.services.catalog.get()
   const candidates = [...(body.model ? [body.model] : []), ...(body.models ?? [])]
   if (candidates.length === 0) throw fieldError('model', 'is required (or `models`, a list to try in order)')
   for (const id of candidates) {
@@ -146,7 +146,7 @@ async function prepareChat(ctx: EmulatorContext, body: ChatBody): Promise<Prepar
       format,
       maxTokens: answerMax,
       stop,
-      answerTokens: answerTokensFor(ctx.chatSettings.current, model.id),
+      answerTokens: answerTokensFor(ctx.services.chat.settings.current, model.id),
       fitted,
     },
   }
@@ -226,7 +226,7 @@ async function complete(ctx: EmulatorContext, caller: AuthContext, prepared: Pre
   const endpoints = tools.length > 0 ? model.endpoints.filter((e) => supports(model, e, 'tools')) : model.endpoints
   if (endpoints.length === 0) throw new ApiError(404, `No endpoints found that support tool use. ${TOOL_ROUTING_DOCS}`)
 
-  ctx.rateLimiter.admit(caller.key.hash, caller.account.id, ctx.clock.now())
+  ctx.services.ratelimit.admit(caller.key.hash, caller.account.id, ctx.clock.now())
   const now = ctx.clock.now()
   const subject = fixtureSubject(model.id, prepared.messages, tools, options.origin.fixture)
   // Generated answers are written before the transaction (values of schemas in the filler's worker,
@@ -234,7 +234,7 @@ async function complete(ctx: EmulatorContext, caller: AuthContext, prepared: Pre
   // transaction finds none and the answers are written then (the second round writes them anyway).
   for (let round = 0; ; round++) {
     const generated =
-      round === 0 && ctx.repos.chatFixtures.find(caller.account.id, subject)
+      round === 0 && answeringFixture(ctx.services.chat.fixtures, caller.account.id, subject)
         ? null
         : await writeAnswers(prepared.answerRequest, prepared.choices, prepared.makeFaker, options.filler)
     const outcome = billCompletion(ctx, caller, prepared, options, { endpoints, now, subject, generated })
@@ -258,10 +258,10 @@ function billCompletion(
   const { model, promptTokens } = prepared
   const { endpoints, now } = at
   return immediateTransaction(ctx.db, (): Completion | { error: ApiError } | 'no answers' => {
-    const fixture = ctx.repos.chatFixtures.find(caller.account.id, at.subject)
+    const fixture = answeringFixture(ctx.services.chat.fixtures, caller.account.id, at.subject)
     if (!fixture && !at.generated) return 'no answers'
     const given = fixture ? (JSON.parse(fixture.answer) as ChatFixtureAnswer & { tool_calls?: Array<{ name: string; arguments: string }> }) : null
-    if (fixture) ctx.repos.chatFixtures.use(fixture.id)
+    if (fixture) ctx.services.chat.fixtures.use(fixture.id)
     if (given?.error) return { error: faultError(given.error.status, now, fixture!.id, { message: given.error.message }, 'fixture') }
     const answers: Answer[] = given
       ? Array.from({ length: prepared.choices }, (_, choice) => givenAnswer(prepared.answerRequest, given, `${fixture!.id}:${fixture!.hits}:${choice}`))
@@ -285,7 +285,7 @@ function billCompletion(
     const tokensPerSecond = p50(endpoint.throughput_last_30m) ?? 50
     const created = Math.floor(now / 1000)
     const id = `gen-${created}-${ctx.ids.generation(`chat:${billed.usage_id}`)}`
-    ctx.repos.generations.insert({
+    ctx.services.chat.generations.insert({
       id,
       usage_id: billed.usage_id,
       account_id: caller.account.id,
@@ -428,5 +428,5 @@ export function settleBroken(ctx: EmulatorContext, completion: Completion, sentT
     completion_tokens: sentTokens,
     cost_nanos: tokenCostNanos(pricing, completion.promptTokens, sentTokens) + usdToNanos(priceUsd(pricing.request)),
   })
-  ctx.repos.generations.finish(completion.id, finishReason)
+  ctx.services.chat.generations.finish(completion.id, finishReason)
 }

@@ -4,33 +4,32 @@ import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { toIso } from '../../core/clock.ts'
 import { ApiError } from '../../core/errors.ts'
-import type { EmulatorContext } from '../../context.ts'
+import type { EmulatorContext } from '../module.ts'
 import type { ChargeRow } from './credits.repo.ts'
-import { ChargeParams, ListChargesQuery } from './credits.schemas.ts'
+import { Charge, ChargeParams, ListChargesQuery } from './credits.schemas.ts'
 import { adminChargeView, confirmCharge, expireCharge } from './credits.service.ts'
-import * as R from '../../admin/admin.responses.ts'
-import { data, Shape } from '../../admin/admin.responses.ts'
+import { data, Shape } from '../../http/schemas.ts'
 
 const notFound = (id: string) => new ApiError(404, `Charge ${id} not found`)
 
 export const creditsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
   const requireCharge = (id: string): ChargeRow => {
-    const charge = ctx.repos.charges.get(id)
+    const charge = ctx.services.credits.get(id)
     if (!charge) throw notFound(id)
     return charge
   }
 
   app.get(
     '/charges',
-    { config: { operation: 'admin.charges.list' }, schema: { response: data(Type.Array(R.Charge)), querystring: ListChargesQuery } },
+    { config: { operation: 'admin.charges.list' }, schema: { response: data(Type.Array(Charge)), querystring: ListChargesQuery } },
     async (request) => {
       const { account } = request.query
-      const rows = account === undefined ? ctx.repos.charges.listAll() : ctx.repos.charges.listForAccount(account)
+      const rows = account === undefined ? ctx.services.credits.listAll() : ctx.services.credits.listForAccount(account)
       return { data: rows.map(adminChargeView) }
     },
   )
 
-  app.get('/charges/:id', { config: { operation: 'admin.charges.get' }, schema: { response: data(R.Charge), params: ChargeParams } }, async (request) => ({
+  app.get('/charges/:id', { config: { operation: 'admin.charges.get' }, schema: { response: data(Charge), params: ChargeParams } }, async (request) => ({
     data: adminChargeView(requireCharge(request.params.id)),
   }))
 
@@ -39,7 +38,7 @@ export const creditsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
     {
       config: { operation: 'admin.charges.confirm' },
       schema: {
-        response: data(Shape({ ...R.Charge.properties, credited: Type.Boolean({ description: 'False when the charge had been confirmed before' }) })),
+        response: data(Shape({ ...Charge.properties, credited: Type.Boolean({ description: 'False when the charge had been confirmed before' }) })),
         params: ChargeParams,
       },
     },
@@ -56,7 +55,7 @@ export const creditsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
 
   app.post(
     '/charges/:id/expire',
-    { config: { operation: 'admin.charges.expire' }, schema: { response: data(R.Charge), params: ChargeParams } },
+    { config: { operation: 'admin.charges.expire' }, schema: { response: data(Charge), params: ChargeParams } },
     async (request) => {
       const { id } = request.params
       const charge = expireCharge(ctx, id)

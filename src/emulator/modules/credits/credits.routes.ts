@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ApiError, fieldError } from '../../core/errors.ts'
 import { nanosToUsd, NANOS_PER_USDC_UNIT, usdToUsdcUnits } from '../../core/money.ts'
-import type { EmulatorContext } from '../../context.ts'
+import type { EmulatorContext } from '../module.ts'
 import { caller } from '../../http/auth.ts'
 import { ChargeResponse, ChargesGoneResponse, CreateChargeBody, CreditsResponse } from './credits.schemas.ts'
 import { chargeView, createCharge } from './credits.service.ts'
@@ -60,7 +60,7 @@ export const creditsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> 
     { config: { operation: 'credits.get', auth: 'any' }, schema: { summary: 'Get credits bought and used', tags: ['credits'], response: CreditsResponse } },
     async (request) => {
       // Re-read: the row attached at authentication may predate a confirmation.
-      const account = ctx.repos.accounts.get(caller(request).account.id)!
+      const account = ctx.services.accounts.get(caller(request).account.id)!
       return { data: { total_credits: nanosToUsd(account.credits_nanos), total_usage: nanosToUsd(account.spent_nanos) } }
     },
   )

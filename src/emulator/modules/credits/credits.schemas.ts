@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { ErrorEnvelope } from '../../http/schemas.ts'
+import { ErrorEnvelope, Iso, Nullable, Shape, StringEnum } from '../../http/schemas.ts'
 
 /** Chains a charge can be paid on: Ethereum, Polygon, Base. */
 export const CHAIN_IDS = [1, 137, 8453] as const
@@ -70,3 +70,18 @@ export const ChargesGoneResponse = { 410: ErrorEnvelope }
 export const ChargeParams = Type.Object({ id: Type.String({ minLength: 1 }) })
 
 export const ListChargesQuery = Type.Object({ account: Type.Optional(Type.String({ minLength: 1 })) })
+
+// ---- Admin answers -------------------------------------------------------------------------------
+
+export const ChargeStatus = StringEnum(['pending', 'confirmed', 'expired'] as const)
+export type ChargeStatus = Static<typeof ChargeStatus>
+export const Charge = Shape({
+  ...ChargeObject.properties,
+  account_id: Type.String(),
+  amount_usd: Type.Number(),
+  chain_id: Type.Integer(),
+  sender: Type.String(),
+  status: ChargeStatus,
+  confirmed_at: Nullable(Iso()),
+})
+export type Charge = Static<typeof Charge>

@@ -4,7 +4,7 @@ import { toIso, type DueSource } from '../../core/clock.ts'
 import { nanosToUsd, percentOf, usdcUnitsToNanos } from '../../core/money.ts'
 import { deriveHex } from '../../core/rng.ts'
 import { recordEffect } from '../../journal/journal.ts'
-import type { EmulatorContext } from '../../context.ts'
+import type { EmulatorContext } from '../module.ts'
 import type { Charge } from '../../admin/types.ts'
 import type { ChargeRow } from './credits.repo.ts'
 import type { ChainId, Web3Data } from './credits.schemas.ts'
@@ -73,7 +73,7 @@ export function createCharge(ctx: EmulatorContext, input: NewCharge): ChargeRow 
         confirm_at: ctx.config.chargeAutoConfirmMs === null ? null : now + ctx.config.chargeAutoConfirmMs,
         confirmed_at: null,
       }
-      ctx.repos.charges.insert(row)
+      ctx.services.credits.insert(row)
       return row
     })
     .immediate()
@@ -115,7 +115,7 @@ export interface ConfirmResult {
 // Confirms as of `at`: the auto-confirm passes its own due time, so a clock jump past both a charge's
 // confirm_at and its expires_at still settles them in the order they fell due.
 function confirmAt(ctx: EmulatorContext, id: string, at: number): ConfirmResult | undefined {
-  const repo = ctx.repos.charges
+  const repo = ctx.services.credits
   const result = ctx.db
     .transaction((): { outcome: 'confirmed' | 'expired' | 'unchanged'; charge: ChargeRow } | undefined => {
       const charge = repo.get(id)
@@ -126,7 +126,7 @@ function confirmAt(ctx: EmulatorContext, id: string, at: number): ConfirmResult 
         return { outcome: 'expired', charge: repo.get(id)! }
       }
       repo.setStatus(id, 'confirmed', at)
-      ctx.repos.accounts.addCredits(charge.account_id, charge.amount_nanos)
+      ctx.services.accounts.addCredits(charge.account_id, charge.amount_nanos)
       return { outcome: 'confirmed', charge: repo.get(id)! }
     })
     .immediate()
@@ -144,7 +144,7 @@ export function confirmCharge(ctx: EmulatorContext, id: string): ConfirmResult |
 
 /** Expires a pending charge (a confirmed one stays confirmed); the charge after, or undefined when unknown. */
 export function expireCharge(ctx: EmulatorContext, id: string): ChargeRow | undefined {
-  const repo = ctx.repos.charges
+  const repo = ctx.services.credits
   const changed = repo.setStatus(id, 'expired')
   const charge = repo.get(id)
   if (changed && charge) ctx.events.emit('charge.expired', { id, account_id: charge.account_id })
@@ -155,9 +155,9 @@ export function expireCharge(ctx: EmulatorContext, id: string): ChargeRow | unde
 export function createChargeDueSource(ctx: EmulatorContext): DueSource {
   return {
     name: 'charges',
-    nextDue: () => ctx.repos.charges.nextDue(),
+    nextDue: () => ctx.services.credits.nextDue(),
     runDue(now) {
-      for (const charge of ctx.repos.charges.pendingDue(now)) {
+      for (const charge of ctx.services.credits.pendingDue(now)) {
         const autoConfirm = charge.confirm_at !== null && charge.confirm_at < charge.expires_at
         if (autoConfirm) confirmAt(ctx, charge.id, charge.confirm_at!)
         else expireCharge(ctx, charge.id)

@@ -2,7 +2,7 @@
 // ({content: [text and image parts]}). Each becomes one item to embed, with its features and token
 // count; a problem is a 400 naming its place (`input[2]`, `input[0].content[1].text`).
 import { ApiError, fieldError } from '../../core/errors.ts'
-import { countTokens, IMAGE_TOKENS, tokenizerNow } from './tokens.ts'
+import { countTokens, IMAGE_TOKENS, tokenizerNow } from '../../core/tokens.ts'
 import { imageFeatures, textFeatures, type Features } from './vectors.ts'
 import type { InputKind } from './vector-cache.ts'
 import { MAX_INPUTS } from './embeddings.schemas.ts'

@@ -1,7 +1,7 @@
 // POST /api/v1/embeddings (standard key).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
-import type { EmulatorContext } from '../../context.ts'
+import type { EmulatorContext } from '../module.ts'
 import { caller } from '../../http/auth.ts'
 import { isEuRequest } from '../../http/listeners.ts'
 import { EmbeddingsBody, EmbeddingsResponse } from './embeddings.schemas.ts'

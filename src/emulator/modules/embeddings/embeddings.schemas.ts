@@ -2,19 +2,7 @@
 // checked by hand (embeddings.input.ts) so that each problem names its exact place.
 import { Type, type Static } from 'typebox'
 import { ErrorEnvelope, StringEnum } from '../../http/schemas.ts'
-
-const Providers = Type.Array(Type.String({ minLength: 1 }))
-
-/** Routing preferences; other keys of the real schema (sort, max_price...) are accepted and ignored. */
-export const ProviderPreferences = Type.Object({
-  order: Type.Optional(Providers),
-  only: Type.Optional(Providers),
-  ignore: Type.Optional(Providers),
-  allow_fallbacks: Type.Optional(Type.Boolean()),
-  data_collection: Type.Optional(StringEnum(['allow', 'deny'] as const)),
-  zdr: Type.Optional(Type.Boolean()),
-})
-export type ProviderPreferences = Static<typeof ProviderPreferences>
+import { ProviderPreferences } from '../catalog/routing.ts'
 
 export const EmbeddingsBody = Type.Object({
   model: Type.String({ minLength: 1 }),

@@ -3,13 +3,14 @@
 import { PiecesBody } from '../../core/buffers.ts'
 import { ApiError, fieldError } from '../../core/errors.ts'
 import { nanosToUsd, tokenCostNanos } from '../../core/money.ts'
-import type { EmulatorContext } from '../../context.ts'
+import type { EmulatorContext } from '../module.ts'
 import type { AuthContext } from '../../http/auth.ts'
-import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
-import { bill, healthiest } from '../ledger/ledger.service.ts'
+import type { CatalogModel, Region } from '../catalog/catalog.schemas.ts'
+import { bill } from '../ledger/ledger.service.ts'
+import { routeByPreferences } from '../catalog/routing.ts'
 import { checkRequestTokens, parseInput, type EmbeddingItem } from './embeddings.input.ts'
-import type { EmbeddingsBody, EmbeddingsResult, ProviderPreferences } from './embeddings.schemas.ts'
-import { loadTokenizer } from './tokens.ts'
+import type { EmbeddingsBody, EmbeddingsResult } from './embeddings.schemas.ts'
+import { loadTokenizer } from '../../core/tokens.ts'
 import { cachedVector, dataMember, shelf, type CachedVector, type InputKind, type Shelf } from './vector-cache.ts'
 import { embedFeatures } from './vectors.ts'
 
@@ -19,7 +20,7 @@ const DEFAULT_DIMENSIONS = 1536
 const DEFAULT_CONTEXT_TOKENS = 8192
 
 export function embeddingsModel(ctx: EmulatorContext, id: string): CatalogModel {
-  const model = ctx.catalog.get().find(id)
+  const model = ctx.services.catalog.get().find(id)
   if (!model) throw new ApiError(400, `${id} is not a valid model ID`, { metadata: { field: 'model', location: 'body' } })
   if (!model.architecture.output_modalities.includes('embeddings')) {
     throw new ApiError(
@@ -31,34 +32,6 @@ export function embeddingsModel(ctx: EmulatorContext, id: string): CatalogModel 
     )
   }
   return model
-}
-
-const named = (list: readonly string[], e: CatalogEndpoint): boolean =>
-  list.some((p) => [e.provider, e.provider_name].some((n) => n.toLowerCase() === p.trim().toLowerCase()))
-
-/**
- * Picks the serving endpoint by the request's provider preferences: `only`, `ignore` and `zdr` (or
- * `data_collection: "deny"`) narrow the choice; `order` goes first, then, unless `allow_fallbacks` is
- * false, the rest by health. Deterministic: the same preferences always pick the same endpoint.
- */
-export function routeByPreferences(model: CatalogModel, prefs: ProviderPreferences = {}) {
-  return (allowed: readonly CatalogEndpoint[]): CatalogEndpoint => {
-    let candidates = allowed.filter(
-      (e) => (!prefs.only || named(prefs.only, e)) && !(prefs.ignore && named(prefs.ignore, e)) && !((prefs.zdr || prefs.data_collection === 'deny') && !e.zdr),
-    )
-    if (prefs.order && prefs.order.length > 0) {
-      const rank = (e: CatalogEndpoint) => prefs.order!.findIndex((p) => named([p], e))
-      const ordered = candidates.filter((e) => rank(e) >= 0).sort((a, b) => rank(a) - rank(b))
-      if (ordered.length > 0) return ordered[0]!
-      if (prefs.allow_fallbacks === false) candidates = []
-    }
-    if (candidates.length === 0) {
-      throw new ApiError(404, 'No endpoints found that match your provider preferences', {
-        metadata: { model: model.id, provider: prefs, available: allowed.map((e) => e.provider) },
-      })
-    }
-    return healthiest(candidates)
-  }
 }
 
 /** Each item's vector, from the cache or made now (and cached). */
@@ -92,7 +65,7 @@ export async function createEmbeddings(ctx: EmulatorContext, caller: AuthContext
   )
   const tokens = computed.reduce((n, c) => n + c.tokens, 0)
 
-  ctx.rateLimiter.admit(caller.key.hash, caller.account.id, ctx.clock.now())
+  ctx.services.ratelimit.admit(caller.key.hash, caller.account.id, ctx.clock.now())
   const billed = bill(ctx, {
     caller,
     operation: 'embeddings.create',

@@ -2,20 +2,19 @@
 // members assigned to it, read without a key and without going through the gateway.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ApiError } from '../../core/errors.ts'
-import type { EmulatorContext } from '../../context.ts'
+import type { EmulatorContext } from '../module.ts'
 import { AccountParams } from '../../admin/admin.schemas.ts'
-import type { AccountGuardrail } from '../../admin/types.ts'
 import { guardrailView, keyAssignmentView, memberAssignmentView } from './guardrails.service.ts'
-import * as R from '../../admin/admin.responses.ts'
-import { page } from '../../admin/admin.responses.ts'
+import { page } from '../../http/schemas.ts'
+import { AccountGuardrail } from './guardrails.schemas.ts'
 
 export const guardrailsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
-  const repo = ctx.repos.guardrails
+  const repo = ctx.services.guardrails
   app.get(
     '/accounts/:id/guardrails',
-    { config: { operation: 'admin.accounts.guardrails' }, schema: { response: page(R.AccountGuardrail), params: AccountParams } },
+    { config: { operation: 'admin.accounts.guardrails' }, schema: { response: page(AccountGuardrail), params: AccountParams } },
     async (request) => {
-      const account = ctx.repos.accounts.get(request.params.id)
+      const account = ctx.services.accounts.get(request.params.id)
       if (!account) throw new ApiError(404, `Account ${request.params.id} not found`)
       const data: AccountGuardrail[] = repo.list(account.id, repo.count(account.id), 0).map((row) => ({
         ...guardrailView(row, account),

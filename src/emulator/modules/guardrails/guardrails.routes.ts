@@ -2,7 +2,7 @@
 // of assignments. Only keys and members of the caller's account can be assigned; counts say what
 // actually changed, so repeating a call counts 0.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { EmulatorContext } from '../../context.ts'
+import type { EmulatorContext } from '../module.ts'
 import { caller } from '../../http/auth.ts'
 import {
   AssignedResponse,
@@ -23,7 +23,7 @@ import {
 import { guardrailView, keyAssignmentView, memberAssignmentView, newGuardrailRow, patchedGuardrailRow, requireGuardrail } from './guardrails.service.ts'
 
 export const guardrailsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
-  const repo = ctx.repos.guardrails
+  const repo = ctx.services.guardrails
   const management = { auth: 'management' as const }
   const tags = ['guardrails']
 
@@ -158,7 +158,7 @@ export const guardrailsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
       path: 'keys',
       schema: KeyHashesBody,
       ids: (body: unknown) => (body as { key_hashes: string[] }).key_hashes,
-      belongs: (id: string, accountId: string) => ctx.repos.keys.byHash(id)?.account_id === accountId,
+      belongs: (id: string, accountId: string) => ctx.services.keys.byHash(id)?.account_id === accountId,
       assign: (guardrail_id: string, id: string, assigned_by: string | null) =>
         repo.assignKey({ id: ctx.ids.uuid(ctx.ids.next('assignment')), guardrail_id, key_hash: id, assigned_by, created_at: ctx.clock.now() }),
       unassign: repo.unassignKey,
@@ -167,7 +167,7 @@ export const guardrailsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
       path: 'members',
       schema: MemberIdsBody,
       ids: (body: unknown) => (body as { member_user_ids: string[] }).member_user_ids,
-      belongs: (id: string, accountId: string) => ctx.repos.accounts.member(id)?.account_id === accountId,
+      belongs: (id: string, accountId: string) => ctx.services.accounts.member(id)?.account_id === accountId,
       assign: (guardrail_id: string, id: string, assigned_by: string | null) =>
         repo.assignMember({ id: ctx.ids.uuid(ctx.ids.next('assignment')), guardrail_id, member_id: id, assigned_by, created_at: ctx.clock.now() }),
       unassign: repo.unassignMember,

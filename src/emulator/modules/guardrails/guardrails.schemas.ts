@@ -2,7 +2,7 @@
 // data retention) assigned to keys and members. Fields the current client may also send (content
 // filters, data regions, training flags...) are accepted and stored as they are.
 import { Type, type Static } from 'typebox'
-import { ErrorEnvelope, Nullable, ResetIntervalSchema } from '../../http/schemas.ts'
+import { ErrorEnvelope, Nullable, ResetIntervalSchema, Shape } from '../../http/schemas.ts'
 
 /** The real schema's lists of providers and models: null clears one, an empty one is a 400 (it would block everything). */
 const NonEmptyStringList = Nullable(Type.Array(Type.String(), { minItems: 1 }))
@@ -124,3 +124,8 @@ export const UnassignedResponse = {
   200: Type.Object({ unassigned_count: Type.Integer({ description: 'Assignments actually removed' }) }),
   ...errors,
 }
+
+// ---- Admin answers -------------------------------------------------------------------------------
+
+export const AccountGuardrail = Shape({ ...GuardrailObject.properties, keys: Type.Array(KeyAssignmentObject), members: Type.Array(MemberAssignmentObject) })
+export type AccountGuardrail = Static<typeof AccountGuardrail>

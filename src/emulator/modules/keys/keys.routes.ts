@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ApiError } from '../../core/errors.ts'
 import { usdToNanos } from '../../core/money.ts'
 import { windowStarts } from '../../core/windows.ts'
-import type { EmulatorContext } from '../../context.ts'
+import type { EmulatorContext } from '../module.ts'
 import { caller } from '../../http/auth.ts'
 import { CurrentKeyResponse, KeyHashParams, KeyListResponse, KeyResponse, ListKeysQuery, UpdateKeyBody } from './keys.schemas.ts'
 import { currentKeyView, keyView, toKeyView } from './keys.service.ts'
@@ -18,7 +18,7 @@ export const keysRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = a
     },
     async (request) => {
       const { account } = caller(request)
-      const rows = ctx.repos.keys.list(
+      const rows = ctx.services.keys.list(
         {
           account_id: account.id,
           kind: 'standard',
@@ -57,13 +57,13 @@ export const keysRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = a
     async (request) => {
       const { account } = caller(request)
       const { hash } = request.params
-      const existing = ctx.repos.keys.byHash(hash)
+      const existing = ctx.services.keys.byHash(hash)
       // Another account's key is as unknown as a key that never existed.
       if (!existing || existing.account_id !== account.id || existing.kind !== 'standard') {
         throw new ApiError(404, `API key ${hash} not found`)
       }
       const body = request.body
-      ctx.repos.keys.update(
+      ctx.services.keys.update(
         hash,
         {
           ...(body.name !== undefined && { name: body.name }),

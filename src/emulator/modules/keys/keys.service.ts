@@ -5,7 +5,7 @@ import { nanosToUsd, usdToNanos } from '../../core/money.ts'
 import { sha256Hex } from '../../core/rng.ts'
 import { toIso } from '../../core/clock.ts'
 import { windowStarts, type ResetInterval } from '../../core/windows.ts'
-import type { EmulatorContext } from '../../context.ts'
+import type { EmulatorContext } from '../module.ts'
 import type { KeyKind, KeyRow, KeyWithUsage } from './keys.repo.ts'
 import type { CurrentKeyObject, KeyObject } from './keys.schemas.ts'
 import type { Static } from 'typebox'
@@ -43,7 +43,7 @@ export function insertKey(ctx: EmulatorContext, input: NewKey): { row: KeyRow; t
     created_at: ctx.clock.now(),
     updated_at: null,
   }
-  ctx.repos.keys.insert(row)
+  ctx.services.keys.insert(row)
   return { row, token }
 }
 
@@ -95,9 +95,9 @@ export function toKeyView(key: KeyWithUsage, workspaceId: string): KeyView {
 
 /** A key object as of now, or undefined when the hash is unknown. */
 export function keyView(ctx: EmulatorContext, hash: string): KeyView | undefined {
-  const key = ctx.repos.keys.withUsage(hash, windowStarts(ctx.clock.now()))
+  const key = ctx.services.keys.withUsage(hash, windowStarts(ctx.clock.now()))
   if (!key) return undefined
-  return toKeyView(key, ctx.repos.accounts.get(key.account_id)!.workspace_id)
+  return toKeyView(key, ctx.services.accounts.get(key.account_id)!.workspace_id)
 }
 
 export type CurrentKeyView = Static<typeof CurrentKeyObject>
@@ -108,12 +108,12 @@ const FREE_DAILY_REQUESTS = { base: 50, funded: 1000, fundedFromNanos: usdToNano
 /** What GET /key says of a key as of now, or undefined when the hash is unknown (revoked meanwhile). */
 export function currentKeyView(ctx: EmulatorContext, hash: string): CurrentKeyView | undefined {
   const starts = windowStarts(ctx.clock.now())
-  const key = ctx.repos.keys.withUsage(hash, starts)
+  const key = ctx.services.keys.withUsage(hash, starts)
   if (!key) return undefined
-  const account = ctx.repos.accounts.get(key.account_id)!
+  const account = ctx.services.accounts.get(key.account_id)!
   // The emulator's credits are granted or bought alike, so "has had credits" stands for "has paid".
   const freeLimit = account.credits_nanos >= FREE_DAILY_REQUESTS.fundedFromNanos ? FREE_DAILY_REQUESTS.funded : FREE_DAILY_REQUESTS.base
-  const freeUsed = ctx.repos.keys.freeModelRequests(account.id, starts.day, starts.now)
+  const freeUsed = ctx.services.keys.freeModelRequests(account.id, starts.day, starts.now)
   const management = key.kind === 'management'
   return {
     label: key.label,

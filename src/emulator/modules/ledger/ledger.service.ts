@@ -7,10 +7,11 @@ import { immediateTransaction } from '../../store/db.ts'
 import { recordEffect, withStagedEffects } from '../../journal/journal.ts'
 import { formatUsd, nanosToUsd } from '../../core/money.ts'
 import { windowStartFor, windowStarts } from '../../core/windows.ts'
-import type { EmulatorContext } from '../../context.ts'
-import type { AuthContext } from '../../core/caller.ts'
+import type { EmulatorContext } from '../module.ts'
+import type { AuthContext } from '../caller.ts'
 import type { CatalogEndpoint, Region } from '../catalog/catalog.schemas.ts'
 import { availableEndpoints, type ModelNames, type PolicyEndpoint } from '../catalog/policy.ts'
+import { healthiest } from '../catalog/routing.ts'
 import { guardrailsOf } from '../guardrails/guardrails.service.ts'
 import { limitUsageNanos } from '../keys/keys.service.ts'
 
@@ -50,11 +51,6 @@ export interface Billed<E extends LedgerEndpoint> {
   charge: Charge
 }
 
-/** Endpoints in good health first (status 0, then the least degraded), keeping catalog order otherwise. */
-export function healthiest<E extends Pick<LedgerEndpoint, 'status'>>(allowed: readonly E[]): E {
-  return [...allowed].sort((a, b) => b.status - a.status)[0]!
-}
-
 const WINDOW_NAME = { daily: 'daily', weekly: 'weekly', monthly: 'monthly' } as const
 
 export function bill<E extends LedgerEndpoint>(ctx: EmulatorContext, request: BillingRequest<E>): Billed<E> {
@@ -68,11 +64,11 @@ function billNow<E extends LedgerEndpoint>(ctx: EmulatorContext, request: Billin
     const { caller, model } = request
     // The key as of now: it may have been changed, or revoked, since the request was authenticated
     // (authentication runs before the body has arrived). A revoked key is as unknown as at the door.
-    const key = ctx.repos.keys.byHash(caller.key.hash)
+    const key = ctx.services.keys.byHash(caller.key.hash)
     if (!key) throw new ApiError(401, 'User not found.')
-    const account = ctx.repos.accounts.get(caller.account.id)!
+    const account = ctx.services.accounts.get(caller.account.id)!
 
-    const policies = ctx.policies.for({ key, account }, request.region ?? null)
+    const policies = ctx.services.catalog.policies.for({ key, account }, request.region ?? null)
     const allowed = availableEndpoints(model, request.endpoints, policies)
     if (allowed.length === 0) {
       throw new ApiError(404, 'No endpoints available matching your guardrail restrictions and data policy', {
@@ -83,10 +79,10 @@ function billNow<E extends LedgerEndpoint>(ctx: EmulatorContext, request: Billin
     const charge = request.price(endpoint)
     const byok = request.byok ?? false
 
-    for (const guardrail of guardrailsOf(ctx.repos.guardrails, { key, account })) {
+    for (const guardrail of guardrailsOf(ctx.services.guardrails, { key, account })) {
       if (guardrail.limit_nanos === null) continue
       const since = windowStartFor(guardrail.reset_interval, windowStarts(now))
-      const spent = ctx.repos.guardrails.spentNanos(guardrail.id, since, now, guardrail.include_byok_in_budgets === 1)
+      const spent = ctx.services.guardrails.spentNanos(guardrail.id, since, now, guardrail.include_byok_in_budgets === 1)
       if (spent >= guardrail.limit_nanos) {
         const window = guardrail.reset_interval ? WINDOW_NAME[guardrail.reset_interval] : 'total'
         throw new ApiError(402, `Guardrail budget exceeded (${window} limit): guardrail "${guardrail.name}" allows ${formatUsd(guardrail.limit_nanos)}`, {
@@ -103,7 +99,7 @@ function billNow<E extends LedgerEndpoint>(ctx: EmulatorContext, request: Billin
 
     if (key.limit_nanos !== null) {
       // Summing usage costs a scan of the key's rows, so only keys with a limit pay for it.
-      const used = limitUsageNanos(ctx.repos.keys.withUsage(key.hash, windowStarts(now))!)
+      const used = limitUsageNanos(ctx.services.keys.withUsage(key.hash, windowStarts(now))!)
       if (used >= key.limit_nanos) {
         const window = key.limit_reset ? WINDOW_NAME[key.limit_reset] : 'total'
         throw new ApiError(ctx.config.keyLimitStatus, `Key limit exceeded (${window} limit)`, {
@@ -126,7 +122,7 @@ function billNow<E extends LedgerEndpoint>(ctx: EmulatorContext, request: Billin
       )
     }
 
-    const usage_id = ctx.repos.usage.insert({
+    const usage_id = ctx.services.usage.insert({
       account_id: account.id,
       key_hash: key.hash,
       member_id: key.creator_user_id,
@@ -141,7 +137,7 @@ function billNow<E extends LedgerEndpoint>(ctx: EmulatorContext, request: Billin
       byok: byok ? 1 : 0,
       created_at: now,
     })
-    if (!byok) ctx.repos.accounts.addSpend(account.id, charge.cost_nanos)
+    if (!byok) ctx.services.accounts.addSpend(account.id, charge.cost_nanos)
     recordEffect('usage', usage_id)
     return { usage_id, endpoint, charge }
   })
@@ -154,10 +150,10 @@ function billNow<E extends LedgerEndpoint>(ctx: EmulatorContext, request: Billin
 export function refund(ctx: EmulatorContext, usageId: number): void {
   ctx.db
     .transaction(() => {
-      const row = ctx.repos.usage.get(usageId)
+      const row = ctx.services.usage.get(usageId)
       if (!row || row.cost_nanos === 0) return
-      ctx.repos.usage.zeroCost(usageId)
-      if (row.byok === 0) ctx.repos.accounts.addSpend(row.account_id, -row.cost_nanos)
+      ctx.services.usage.zeroCost(usageId)
+      if (row.byok === 0) ctx.services.accounts.addSpend(row.account_id, -row.cost_nanos)
     })
     .immediate()
 }
@@ -169,9 +165,9 @@ export function refund(ctx: EmulatorContext, usageId: number): void {
  */
 export function settle(ctx: EmulatorContext, usageId: number, delivered: { completion_tokens: number; cost_nanos: number }): void {
   immediateTransaction(ctx.db, () => {
-    const row = ctx.repos.usage.get(usageId)
+    const row = ctx.services.usage.get(usageId)
     if (!row || delivered.cost_nanos >= row.cost_nanos) return
-    ctx.repos.usage.settle(usageId, delivered.completion_tokens, delivered.cost_nanos)
-    if (row.byok === 0) ctx.repos.accounts.addSpend(row.account_id, delivered.cost_nanos - row.cost_nanos)
+    ctx.services.usage.settle(usageId, delivered.completion_tokens, delivered.cost_nanos)
+    if (row.byok === 0) ctx.services.accounts.addSpend(row.account_id, delivered.cost_nanos - row.cost_nanos)
   })
 }

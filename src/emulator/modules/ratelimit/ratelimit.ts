@@ -6,7 +6,7 @@ import { startOfUtcDay } from '../../core/clock.ts'
 import { ApiError } from '../../core/errors.ts'
 import type { StateOwner } from '../../core/lifecycle.ts'
 import { checkedSettings } from '../../http/validation.ts'
-import { Nullable } from '../../http/schemas.ts'
+import { Nullable, Shape } from '../../http/schemas.ts'
 
 const RateLimit = Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1e9 })))
 /** The limits as the admin API and an imported document give them; a misspelt limit would otherwise be accepted and never applied. */
@@ -104,3 +104,14 @@ export function rateLimitState(limiter: RateLimiter, configured: RateLimits): St
     afterStateChange: () => limiter.clear(),
   }
 }
+
+// ---- Admin answers -------------------------------------------------------------------------------
+
+const Limit = (description: string) => Nullable(Type.Integer({ minimum: 1, description }))
+/** The request limits on inference routes in force (null: none). */
+export const RateLimits = Shape({
+  keyPerMinute: Limit('Requests per minute one key may make'),
+  keyPerDay: Limit('Requests per day one key may make'),
+  accountPerMinute: Limit('Requests per minute one account may make'),
+  accountPerDay: Limit('Requests per day one account may make'),
+})

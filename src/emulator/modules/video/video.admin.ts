@@ -4,14 +4,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { toIso } from '../../core/clock.ts'
 import { ApiError } from '../../core/errors.ts'
-import type { EmulatorContext } from '../../context.ts'
-import { Nullable, OptionalBody, StringEnum } from '../../http/schemas.ts'
-import type { VideoTask } from '../../admin/types.ts'
+import type { EmulatorContext } from '../module.ts'
+import { data, Nullable, OptionalBody, page, StringEnum } from '../../http/schemas.ts'
 import type { TaskRow } from './video.repo.ts'
 import type { VideoRequest } from './video.validate.ts'
-import { VideoSettingsBody, type VideoService } from './video.service.ts'
-import * as R from '../../admin/admin.responses.ts'
-import { data, page } from '../../admin/admin.responses.ts'
+import { VideoSettingsBody } from './video.service.ts'
+import { VideoSettings, VideoTask } from './video.schemas.ts'
 
 const TaskParams = Type.Object({ id: Type.String() })
 
@@ -22,9 +20,10 @@ function promptOf(request: VideoRequest): string | null {
   return segments.length > 0 ? segments.join(' / ') : null
 }
 
-export const videoAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext; video: VideoService }> = async (app, { ctx, video }) => {
+export const videoAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
+  const video = ctx.services.video
   const requireTask = (id: string): TaskRow => {
-    const task = ctx.repos.video.get(id)
+    const task = ctx.services.video.tasks.get(id)
     if (!task) throw new ApiError(404, `Video task ${id} not found`)
     return task
   }
@@ -43,7 +42,7 @@ export const videoAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext;
       callback_url: task.callback_url,
       planned_outcome: task.outcome,
       next_transition_at: task.next_at === null ? null : toIso(task.next_at),
-      timeline: ctx.repos.video.timeline(task.id).map((t) => ({ state: t.state, at: toIso(t.at) })),
+      timeline: ctx.services.video.tasks.timeline(task.id).map((t) => ({ state: t.state, at: toIso(t.at) })),
     }
   }
 
@@ -52,7 +51,7 @@ export const videoAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext;
     {
       config: { operation: 'admin.video.tasks.list' },
       schema: {
-        response: page(R.VideoTask),
+        response: page(VideoTask),
         querystring: Type.Object({
           account: Type.Optional(Type.String()),
           state: Type.Optional(StringEnum(['created', 'queueing', 'processing', 'success', 'failed'] as const)),
@@ -63,14 +62,14 @@ export const videoAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext;
     },
     async (request) => {
       const filter = { account_id: request.query.account ?? null, states: request.query.state ? [request.query.state] : null }
-      const rows = ctx.repos.video.list({ ...filter, limit: request.query.limit ?? 100, offset: request.query.offset ?? 0 })
-      return { data: rows.map(adminView), total_count: ctx.repos.video.count(filter) }
+      const rows = ctx.services.video.tasks.list({ ...filter, limit: request.query.limit ?? 100, offset: request.query.offset ?? 0 })
+      return { data: rows.map(adminView), total_count: ctx.services.video.tasks.count(filter) }
     },
   )
 
   app.get(
     '/video/tasks/:id',
-    { config: { operation: 'admin.video.tasks.get' }, schema: { response: data(R.VideoTask), params: TaskParams } },
+    { config: { operation: 'admin.video.tasks.get' }, schema: { response: data(VideoTask), params: TaskParams } },
     async (request) => ({
       data: adminView(requireTask(request.params.id)),
     }),
@@ -78,7 +77,7 @@ export const videoAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext;
 
   app.post(
     '/video/tasks/:id/advance',
-    { config: { operation: 'admin.video.tasks.advance' }, schema: { response: data(R.VideoTask), params: TaskParams } },
+    { config: { operation: 'admin.video.tasks.advance' }, schema: { response: data(VideoTask), params: TaskParams } },
     async (request) => {
       const task = requireTask(request.params.id)
       // One step now; a stuck task in processing has no next step until its outcome is changed.
@@ -89,7 +88,7 @@ export const videoAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext;
 
   app.post(
     '/video/tasks/:id/succeed',
-    { config: { operation: 'admin.video.tasks.succeed' }, schema: { response: data(R.VideoTask), params: TaskParams } },
+    { config: { operation: 'admin.video.tasks.succeed' }, schema: { response: data(VideoTask), params: TaskParams } },
     async (request) => {
       const task = requireTask(request.params.id)
       if (task.state === 'success' || task.state === 'failed') throw new ApiError(409, `Video task ${task.id} already ended: ${task.state}`)
@@ -101,7 +100,7 @@ export const videoAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext;
     '/video/tasks/:id/fail',
     {
       config: { operation: 'admin.video.tasks.fail' },
-      schema: { response: data(R.VideoTask), params: TaskParams, body: OptionalBody(Type.Object({ err_code: Type.Optional(Type.String({ minLength: 1 })) })) },
+      schema: { response: data(VideoTask), params: TaskParams, body: OptionalBody(Type.Object({ err_code: Type.Optional(Type.String({ minLength: 1 })) })) },
     },
     async (request) => {
       const task = requireTask(request.params.id)
@@ -116,7 +115,7 @@ export const videoAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext;
     {
       config: { operation: 'admin.video.tasks.outcome' },
       schema: {
-        response: data(R.VideoTask),
+        response: data(VideoTask),
         params: TaskParams,
         body: Type.Object({ outcome: StringEnum(['success', 'failed', 'stuck'] as const), err_code: Type.Optional(Nullable(Type.String({ minLength: 1 }))) }),
       },
@@ -127,13 +126,13 @@ export const videoAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext;
     },
   )
 
-  app.get('/video/settings', { config: { operation: 'admin.video.settings.get' }, schema: { response: data(R.VideoSettings) } }, async () => ({
+  app.get('/video/settings', { config: { operation: 'admin.video.settings.get' }, schema: { response: data(VideoSettings) } }, async () => ({
     data: video.settings,
   }))
 
   app.put(
     '/video/settings',
-    { config: { operation: 'admin.video.settings.set' }, schema: { response: data(R.VideoSettings), body: VideoSettingsBody } },
+    { config: { operation: 'admin.video.settings.set' }, schema: { response: data(VideoSettings), body: VideoSettingsBody } },
     async (request) => {
       video.settings = { ...video.settings, ...request.body }
       return { data: video.settings }

@@ -5,12 +5,12 @@ import fastifyStatic from '@fastify/static'
 import { basename, dirname } from 'node:path'
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { resolveFixture } from '../../config.ts'
-import type { EmulatorContext } from '../../context.ts'
+import type { EmulatorContext } from '../module.ts'
 import { caller } from '../../http/auth.ts'
 import { OPERATIONS } from './video.models.ts'
 import type { TaskRow } from './video.repo.ts'
 import { createBodies, RouterResponses, type CreateBodies } from './video.schemas.ts'
-import type { OutcomeOverride, VideoService } from './video.service.ts'
+import type { OutcomeOverride } from './video.service.ts'
 import { routerError, validateCreate, vendorBodyValidator } from './video.validate.ts'
 
 /** A 50 MB image arrives as about 67 MB of base64; keyframes add more. */
@@ -34,7 +34,8 @@ const MEDIA: Record<string, string> = {
   'cover.jpg': 'media/cover.jpg',
 }
 
-export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: VideoService }> = async (app, { ctx, video }) => {
+export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
+  const video = ctx.services.video
   const media = new Map(Object.entries(MEDIA).map(([name, file]) => [name, resolveFixture(ctx.config.fixtures, file)]))
   // @fastify/static sends the media: content type, ETag, Last-Modified and single ranges, so a
   // browser's video element can seek. Only the paths above are ever sent.
@@ -42,7 +43,7 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
 
   /** The caller's task, or TaskNotFound: another account's task is as unknown as a missing one. */
   const ownTask = (request: FastifyRequest, id: string): TaskRow => {
-    const task = ctx.repos.video.get(id)
+    const task = ctx.services.video.tasks.get(id)
     if (!task || task.account_id !== caller(request).account.id) throw routerError('TaskNotFound', 'task not found', `no task ${id} for this account`, 404)
     return task
   }
@@ -112,8 +113,8 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
       const size = int('pager.pagesz', 10)
       if (size < 1 || size > MAX_PAGE_SIZE) throw routerError('FieldInvalid', 'invalid field: pager.pagesz', `pager.pagesz must be from 1 to ${MAX_PAGE_SIZE}`)
       const filter = { account_id: caller(request).account.id, states: states.length > 0 ? states : null }
-      const rows = ctx.repos.video.list({ ...filter, limit: size, offset: page * size })
-      const total = ctx.repos.video.count(filter)
+      const rows = ctx.services.video.tasks.list({ ...filter, limit: size, offset: page * size })
+      const total = ctx.services.video.tasks.count(filter)
       const now = ctx.clock.now()
       return {
         tasks: rows.map((task) => {
@@ -150,7 +151,7 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext; video: Vide
     '/media/:id/:file',
     { config: { operation: 'video.media' }, schema: { summary: 'The video and cover of a successful task', tags: ['video'], response: RouterResponses.media } },
     async (request, reply) => {
-      const task = ctx.repos.video.get(request.params.id)
+      const task = ctx.services.video.tasks.get(request.params.id)
       const file = media.get(request.params.file)
       if (task?.state !== 'success' || !file)
         throw routerError(

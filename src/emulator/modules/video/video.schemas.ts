@@ -3,8 +3,8 @@
 // (the vendor's documented shapes, real-services.md A3-A5). What depends on the model, the template or
 // an image's bytes is checked after the schema, in code (video.validate.ts).
 import { Type, type Static, type TSchema } from 'typebox'
-import { RouterErrorSchema } from '../../http/openapi.ts'
-import { Nullable, StringEnum } from '../../http/schemas.ts'
+import { VIDEO_TASK_STATES } from '../../core/types.ts'
+import { Iso, Nullable, RouterErrorSchema, Shape, StringEnum } from '../../http/schemas.ts'
 import { ASPECT_RATIOS, MODELS, MOVEMENT_AMPLITUDES, RESOLUTIONS, STYLES, TASK_TYPE, type Operation } from './video.models.ts'
 
 export const MAX_PROMPT = 2000
@@ -181,7 +181,7 @@ export const createBodies = (minKeyFrames: number): Record<Operation, TSchema> =
 
 // ---- Answers ----
 
-export const TaskState = StringEnum(['created', 'queueing', 'processing', 'success', 'failed'] as const)
+export const TaskState = StringEnum(VIDEO_TASK_STATES)
 export type TaskState = Static<typeof TaskState>
 
 const TaskId = Type.String({ description: 'The task id: 18 digits' })
@@ -290,3 +290,53 @@ export const RouterResponses = {
     '4xx': RouterErrorSchema,
   },
 }
+
+// ---- Admin answers -------------------------------------------------------------------------------
+
+export const VideoTaskOutcome = StringEnum(['success', 'failed', 'stuck'] as const)
+export type VideoTaskOutcome = Static<typeof VideoTaskOutcome>
+export const VideoCreation = Shape({
+  id: Type.String(),
+  url: Type.String(),
+  cover_url: Type.String(),
+  watermarked_url: Type.String(),
+  video: Shape({ duration: Type.Number(), fps: Type.Number(), resolution: Shape({ width: Type.Integer(), height: Type.Integer() }) }),
+})
+export type VideoCreation = Static<typeof VideoCreation>
+export const VideoTask = Shape({
+  id: Type.String(),
+  type: Type.Optional(Type.String()),
+  model: Type.Optional(Type.String()),
+  template: Type.Optional(Type.String()),
+  state: TaskState,
+  err_code: Type.String(),
+  credits: Type.Number(),
+  payload: Type.String(),
+  bgm: Type.Optional(Type.Boolean()),
+  off_peak: Type.Boolean(),
+  progress: Type.Number(),
+  creations: Type.Array(VideoCreation),
+  created_at: Iso(),
+  account_id: Type.String(),
+  key_hash: Nullable(Type.String()),
+  operation: Type.String(),
+  prompt: Nullable(Type.String({ description: "The request's prompt (multiframe: its key frames' prompts, joined by ' / '); null when it had none" })),
+  duration: Type.Number({ description: 'Seconds requested (the default filled in), as the task reports them' }),
+  request: Type.Unknown({ description: 'The create request as it was checked' }),
+  callback_url: Nullable(Type.String()),
+  planned_outcome: VideoTaskOutcome,
+  next_transition_at: Nullable(Iso()),
+  timeline: Type.Array(Shape({ state: TaskState, at: Iso() })),
+})
+export type VideoTask = Static<typeof VideoTask>
+
+/** The video task settings in force. */
+export const VideoSettings = Shape({
+  created_ms: Type.Integer(),
+  queueing_ms: Type.Integer(),
+  processing_ms: Type.Integer(),
+  off_peak_queueing_ms: Type.Integer(),
+  failure_rate: Type.Number(),
+  model_failure_rates: Type.Record(Type.String(), Type.Number()),
+  fail_code: Type.String(),
+})

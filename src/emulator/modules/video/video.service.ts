@@ -7,13 +7,13 @@ import { ApiError } from '../../core/errors.ts'
 import { usdToNanos } from '../../core/money.ts'
 import { deriveUnit } from '../../core/rng.ts'
 import { resolveFixture } from '../../config.ts'
-import type { EmulatorContext } from '../../context.ts'
-import type { AuthContext } from '../../core/caller.ts'
+import type { EmulatorContext } from '../module.ts'
+import type { AuthContext } from '../caller.ts'
 import { enqueueDelivery } from '../callbacks/callbacks.service.ts'
 import { bill, refund } from '../ledger/ledger.service.ts'
 import { recordEffect, withStagedEffects } from '../../journal/journal.ts'
 import { frameSize, TASK_TYPE, type Operation } from './video.models.ts'
-import { videoTables, type TaskOutcome, type TaskRow } from './video.repo.ts'
+import { createVideoRepo, videoTables, type TaskOutcome, type TaskRow, type VideoRepo } from './video.repo.ts'
 import type { TaskState, TaskView, Template } from './video.schemas.ts'
 import { routerError, type VideoRequest } from './video.validate.ts'
 import { Type } from 'typebox'
@@ -117,16 +117,19 @@ export interface CreateTask {
 export class VideoService {
   settings: VideoSettings
   readonly fixtures: VideoFixtures
+  /** The tasks' rows. */
+  readonly tasks: VideoRepo
   private readonly ctx: EmulatorContext
 
   constructor(ctx: EmulatorContext, fixtures: VideoFixtures) {
     this.ctx = ctx
     this.fixtures = fixtures
+    this.tasks = createVideoRepo(ctx.db)
     this.settings = initialVideoSettings(ctx)
   }
 
-  private get repo() {
-    return this.ctx.repos.video
+  private get repo(): VideoRepo {
+    return this.tasks
   }
 
   /** The tasks and the engine's settings, for the state lifecycle (core/lifecycle.ts). */
@@ -148,7 +151,7 @@ export class VideoService {
     const ctx = this.ctx
     const credits = priceCredits(this.fixtures.pricing, this.fixtures.templates, request)
     const costNanos = usdToNanos(credits * ctx.config.videoCreditUsd)
-    ctx.rateLimiter.admit(caller.key.hash, caller.account.id, ctx.clock.now())
+    ctx.services.ratelimit.admit(caller.key.hash, caller.account.id, ctx.clock.now())
     // The task and its usage are reported to the journal only if the whole transaction holds.
     return withStagedEffects(() => this.insertTask(caller, request, origin, outcome, credits, costNanos))
   }

@@ -1,0 +1,46 @@
+// Import rules for src/, checked in CI (`npm run lint:deps`), type imports counted. The parser is swc:
+// dependency-cruiser's TypeScript parser does not take TypeScript 7 yet.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import cycle, type imports included: each file can be read (and changed) after what it imports.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-imports-core',
+      comment: 'core/ is the kernel under every area: it imports nothing of the emulator outside core/.',
+      severity: 'error',
+      from: { path: '^src/emulator/core/' },
+      to: { path: '^src/', pathNot: '^src/emulator/core/' },
+    },
+    {
+      name: 'no-reaching-into-another-area',
+      comment:
+        'An area reaches another through its service (ctx.services) or its exported types, never through its SQL (*.repo.ts) or routes (*.routes.ts, *.admin.ts).',
+      severity: 'error',
+      from: { path: '^src/emulator/modules/([^/]+)/' },
+      to: {
+        path: '^src/emulator/modules/[^/]+/[^/]+[.](repo|routes|admin)[.]ts$',
+        pathNot: ['^src/emulator/modules/$1/'],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'emulator-is-headless',
+      comment: 'The emulator never imports the desktop app (Electron main or the renderer).',
+      severity: 'error',
+      from: { path: '^src/emulator/' },
+      to: { path: '^src/(main|renderer)/' },
+    },
+  ],
+  options: {
+    parser: 'swc',
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: 'node_modules' },
+  },
+}

@@ -1,0 +1,24 @@
+// The journal: every gateway request and its answer (the hook is installed on the gateway scope by
+// build-app.ts), the admin event stream, and the emulator's own stats.
+import { statsAdminRoutes } from '../admin/stats.admin.ts'
+import { defineModule, type ModuleRoutes } from '../modules/module.ts'
+import { journalAdminRoutes } from './journal.admin.ts'
+import { Journal } from './journal.ts'
+
+declare module '../modules/module.ts' {
+  interface Services {
+    journal: Journal
+  }
+}
+
+const admin: ModuleRoutes = async (app, { ctx }) => {
+  await app.register(journalAdminRoutes, { ctx })
+  await app.register(statsAdminRoutes, { ctx })
+}
+
+export const journalModule = defineModule({
+  name: 'journal',
+  create: (ctx) => new Journal(ctx),
+  state: (ctx) => [{ name: 'journal', tables: [], afterStateChange: (change) => change === 'reset' && ctx.services.journal.clear() }],
+  admin,
+})

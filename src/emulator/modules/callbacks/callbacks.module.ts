@@ -1,0 +1,26 @@
+// Callback deliveries: the outbox of task notifications, delivered (and retried) on the clock.
+import { defineModule } from '../module.ts'
+import { callbacksAdminRoutes } from './callbacks.admin.ts'
+import { callbacksState, createCallbacksRepo, type CallbacksRepo } from './callbacks.repo.ts'
+import { createCallbackDispatcher, type CallbackDispatcher } from './callbacks.service.ts'
+
+export interface CallbacksService extends CallbacksRepo {
+  readonly dispatcher: CallbackDispatcher
+}
+
+declare module '../module.ts' {
+  interface Services {
+    callbacks: CallbacksService
+  }
+}
+
+export const callbacksModule = defineModule({
+  name: 'callbacks',
+  create: (ctx) => {
+    const repo = createCallbacksRepo(ctx.db)
+    return Object.assign(repo, { dispatcher: createCallbackDispatcher(ctx, repo) })
+  },
+  state: (ctx) => [callbacksState(ctx.db)],
+  due: (ctx) => [ctx.services.callbacks.dispatcher],
+  admin: callbacksAdminRoutes,
+})

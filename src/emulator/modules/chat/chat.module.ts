@@ -1,0 +1,28 @@
+// Chat and text completions: generations, per-account chat fixtures and the engine's run-time settings.
+import { defineModule } from '../module.ts'
+import { chatAdminRoutes } from './chat.admin.ts'
+import { chatFixturesState, createChatFixturesRepo, type ChatFixturesRepo } from './chat-fixtures.repo.ts'
+import { createGenerationsRepo, generationsState, type GenerationsRepo } from './chat.repo.ts'
+import { chatRoutes } from './chat.routes.ts'
+import { chatSettingsState, createChatSettings, type ChatSettingsHolder } from './chat.settings.ts'
+
+export interface ChatService {
+  generations: GenerationsRepo
+  fixtures: ChatFixturesRepo
+  /** The engine's run-time settings (answer lengths, stream speed). */
+  settings: ChatSettingsHolder
+}
+
+declare module '../module.ts' {
+  interface Services {
+    chat: ChatService
+  }
+}
+
+export const chatModule = defineModule({
+  name: 'chat',
+  create: (ctx) => ({ generations: createGenerationsRepo(ctx.db), fixtures: createChatFixturesRepo(ctx.db), settings: createChatSettings(ctx.config) }),
+  state: (ctx) => [generationsState(ctx.db), chatFixturesState(ctx.db), chatSettingsState(ctx.services.chat.settings, ctx.config)],
+  gateway: chatRoutes,
+  admin: chatAdminRoutes,
+})

@@ -1,0 +1,21 @@
+// Credits: the balance, crypto charges that confirm or expire on the clock, their routes and admin API.
+import { defineModule } from '../module.ts'
+import { creditsAdminRoutes } from './credits.admin.ts'
+import { createCreditsRepo, creditsState, type CreditsRepo } from './credits.repo.ts'
+import { creditsRoutes } from './credits.routes.ts'
+import { createChargeDueSource } from './credits.service.ts'
+
+declare module '../module.ts' {
+  interface Services {
+    credits: CreditsRepo
+  }
+}
+
+export const creditsModule = defineModule({
+  name: 'credits',
+  create: (ctx) => createCreditsRepo(ctx.db),
+  state: (ctx) => [creditsState(ctx.db)],
+  due: (ctx) => [createChargeDueSource(ctx)],
+  gateway: creditsRoutes,
+  admin: creditsAdminRoutes,
+})

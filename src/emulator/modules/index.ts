@@ -1,0 +1,40 @@
+// Every module of the emulator, in order. The context creates their services and registers their
+// state in this order (a module may use the services of those before it when it is created, and
+// export and import walk the state in this order); the app registers their routes in it. A new area
+// is one folder with its `<area>.module.ts` and one line here (and its migration).
+import { faultsModule } from '../faults/faults.module.ts'
+import { journalModule } from '../journal/journal.module.ts'
+import { storeModule } from '../store/store.module.ts'
+import { accountsModule } from './accounts/accounts.module.ts'
+import { activityModule } from './activity/activity.module.ts'
+import { callbacksModule } from './callbacks/callbacks.module.ts'
+import { catalogModule } from './catalog/catalog.module.ts'
+import { chatModule } from './chat/chat.module.ts'
+import { creditsModule } from './credits/credits.module.ts'
+import { embeddingsModule } from './embeddings/embeddings.module.ts'
+import { stateModule } from './state/state.module.ts'
+import { guardrailsModule } from './guardrails/guardrails.module.ts'
+import { keysModule } from './keys/keys.module.ts'
+import type { EmulatorModule } from './module.ts'
+import { ratelimitModule } from './ratelimit/ratelimit.module.ts'
+import { usageModule } from './usage/usage.module.ts'
+import { videoModule } from './video/video.module.ts'
+
+export const MODULES: readonly EmulatorModule[] = [
+  storeModule,
+  accountsModule,
+  keysModule,
+  usageModule,
+  chatModule,
+  catalogModule,
+  guardrailsModule,
+  creditsModule,
+  callbacksModule,
+  faultsModule,
+  ratelimitModule,
+  videoModule,
+  journalModule,
+  embeddingsModule,
+  activityModule,
+  stateModule,
+]

@@ -1,0 +1,72 @@
+// The module contract. One area of the emulator (accounts, chat, video...) is one folder whose
+// `<area>.module.ts` declares, in one place, everything the rest of the emulator needs to know of it:
+// its name, the service it offers the other areas (created from the kernel), the state it owns
+// (tables, run-time settings, reset and import rules), its work due on the clock, and its routes on
+// the gateway, the video router and the admin API. `modules/index.ts` lists the modules in order;
+// the context, the clock and the app are built by walking that list. A new area is a folder, one
+// line there, and its migration.
+//
+// Services are typed by declaration merging: a module adds its own entry to `Services` beside its
+// definition (`declare module '../module.ts' { interface Services { accounts: AccountsService } }`),
+// so this file imports no area and no area imports another's files to reach its service.
+import type { FastifyPluginAsync } from 'fastify'
+import type { EmulatorConfig } from '../config.ts'
+import type { Clock, DueSource } from '../core/clock.ts'
+import type { EmulatorEventBus } from '../core/events.ts'
+import type { Ids } from '../core/ids.ts'
+import type { StateOwner, StateRegistry } from '../core/lifecycle.ts'
+import type { OwnAddresses } from '../http/listeners.ts'
+import type { DB } from '../store/db.ts'
+
+/** What every module is made from: built once per emulator, with no area in it. */
+export interface Kernel {
+  readonly config: Readonly<EmulatorConfig>
+  readonly version: string
+  readonly db: DB
+  readonly clock: Clock
+  readonly ids: Ids
+  readonly events: EmulatorEventBus
+  /** The emulator's own listeners: a callback URL must not point back at one. */
+  readonly ownAddresses: OwnAddresses
+  /** Warnings for the operator's log (stderr unless silent). */
+  warn(message: string): void
+}
+
+/** The service of each module, by module name; each module declares its own entry. */
+// oxlint-disable-next-line no-empty-interface -- filled by declaration merging, one entry per module
+export interface Services {}
+
+/** The kernel, every module's service, and the registry of who owns which state. */
+export interface EmulatorContext extends Kernel {
+  readonly services: Services
+  /** Who owns which table and run-time setting: reset, export, import and account reset walk it. */
+  readonly state: StateRegistry
+}
+
+/** Routes of a module, registered with the context in the scope (and under the prefix) it names. */
+export type ModuleRoutes = FastifyPluginAsync<{ ctx: EmulatorContext }>
+
+export interface EmulatorModule<Name extends string = string> {
+  /** Its folder's name, and the key of its service in `Services`. */
+  readonly name: Name
+  /**
+   * Its service, created in list order: `ctx.services` holds those of the modules before it (use
+   * them lazily, in the service's functions, to reach a later one).
+   */
+  create?(ctx: EmulatorContext): Name extends keyof Services ? Services[Name] : never
+  /** The state it owns, in the order export and import walk it. */
+  state?(ctx: EmulatorContext): readonly StateOwner[]
+  /** Work it has due on the clock (deliveries, task steps, charges). */
+  due?(ctx: EmulatorContext): readonly DueSource[]
+  /** Its gateway routes, under /api/v1, authenticated, journaled and faulted by their `config`. */
+  readonly gateway?: ModuleRoutes
+  /** Its video router routes, under /router/v1, in the vendor's envelope. */
+  readonly router?: ModuleRoutes
+  /** Its admin routes, under /_emulator/api, behind the admin guard. */
+  readonly admin?: ModuleRoutes
+}
+
+/** A module's definition, checked against the contract (and its service against its `Services` entry). */
+export function defineModule<Name extends string>(module: EmulatorModule<Name>): EmulatorModule<Name> {
+  return module
+}

@@ -1,0 +1,22 @@
+// Optional request limits on inference routes, per key and per account.
+import { defineModule, type EmulatorContext } from '../module.ts'
+import { createRateLimiter, rateLimitState, type RateLimiter, type RateLimits } from './ratelimit.ts'
+
+declare module '../module.ts' {
+  interface Services {
+    ratelimit: RateLimiter
+  }
+}
+
+const configured = ({ config }: EmulatorContext): RateLimits => ({
+  keyPerMinute: config.rateLimitKeyPerMinute,
+  keyPerDay: config.rateLimitKeyPerDay,
+  accountPerMinute: config.rateLimitAccountPerMinute,
+  accountPerDay: config.rateLimitAccountPerDay,
+})
+
+export const ratelimitModule = defineModule({
+  name: 'ratelimit',
+  create: (ctx) => createRateLimiter(configured(ctx)),
+  state: (ctx) => [rateLimitState(ctx.services.ratelimit, configured(ctx))],
+})

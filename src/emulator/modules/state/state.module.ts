@@ -1,0 +1,5 @@
+// The whole state, exported and imported as one document (and an account's part of it reset).
+import { defineModule } from '../module.ts'
+import { stateAdminRoutes } from './state.admin.ts'
+
+export const stateModule = defineModule({ name: 'state', admin: stateAdminRoutes })

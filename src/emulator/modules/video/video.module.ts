@@ -1,0 +1,20 @@
+// The video router: asynchronous tasks that advance on the clock, their media, and the admin API.
+import { defineModule } from '../module.ts'
+import { videoAdminRoutes } from './video.admin.ts'
+import { videoRoutes } from './video.routes.ts'
+import { loadVideoFixtures, VideoService } from './video.service.ts'
+
+declare module '../module.ts' {
+  interface Services {
+    video: VideoService
+  }
+}
+
+export const videoModule = defineModule({
+  name: 'video',
+  create: (ctx) => new VideoService(ctx, loadVideoFixtures(ctx.config.fixtures)),
+  state: (ctx) => [ctx.services.video.state()],
+  due: (ctx) => [ctx.services.video.dueSource()],
+  router: videoRoutes,
+  admin: videoAdminRoutes,
+})

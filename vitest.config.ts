@@ -1,5 +1,7 @@
 // Three projects, one command: `npm test` runs them all, `npx vitest run --project unit` (or
 // `integration`, `e2e`) runs one. Options set here are shared; each project adds its own.
+// The unit and integration tests mirror src/emulator's areas (test/unit/<area>, test/integration/<area>:
+// chat, embeddings, video, faults, http...), so `npx vitest run test/*/chat` runs one area's tests.
 import { configDefaults, defineConfig } from 'vitest/config'
 
 export default defineConfig({

@@ -59,8 +59,8 @@ export async function listeningEmulator(options: EmulatorOptions = {}): Promise<
 
 /** Records a billable action directly in the ledger's usage table, as the billing paths will. */
 export function recordUsage(emu: Emulator, keyHash: string, costUsd: number, at: string | number, byok = false, model = 'test/model'): void {
-  const key = emu.ctx.repos.keys.byHash(keyHash)!
-  emu.ctx.repos.usage.insert({
+  const key = emu.ctx.services.keys.byHash(keyHash)!
+  emu.ctx.services.usage.insert({
     account_id: key.account_id,
     key_hash: keyHash,
     member_id: key.creator_user_id,

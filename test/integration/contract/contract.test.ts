@@ -3,7 +3,7 @@
 // 402, 429), each answer checked against the real gateway's OpenAPI document (status declared, media
 // type declared, body valid against the schema) or, for the video router, against the vendor's
 // documented shapes, reasons and messages. What differs on purpose is listed in DELIBERATE, and in the
-// README's fidelity table; anything else that differs fails.
+// fidelity table of docs/fidelity.md; anything else that differs fails.
 import { describe, expect, it } from 'vitest'
 import type { EmulatorOptions } from '../../../src/emulator/index.ts'
 import { dataUri, png } from '../../helpers/images.ts'
@@ -75,7 +75,7 @@ const REAL: Record<string, Real> = {
 
 /**
  * Answers that differ from the real documents on purpose, by `operation status`: the spec says so, or
- * the real service has no such answer. Each is a row of the README's fidelity table.
+ * the real service has no such answer. Each is a row of the fidelity table in docs/fidelity.md.
  */
 const DELIBERATE: Record<string, string> = {
   'credits.crypto 200': 'the spec creates a crypto charge; the real endpoint is deprecated and answers 410 (the --crypto-charges gone setting)',

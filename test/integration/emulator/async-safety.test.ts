@@ -46,7 +46,7 @@ describe('a failure in background work', () => {
     // A running clock and no dwell: the clock's own timer moves the tasks, as in a real run.
     const emu = await listeningEmulator({ clock: 'system', videoCreatedMs: 0, videoQueueingMs: 0, videoProcessingMs: 0 })
     const warn = vi.spyOn(emu.ctx, 'warn')
-    const repo = emu.ctx.repos.video
+    const repo = emu.ctx.services.video.tasks
     const recordState = repo.recordState
     let broken: string | null = null
     // The first step taken (after creation) cannot be written.
@@ -69,7 +69,7 @@ describe('a failure in background work', () => {
     const emu = await listeningEmulator()
     const warn = vi.spyOn(emu.ctx, 'warn')
     const receiver = await startSink()
-    vi.spyOn(emu.ctx.repos.callbacks, 'recordAttempt').mockImplementationOnce(() => {
+    vi.spyOn(emu.ctx.services.callbacks, 'recordAttempt').mockImplementationOnce(() => {
       throw diskError()
     })
     await createTask(emu, { callback_url: receiver.url })
@@ -92,7 +92,7 @@ describe('a failure in background work', () => {
     await emu.clock.advance('1m')
     await receiver.until(1)
     // The attempt under way is answered; what runs after it (is more due?) finds the database failing.
-    const nextDue = vi.spyOn(emu.ctx.repos.callbacks, 'nextDue').mockImplementationOnce(() => {
+    const nextDue = vi.spyOn(emu.ctx.services.callbacks, 'nextDue').mockImplementationOnce(() => {
       throw diskError()
     })
     receiver.release()

@@ -6,112 +6,20 @@
 // told; afterwards every figure the API shows must be what those acknowledgements add up to. A client
 // alone patches, deletes and assigns its own keys, guardrails and member, so "the last acknowledged
 // write" is well defined; the setup's keys (with a daily limit, under a budget guardrail, under a model
-// allow list...) are used by all of them at once, which is where a race would show.
+// allow list...) are used by all of them at once, which is where a race would show. (A key revoked
+// while its own request is on the way: test/integration/keys/concurrency.test.ts.)
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestEmulator, type TestEmulator } from '../../../src/emulator/testing.ts'
-
-const START = '2026-03-29T12:00:00.000Z' // a Sunday
+import { CONCURRENCY_START, workspace, type Workspace } from '../../helpers/concurrency.ts'
 
 let emu: TestEmulator
 beforeAll(async () => {
-  emu = await startTestEmulator({ clockStart: START, seed: 7 })
+  emu = await startTestEmulator({ clockStart: CONCURRENCY_START, seed: 7 })
 })
 afterAll(async () => {
   await emu?.close()
-})
-
-interface Workspace {
-  id: string
-  management: string
-  standard: string
-  members: string[]
-}
-
-async function workspace(credits_usd: number): Promise<Workspace> {
-  const { data } = await emu.admin.call<{ data: { id: string; management_key: string; standard_key: string; members: Array<{ id: string }> } }>(
-    'POST',
-    '/accounts',
-    {
-      credits_usd,
-    },
-  )
-  return { id: data.id, management: data.management_key, standard: data.standard_key, members: data.members.map((m) => m.id) }
-}
-
-/**
- * POSTs a JSON body in two steps: the headers (authentication runs on them), then, once `between` has
- * run, the body. What a slow upload does, made deterministic.
- */
-function postInTwoSteps(path: string, token: string, body: unknown, between: () => Promise<void>): Promise<{ status: number; body: any }> {
-  const payload = JSON.stringify(body)
-  // The server has parsed the headers: Fastify's own 'request' listener (registered first) has routed
-  // the request and started its onRequest hooks, authentication among them, which finish without I/O,
-  // so before `between` can reach the server over a connection of its own.
-  const arrived = new Promise<void>((resolve) => {
-    const onRequest = (req: IncomingMessage) => {
-      if (req.method !== 'POST' || req.url !== path) return
-      emu.app.server.off('request', onRequest)
-      resolve()
-    }
-    emu.app.server.on('request', onRequest)
-  })
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      `${emu.url}${path}`,
-      { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
-      (res) => {
-        let text = ''
-        res.setEncoding('utf8')
-        res.on('data', (chunk: string) => (text += chunk))
-        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }))
-      },
-    )
-    req.on('error', reject)
-    req.flushHeaders()
-    // The headers must have been read (and the key authenticated) before the key goes.
-    arrived.then(between).then(() => req.end(payload), reject)
-  })
-}
-
-describe('a key revoked while its request is on the way', () => {
-  it('is a 401 for embeddings and video, never a 500, and nothing is billed', async () => {
-    const ws = await workspace(10)
-    const revoke = async (hash: string) => {
-      await emu.admin.call('DELETE', `/accounts/${ws.id}/keys/${hash}`)
-    }
-    const newKey = async () => (await emu.admin.call<{ data: { key: string; hash: string } }>('POST', `/accounts/${ws.id}/keys`, {})).data
-
-    const a = await newKey()
-    const embedding = await postInTwoSteps('/api/v1/embeddings', a.key, { model: 'openai/text-embedding-3-small', input: 'in flight' }, () => revoke(a.hash))
-    expect(embedding).toEqual({ status: 401, body: { error: { code: 401, message: 'User not found.' } } })
-
-    const b = await newKey()
-    const video = await postInTwoSteps('/router/v1/video/ent/v2/text2video', b.key, { model: 'videoq2', prompt: 'in flight' }, () => revoke(b.hash))
-    expect(video.status).toBe(401)
-    expect(video.body).toMatchObject({ code: 401, reason: 'Unauthorized', message: 'unauthorized' })
-
-    const account = (await emu.admin.call<{ data: { spent_usd: number } }>('GET', `/accounts/${ws.id}`)).data
-    expect(account.spent_usd).toBe(0)
-    expect((await emu.admin.call<{ data: unknown[] }>('GET', `/video/tasks?account=${ws.id}`)).data).toEqual([])
-    const rows = emu.ctx.db.prepare('SELECT COUNT(*) AS n FROM usage WHERE account_id = ?').get(ws.id) as { n: number }
-    expect(rows.n).toBe(0)
-  })
-
-  it('is a 401 for writes that bill nothing too, when the whole account is deleted meanwhile', async () => {
-    for (const [path, body, kind] of [
-      ['/api/v1/credits/crypto', { amount: 10, sender: '0x9a85CB3bfd494Ea3a8C9E50aA6a3c1a7E8BACE11', chain_id: 8453 }, 'standard'],
-      ['/api/v1/guardrails', { name: 'in flight' }, 'management'],
-    ] as const) {
-      const ws = await workspace(10)
-      const key = kind === 'standard' ? ws.standard : ws.management
-      const res = await postInTwoSteps(path, key, body, async () => void (await emu.admin.call('DELETE', `/accounts/${ws.id}`)))
-      expect(res, path).toEqual({ status: 401, body: { error: { code: 401, message: 'User not found.' } } })
-    }
-    expect(emu.ctx.db.pragma('foreign_key_check')).toEqual([])
-  })
 })
 
 // ---- The workload ------------------------------------------------------------------------------------
@@ -121,7 +29,7 @@ const OPS_PER_CLIENT = 30
 const SEED = 20260329
 /** The clock starts in the first and is moved to each next one mid-run, while requests are in flight. */
 const PHASES = [
-  START, // Sunday
+  CONCURRENCY_START, // Sunday
   '2026-03-30T12:00:00.000Z', // Monday: a new day and a new week
   '2026-03-31T12:00:00.000Z', // Tuesday: a new day
   '2026-04-01T12:00:00.000Z', // Wednesday: a new day and a new month
@@ -986,7 +894,7 @@ async function moveClock(world: World, clientsDone: Promise<unknown>): Promise<v
 describe('fifty clients at once on one account', () => {
   it('leaves every count, balance, usage window, limit and assignment as the acknowledgements add up', async () => {
     const started = performance.now()
-    const world = new World(emu.url, await workspace(INITIAL_CREDITS_USD), emu.config.videoCreditUsd)
+    const world = new World(emu.url, await workspace(emu, INITIAL_CREDITS_USD), emu.config.videoCreditUsd)
     const { ws } = world
     const shared = await setUp(world)
 

@@ -2,7 +2,7 @@
 // owner, every owned table and every run-time setting survives export -> reset -> import, and reset
 // returns every setting to its default. Nothing here names a table or a setting by hand.
 import { describe, expect, it } from 'vitest'
-import { checkStateOwners, describeSchema } from '../../../src/emulator/modules/fixtures/state.ts'
+import { checkStateOwners, describeSchema } from '../../../src/emulator/modules/state/state.ts'
 import { testEmulator, type TestEmulator } from '../../helpers/emulator.ts'
 import { startSink } from '../../helpers/sink.ts'
 
@@ -35,7 +35,7 @@ async function richState(emu: TestEmulator): Promise<void> {
     (await emu.send('POST', '/api/v1/chat/completions', { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }, emu.keys.standard)).status,
   ).toBe(200)
   await emu.send('POST', `${ADMIN}/faults`, { match: { operation: 'models.count' }, action: { status: 503 } })
-  const account = emu.ctx.repos.keys.byHash(key.hash)!.account_id
+  const account = emu.ctx.services.keys.byHash(key.hash)!.account_id
   const fixture = await emu.send('POST', `${ADMIN}/accounts/${account}/chat-fixtures`, {
     match: { last_user_regex: '^hi' },
     answer: { content: 'Hello.' },

@@ -366,7 +366,7 @@ export async function fuzz(runs: number, seed: number): Promise<FuzzResult> {
     port: 0,
     logLevel: 'silent',
   })
-  const account = emu.ctx.repos.accounts.list()[0]!.id
+  const account = emu.ctx.services.accounts.list()[0]!.id
   const hash = (await emu.app.inject({ url: '/api/v1/keys', headers: { authorization: `Bearer ${emu.keys.management}` } })).json().data[0].hash as string
   const guardrail = (
     await emu.app.inject({ method: 'POST', url: '/api/v1/guardrails', headers: { authorization: `Bearer ${emu.keys.management}` }, payload: { name: 'fuzz' } })

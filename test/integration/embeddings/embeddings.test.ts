@@ -256,7 +256,7 @@ describe('vectors', () => {
 describe('routing and billing', () => {
   it('routes by provider preferences: order, only, ignore, zdr; nothing left is a 404', async () => {
     const emu = await testEmulator()
-    const model = emu.ctx.catalog.get().find('baai/bge-m3')!
+    const model = emu.ctx.services.catalog.get().find('baai/bge-m3')!
     const providers = model.endpoints.map((e) => e.provider_name)
     expect(providers.length).toBeGreaterThan(1)
     const last = providers.at(-1)!
@@ -307,7 +307,7 @@ describe('routing and billing', () => {
     await emu.send('POST', `/api/v1/guardrails/${guardrail.id}/assignments/keys`, { key_hashes: [hash] }, emu.keys.management)
     // ada-002 is served by OpenAI and Azure only.
     expect(
-      emu.ctx.catalog
+      emu.ctx.services.catalog
         .get()
         .find('openai/text-embedding-ada-002')!
         .endpoints.map((e) => e.provider)

@@ -144,7 +144,7 @@ describe('confirming and expiring charges', () => {
     expect(first.status).toBe(200)
     expect(first.body.data).toMatchObject({
       id,
-      account_id: emu.ctx.repos.keys.byHash(sha256Hex(emu.keys.standard))!.account_id,
+      account_id: emu.ctx.services.keys.byHash(sha256Hex(emu.keys.standard))!.account_id,
       amount_usd: 10,
       chain_id: 8453,
       sender: SENDER,
@@ -245,7 +245,7 @@ describe('confirming and expiring charges', () => {
   it('accounts are isolated; the admin list is newest first and filters by account', async () => {
     const emu = await testEmulator()
     const other = (await emu.send('POST', '/_emulator/api/accounts', { name: 'other', credits_usd: 5 })).body.data
-    const seededAccount = emu.ctx.repos.keys.byHash(sha256Hex(emu.keys.standard))!.account_id
+    const seededAccount = emu.ctx.services.keys.byHash(sha256Hex(emu.keys.standard))!.account_id
     const mine = await create(emu)
     await emu.clock.advance('1m')
     const theirs = await create(emu, other.standard_key, { ...BODY, amount: 20 })

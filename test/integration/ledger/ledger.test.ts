@@ -12,9 +12,9 @@ import type { Emulator } from '../../../src/emulator/index.ts'
 const MODEL = 'openai/gpt-4.1-mini'
 
 function spend(emu: Emulator, token: string, usd: number, model = MODEL, byok = false) {
-  const key = emu.ctx.repos.keys.byHash(sha256Hex(token))!
-  const account = emu.ctx.repos.accounts.get(key.account_id)!
-  const { id, canonical_slug, endpoints } = emu.ctx.catalog.get().find(model)!
+  const key = emu.ctx.services.keys.byHash(sha256Hex(token))!
+  const account = emu.ctx.services.accounts.get(key.account_id)!
+  const { id, canonical_slug, endpoints } = emu.ctx.services.catalog.get().find(model)!
   return bill(emu.ctx, {
     caller: { key, account },
     operation: 'test.spend',
@@ -138,7 +138,7 @@ describe('the ledger', () => {
   it('routes to an endpoint the policies allow', async () => {
     const emu = await testEmulator()
     const account = (await emu.get('/_emulator/api/accounts')).body.data[0]
-    const model = emu.ctx.catalog.get().find(MODEL)!
+    const model = emu.ctx.services.catalog.get().find(MODEL)!
     const zdr = model.endpoints.find((e) => e.zdr)
     if (!zdr) throw new Error(`${MODEL} needs a ZDR endpoint in the fixtures`)
     await emu.send('PATCH', `/_emulator/api/accounts/${account.id}`, { zdr_only: true })
@@ -147,8 +147,8 @@ describe('the ledger', () => {
 
   it("bills what it is given: the model's names and its endpoints, priced by the one it routes to", async () => {
     const emu = await testEmulator()
-    const key = emu.ctx.repos.keys.byHash(sha256Hex(emu.keys.standard))!
-    const account = emu.ctx.repos.accounts.get(key.account_id)!
+    const key = emu.ctx.services.keys.byHash(sha256Hex(emu.keys.standard))!
+    const account = emu.ctx.services.accounts.get(key.account_id)!
     const endpoint = (id: string, status: number, usd: number) => ({
       id,
       provider: 'acme',

@@ -1,7 +1,7 @@
 // Long texts are counted in pieces (the tokenizer's merge step is quadratic in a run's length); for
 // natural text the sum must be exactly what the tokenizer says of the whole.
 import { describe, expect, it } from 'vitest'
-import { countTokens, loadTokenizer, tokenizerNow } from '../../../src/emulator/modules/embeddings/tokens.ts'
+import { countTokens, loadTokenizer, tokenizerNow } from '../../../src/emulator/core/tokens.ts'
 
 const words = (n: number): string => Array.from({ length: n }, (_, i) => `word${i % 997}`).join(' ')
 

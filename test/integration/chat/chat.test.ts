@@ -212,7 +212,7 @@ describe('the ledger', () => {
     const res = await chat(emu, {}, emu.keys.standard)
     const cost = res.body.usage.cost as number
     expect(cost).toBeGreaterThan(0)
-    const model = emu.ctx.catalog.get().find(MODEL)!
+    const model = emu.ctx.services.catalog.get().find(MODEL)!
     const endpoint = model.endpoints.find((e) => e.provider_name === res.body.provider)!
     expect(cost).toBeCloseTo(
       res.body.usage.prompt_tokens * Number(endpoint.pricing.prompt) + res.body.usage.completion_tokens * Number(endpoint.pricing.completion),

@@ -39,7 +39,7 @@ function enqueue(emu: Emulator, url: string, o: EnqueueOptions = {}): string {
   const task_id = o.task ?? 'task-1'
   return emu.ctx.db.transaction(() =>
     enqueueDelivery(emu.ctx, {
-      account_id: o.account ?? emu.ctx.repos.accounts.list()[0]!.id,
+      account_id: o.account ?? emu.ctx.services.accounts.list()[0]!.id,
       task_id,
       key_hash: sha256Hex(o.key ?? emu.keys.standard),
       url,
@@ -202,7 +202,7 @@ describe('callback delivery', () => {
     const emu = await testEmulator()
     const sink = await startSink()
     const id = enqueue(emu, `${sink.url}/hook`)
-    expect(emu.ctx.repos.keys.delete(sha256Hex(emu.keys.standard))).toBe(true)
+    expect(emu.ctx.services.keys.delete(sha256Hex(emu.keys.standard))).toBe(true)
     await emu.clock.advance('1h')
     await settle(emu)
     expect(sink.received).toHaveLength(0)
@@ -232,7 +232,7 @@ describe('callback delivery', () => {
   it('writes the delivery with the caller’s transaction, and only inside one', async () => {
     const emu = await testEmulator()
     const delivery = {
-      account_id: emu.ctx.repos.accounts.list()[0]!.id,
+      account_id: emu.ctx.services.accounts.list()[0]!.id,
       task_id: 't',
       key_hash: 'h',
       url: 'http://127.0.0.1:1/',
@@ -348,7 +348,7 @@ describe('admin: /_emulator/api/callbacks', () => {
     expect(await ids('?status=failed')).toEqual([b])
     expect(await ids('?status=delivered')).toEqual([a])
     expect(await ids(`?account=${other.id}`)).toEqual([d])
-    expect(await ids(`?account=${emu.ctx.repos.accounts.list()[0]!.id}&task_id=task-a&status=delivered`)).toEqual([a])
+    expect(await ids(`?account=${emu.ctx.services.accounts.list()[0]!.id}&task_id=task-a&status=delivered`)).toEqual([a])
     expect(await ids('?task_id=none')).toEqual([])
     expect((await emu.get('/_emulator/api/callbacks?status=lost')).status).toBe(400)
 

@@ -63,10 +63,10 @@ describe('configuration', () => {
 })
 
 describe('the settings table', () => {
-  it('keeps the README configuration table as the settings declare it (npm run docs:settings rewrites it)', async () => {
+  it('keeps the configuration table of docs/configuration.md as the settings declare it (npm run docs:settings rewrites it)', async () => {
     const { withSettingsTable } = await import('../../../scripts/settings-table.ts')
-    const readme = readFileSync(join(import.meta.dirname, '../../../README.md'), 'utf8')
-    expect(withSettingsTable(readme)).toBe(readme)
+    const page = readFileSync(join(import.meta.dirname, '../../../docs/configuration.md'), 'utf8')
+    expect(withSettingsTable(page)).toBe(page)
   })
 
   it('gives every setting a flag in --help, an environment variable and a config key, and nothing else', () => {

@@ -3,51 +3,9 @@
 // answers with them, and admin/types.ts derives the types the testing helper and the inspector import.
 // TypeBox only (nothing of Node), so the browser build type-checks it.
 import { Type, type Static } from 'typebox'
-import { Iso, Nullable, Shape, StringEnum } from '../http/schemas.ts'
-import { KeyObject } from '../modules/keys/keys.schemas.ts'
-
-// ---- Accounts and keys ---------------------------------------------------------------------------
-
-export const Member = Shape({ id: Type.String(), name: Type.String(), email: Type.String(), role: Type.String() })
-export type Member = Static<typeof Member>
-
-export const Account = Shape({
-  id: Type.String(),
-  name: Type.String(),
-  credits_usd: Type.Number({ description: 'Credits bought (USD)' }),
-  spent_usd: Type.Number({ description: 'Spent so far (USD)' }),
-  balance_usd: Type.Number({ description: 'credits_usd - spent_usd; negative when spend ran past the credits' }),
-  workspace_id: Type.String(),
-  created_at: Iso(),
-  ignored_providers: Type.Array(Type.String()),
-  zdr_only: Type.Boolean(),
-})
-export type Account = Static<typeof Account>
-
-export const AccountDetail = Shape({ ...Account.properties, members: Type.Array(Member) })
-export type AccountDetail = Static<typeof AccountDetail>
-
-export const CreatedAccount = Shape({
-  id: Type.String(),
-  name: Type.String(),
-  management_key: Type.String({ description: 'The new management key (sk-gw-v1-...)' }),
-  standard_key: Type.String({ description: 'The new standard key (sk-gw-v1-...)' }),
-  credits_usd: Type.Number(),
-  workspace_id: Type.String(),
-  members: Type.Array(Member),
-})
-export type CreatedAccount = Static<typeof CreatedAccount>
-
-export const KeyKind = StringEnum(['management', 'standard'] as const)
-export type KeyKind = Static<typeof KeyKind>
-export const AdminKey = Shape({
-  ...KeyObject.properties,
-  kind: KeyKind,
-  key: Nullable(Type.String({ description: 'The token (kept for keys the emulator made)' })),
-})
-export type AdminKey = Static<typeof AdminKey>
-
-export const ClockState = Shape({ now: Iso('The virtual now'), mode: StringEnum(['system', 'manual'] as const) })
+import { Shape } from '../http/schemas.ts'
+import { Account } from '../modules/accounts/accounts.schemas.ts'
+import { ClockState } from '../modules/clock/clock.schemas.ts'
 
 export const EmulatorState = Shape({
   version: Type.String(),

@@ -1,12 +1,14 @@
 // The admin API's shapes (/_emulator/api), declared once: the routes' views are typed with them, and
 // the testing helper and the inspector UI import them type-only. What a route takes and what it
-// answers are its own TypeBox schemas (admin.schemas.ts, admin.responses.ts): the types here are their
+// answers are TypeBox schemas in each area's *.schemas.ts (and admin.responses.ts): the types here are their
 // Static<>. This file imports only schema modules (TypeBox, nothing of Node), so the browser build
 // type-checks it, and the published declarations need only the package's runtime dependencies.
 import type { Static } from 'typebox'
 import type { EmulatorEvents } from '../core/types.ts'
 import type { JournalSummary } from '../journal/journal.schemas.ts'
-import type { AccountCreditsBody, ClockAdvanceBody, CreateAccountBody, CreateKeyBody, UpdateAccountBody } from './admin.schemas.ts'
+import type { AccountCreditsBody, CreateAccountBody, UpdateAccountBody } from '../modules/accounts/accounts.schemas.ts'
+import type { ClockAdvanceBody } from '../modules/clock/clock.schemas.ts'
+import type { CreateKeyBody } from '../modules/keys/keys.schemas.ts'
 import type {
   CreateFaultBody,
   FaultAction as FaultActionSchema,
@@ -137,4 +139,6 @@ export type { ChargeStatus, Charge } from '../modules/credits/credits.schemas.ts
 export type { VideoTaskOutcome, VideoCreation, VideoTask } from '../modules/video/video.schemas.ts'
 export type { CallbackDeliveryStatus, CallbackDelivery } from '../modules/callbacks/callbacks.schemas.ts'
 export type { AccountGuardrail } from '../modules/guardrails/guardrails.schemas.ts'
-export type { Member, Account, AccountDetail, CreatedAccount, KeyKind, AdminKey, Stats } from './admin.responses.ts'
+export type { Member, Account, AccountDetail, CreatedAccount } from '../modules/accounts/accounts.schemas.ts'
+export type { KeyKind, AdminKey } from '../modules/keys/keys.schemas.ts'
+export type { Stats } from './admin.responses.ts'

@@ -3,6 +3,15 @@
 // key and its account to the request. Only the hash is ever compared or recorded.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ApiError } from '../core/errors.ts'
+import {
+  keyDisabled,
+  keyExpired,
+  malformedAuthorization,
+  managementKeysOnly,
+  noAuthCredentials,
+  standardKeysOnly,
+  userNotFound,
+} from '../modules/keys/keys.errors.ts'
 import { sha256Hex } from '../core/rng.ts'
 import type { EmulatorContext } from '../modules/module.ts'
 import type { AuthContext } from '../modules/caller.ts'
@@ -40,24 +49,17 @@ export function bearerToken(request: FastifyRequest): string | null {
 export function authenticate(ctx: EmulatorContext, request: FastifyRequest, requirement: AuthRequirement): AuthContext {
   const token = bearerToken(request)
   if (token === null) {
-    const message = request.headers.authorization ? 'Malformed Authorization header: expected "Bearer <API key>"' : 'No auth credentials found'
-    throw new ApiError(401, message)
+    throw request.headers.authorization ? malformedAuthorization() : noAuthCredentials()
   }
   const key = ctx.services.keys.byHash(sha256Hex(token))
-  if (!key) throw new ApiError(401, 'User not found.')
-  if (key.disabled) throw new ApiError(401, 'This API key is disabled')
-  if (key.expires_at !== null && key.expires_at <= ctx.clock.now()) {
-    throw new ApiError(401, `This API key expired at ${new Date(key.expires_at).toISOString()}`)
-  }
+  if (!key) throw userNotFound()
+  if (key.disabled) throw keyDisabled()
+  if (key.expires_at !== null && key.expires_at <= ctx.clock.now()) throw keyExpired(key.expires_at)
   if (requirement.kind !== 'any' && key.kind !== requirement.kind) {
-    const message =
-      requirement.wrongKindMessage ??
-      (requirement.kind === 'management'
-        ? 'Only management keys can perform this operation'
-        : 'Management keys cannot be used for this operation: use a standard API key')
-    // A route may fix its own status (activity: 403); management-only routes follow the setting.
+    // A route may fix its own status (activity: 403) or words; management-only routes follow the setting.
     const status = requirement.wrongKindStatus ?? (requirement.kind === 'management' ? ctx.config.wrongKeyKindStatus : 401)
-    throw new ApiError(status, message)
+    if (requirement.wrongKindMessage !== undefined) throw new ApiError(status, requirement.wrongKindMessage)
+    throw requirement.kind === 'management' ? managementKeysOnly(status) : standardKeysOnly()
   }
   const account = ctx.services.accounts.get(key.account_id)!
   return { key, account }
@@ -82,13 +84,13 @@ export function installAuth(app: FastifyInstance, ctx: EmulatorContext): void {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
     if (!methods.some((method) => WRITE_METHODS.has(method))) return
     addRouteHook(route, 'preHandler', (request, _reply, done) => {
-      done(request.auth && !ctx.services.keys.byHash(request.auth.key.hash) ? new ApiError(401, 'User not found.') : undefined)
+      done(request.auth && !ctx.services.keys.byHash(request.auth.key.hash) ? userNotFound() : undefined)
     })
   })
 }
 
 /** The authenticated caller; routes with an `auth` config always have one. */
 export function caller(request: FastifyRequest): AuthContext {
-  if (!request.auth) throw new ApiError(401, 'No auth credentials found')
+  if (!request.auth) throw noAuthCredentials()
   return request.auth
 }

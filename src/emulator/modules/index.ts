@@ -10,6 +10,7 @@ import { activityModule } from './activity/activity.module.ts'
 import { callbacksModule } from './callbacks/callbacks.module.ts'
 import { catalogModule } from './catalog/catalog.module.ts'
 import { chatModule } from './chat/chat.module.ts'
+import { clockModule } from './clock/clock.module.ts'
 import { creditsModule } from './credits/credits.module.ts'
 import { embeddingsModule } from './embeddings/embeddings.module.ts'
 import { stateModule } from './state/state.module.ts'
@@ -22,6 +23,7 @@ import { videoModule } from './video/video.module.ts'
 
 export const MODULES: readonly EmulatorModule[] = [
   storeModule,
+  clockModule,
   accountsModule,
   keysModule,
   usageModule,

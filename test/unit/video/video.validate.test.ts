@@ -4,7 +4,8 @@
 // frames' shapes, multiframe key frames and templates, with every default of the request filled in.
 import { describe, expect, it } from 'vitest'
 import { OwnAddresses } from '../../../src/emulator/http/listeners.ts'
-import { routerError, validateCreate, vendorBodyValidator, type CreateRules } from '../../../src/emulator/modules/video/video.validate.ts'
+import { validateCreate, vendorBodyValidator, type CreateRules } from '../../../src/emulator/modules/video/video.validate.ts'
+import { routerError } from '../../../src/emulator/modules/video/video.errors.ts'
 import type { Operation } from '../../../src/emulator/modules/video/video.models.ts'
 import { createBodies, MAX_PAYLOAD, type CreateBodies, type Template } from '../../../src/emulator/modules/video/video.schemas.ts'
 import { dataUri, png } from '../../helpers/images.ts'

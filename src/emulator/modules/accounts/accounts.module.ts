@@ -1,5 +1,6 @@
 // Accounts and their members: the service every area reads accounts through.
 import { defineModule } from '../module.ts'
+import { accountsAdminRoutes } from './accounts.admin.ts'
 import { accountsState, createAccountsRepo, type AccountsRepo } from './accounts.repo.ts'
 
 declare module '../module.ts' {
@@ -12,4 +13,5 @@ export const accountsModule = defineModule({
   name: 'accounts',
   create: (ctx) => createAccountsRepo(ctx.db),
   state: (ctx) => [accountsState(ctx.db)],
+  admin: accountsAdminRoutes,
 })

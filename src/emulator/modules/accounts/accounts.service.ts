@@ -2,12 +2,14 @@
 // touch. The seed file and the admin API both create them through createAccount.
 import { loadFaker } from '../../core/faker.ts'
 import { createRng } from '../../core/rng.ts'
-import { usdToNanos } from '../../core/money.ts'
+import { ApiError } from '../../core/errors.ts'
+import { nanosToUsd, usdToNanos } from '../../core/money.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { ResetInterval } from '../../core/windows.ts'
 import type { KeyKind, KeyRow } from '../keys/keys.repo.ts'
 import { insertKey } from '../keys/keys.service.ts'
 import type { AccountRow, MemberRow } from './accounts.repo.ts'
+import type { Account } from './accounts.schemas.ts'
 
 export interface NewMember {
   name: string
@@ -107,3 +109,23 @@ export const STARTER_KEYS: NewAccountKey[] = [
   { kind: 'management', name: 'Management key' },
   { kind: 'standard', name: 'Default key' },
 ]
+
+/** An account as the admin API shows it. */
+export const accountView = (account: AccountRow): Account => ({
+  id: account.id,
+  name: account.name,
+  credits_usd: nanosToUsd(account.credits_nanos),
+  spent_usd: nanosToUsd(account.spent_nanos),
+  balance_usd: nanosToUsd(account.credits_nanos - account.spent_nanos),
+  workspace_id: account.workspace_id,
+  created_at: new Date(account.created_at).toISOString(),
+  ignored_providers: JSON.parse(account.ignored_providers) as string[],
+  zdr_only: account.zdr_only === 1,
+})
+
+/** The account of an admin route's path, or its 404. */
+export function requireAccount(ctx: EmulatorContext, id: string): AccountRow {
+  const account = ctx.services.accounts.get(id)
+  if (!account) throw new ApiError(404, `Account ${id} not found`)
+  return account
+}

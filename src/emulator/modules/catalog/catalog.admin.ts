@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { ApiError } from '../../core/errors.ts'
 import type { EmulatorContext } from '../module.ts'
+import { modelNotFound } from './catalog.errors.ts'
 import { CatalogError, mergeCatalog, validateCatalog, type Catalog } from './catalog.ts'
 import { CatalogDocument, CatalogExtension, CatalogSummary, ModelPathParams } from './catalog.schemas.ts'
 import { data, OpenObject } from '../../http/schemas.ts'
@@ -53,7 +54,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
     async (request) => {
       const id = `${request.params.author}/${request.params.slug}`
       const current = ctx.services.catalog.get().document
-      if (!current.models.some((m) => m.id === id)) throw new ApiError(404, `Model ${id} not found`)
+      if (!current.models.some((m) => m.id === id)) throw modelNotFound(id)
       return replace({ version: 1, models: current.models.filter((m) => m.id !== id) })
     },
   )

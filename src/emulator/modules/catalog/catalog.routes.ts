@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { ApiError } from '../../core/errors.ts'
 import type { EmulatorContext } from '../module.ts'
+import { modelNotFound } from './catalog.errors.ts'
 import { isEuRequest } from '../../http/listeners.ts'
 import { caller } from '../../http/auth.ts'
 import type { ModelFilters } from './catalog.ts'
@@ -150,7 +151,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> 
       const id = `${author}/${slug}`
       const catalog = ctx.services.catalog.get()
       const model = catalog.find(id)
-      if (!model) throw new ApiError(404, `Model ${id} not found`)
+      if (!model) throw modelNotFound(id)
       return sendPrepared(reply, catalog.endpointsJson(model))
     },
   )

@@ -1,7 +1,7 @@
 // Routing: which endpoint of a model serves a request. The healthiest allowed one by default; a
 // request's provider preferences (`provider` in chat and embeddings bodies) narrow and order the choice.
 import { Type, type Static } from 'typebox'
-import { ApiError } from '../../core/errors.ts'
+import { noProviderMatch } from './catalog.errors.ts'
 import { StringEnum } from '../../http/schemas.ts'
 import type { CatalogEndpoint, CatalogModel } from './catalog.schemas.ts'
 
@@ -43,9 +43,11 @@ export function routeByPreferences(model: CatalogModel, prefs: ProviderPreferenc
       if (prefs.allow_fallbacks === false) candidates = []
     }
     if (candidates.length === 0) {
-      throw new ApiError(404, 'No endpoints found that match your provider preferences', {
-        metadata: { model: model.id, provider: prefs, available: allowed.map((e) => e.provider) },
-      })
+      throw noProviderMatch(
+        model.id,
+        prefs,
+        allowed.map((e) => e.provider),
+      )
     }
     return healthiest(candidates)
   }

@@ -7,7 +7,9 @@ import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
 import { immediateTransaction } from '../../store/db.ts'
 import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
+import { invalidModelId } from '../catalog/catalog.errors.ts'
 import { routeByPreferences } from '../catalog/routing.ts'
+import { contextLengthExceeded, noToolEndpoints, notATextModel } from './chat.errors.ts'
 import { countTokens, loadTokenizer } from '../../core/tokens.ts'
 import { bill, settle } from '../ledger/ledger.service.ts'
 import { loadFaker, type MakeFaker } from '../../core/faker.ts'
@@ -20,8 +22,6 @@ import { mediaTokens, parseMessages, parseResponseFormat, parseToolChoice, parse
 import type { ChatBody, CompletionBody } from './chat.schemas.ts'
 import type { SchemaFiller } from './schema-filler.ts'
 import { fitSchema, type FittedSchema } from './schema-fit.ts'
-
-const TOOL_ROUTING_DOCS = 'To learn more about provider routing, visit: https://openrouter.ai/docs/provider-routing'
 
 /** The most tokens an answer has when the catalog gives its model no output bound (max_completion_tokens). */
 export const DEFAULT_MAX_COMPLETION_TOKENS = 16_384
@@ -68,15 +68,8 @@ function chatModel(ctx: EmulatorContext, body: { model?: string | undefined; mod
   }
   const id = candidates[0]!
   const model = catalog.find(id)
-  if (!model) throw new ApiError(400, `${id} is not a valid model ID`, { metadata: { field: 'model', location: 'body' } })
-  const embeddings = model.architecture.output_modalities.includes('embeddings')
-  throw new ApiError(
-    400,
-    embeddings
-      ? `${id} is an embeddings model: call it on /api/v1/embeddings`
-      : `${id} does not answer in text (it outputs ${model.architecture.output_modalities.join(', ')})`,
-    { metadata: { field: 'model', location: 'body', code: 'wrong_endpoint' } },
-  )
+  if (!model) throw invalidModelId(id)
+  throw notATextModel(id, model.architecture.output_modalities)
 }
 
 const supports = (model: CatalogModel, endpoint: CatalogEndpoint, parameter: string): boolean =>
@@ -198,13 +191,7 @@ function cap(model: CatalogModel, promptTokens: number, asked: number | null): n
 
 function checkContext(model: CatalogModel, promptTokens: number, asked: number | null): void {
   const context = model.context_length ?? 128_000
-  if (promptTokens + (asked ?? 0) > context) {
-    throw new ApiError(
-      400,
-      `This endpoint's maximum context length is ${context} tokens. However, you requested about ${promptTokens + (asked ?? 0)} tokens (${promptTokens} of text input, ${asked ?? 0} in the output). Please reduce the length of either one, or use the context-compression plugin to compress your prompt automatically.`,
-      { metadata: { provider_name: null } },
-    )
-  }
+  if (promptTokens + (asked ?? 0) > context) throw contextLengthExceeded(context, promptTokens, asked ?? 0)
 }
 
 const p50 = (figures: { p50?: number | null } | null | undefined): number | null => (typeof figures?.p50 === 'number' ? figures.p50 : null)
@@ -224,7 +211,7 @@ async function complete(ctx: EmulatorContext, caller: AuthContext, prepared: Pre
   checkContext(model, promptTokens, prepared.maxTokens)
   // Tools narrow the endpoints to those that take them, as the real router does.
   const endpoints = tools.length > 0 ? model.endpoints.filter((e) => supports(model, e, 'tools')) : model.endpoints
-  if (endpoints.length === 0) throw new ApiError(404, `No endpoints found that support tool use. ${TOOL_ROUTING_DOCS}`)
+  if (endpoints.length === 0) throw noToolEndpoints()
 
   ctx.services.ratelimit.admit(caller.key.hash, caller.account.id, ctx.clock.now())
   const now = ctx.clock.now()

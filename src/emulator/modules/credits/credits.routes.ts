@@ -1,9 +1,10 @@
 // Credits: buy them with a crypto charge (POST /credits/crypto, alias /credits/coinbase) and read the
 // balance (GET /credits). A charge credits the account only once confirmed (admin or auto-confirm).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ApiError, fieldError } from '../../core/errors.ts'
+import { fieldError } from '../../core/errors.ts'
 import { nanosToUsd, NANOS_PER_USDC_UNIT, usdToUsdcUnits } from '../../core/money.ts'
 import type { EmulatorContext } from '../module.ts'
+import { chargesGone } from './credits.errors.ts'
 import { caller } from '../../http/auth.ts'
 import { ChargeResponse, ChargesGoneResponse, CreateChargeBody, CreditsResponse } from './credits.schemas.ts'
 import { chargeView, createCharge } from './credits.service.ts'
@@ -11,9 +12,6 @@ import { chargeView, createCharge } from './credits.service.ts'
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
 /** The real endpoint's answer since its processor retired the API (`--crypto-charges gone`). */
-export const CHARGES_GONE_MESSAGE =
-  'The Coinbase APIs used by this endpoint have been deprecated, so the Coinbase Commerce credits API has been removed. Use the web credits purchase flow instead.'
-
 export const creditsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
   // The same handler under both paths; only the operation id differs.
   for (const [path, operation] of [
@@ -29,7 +27,7 @@ export const creditsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> 
           schema: { summary: 'Gone: crypto charges were retired (--crypto-charges gone)', tags: ['credits'], response: ChargesGoneResponse },
         },
         async () => {
-          throw new ApiError(410, CHARGES_GONE_MESSAGE)
+          throw chargesGone()
         },
       )
       continue

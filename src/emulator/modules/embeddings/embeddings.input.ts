@@ -1,7 +1,8 @@
 // The five shapes of `input`: a string, strings, token ids, lists of token ids, and content objects
 // ({content: [text and image parts]}). Each becomes one item to embed, with its features and token
 // count; a problem is a 400 naming its place (`input[2]`, `input[0].content[1].text`).
-import { ApiError, fieldError } from '../../core/errors.ts'
+import { fieldError } from '../../core/errors.ts'
+import { overContext, overContextBytes, overRequestBytes, overRequestTokens } from './embeddings.errors.ts'
 import { countTokens, IMAGE_TOKENS, tokenizerNow } from '../../core/tokens.ts'
 import { imageFeatures, textFeatures, type Features } from './vectors.ts'
 import type { InputKind } from './vector-cache.ts'
@@ -40,15 +41,6 @@ export const MAX_REQUEST_TOKENS = 300_000
  */
 export const BYTES_PER_TOKEN_BOUND = 16
 
-const overContext = (field: string, tokens: number, limits: InputLimits): ApiError =>
-  new ApiError(
-    400,
-    `Field \`${field}\` is ${tokens} tokens, more than the ${limits.contextTokens}-token context length of ${limits.model}: shorten it or split it into several inputs`,
-    {
-      metadata: { field, location: 'body', issue: 'over context length', limit: limits.contextTokens, tokens },
-    },
-  )
-
 /** Refuses a text whose bytes alone show it is over the context length. */
 function checkLength(text: string, field: string, limits: InputLimits): void {
   const maxBytes = limits.contextTokens * BYTES_PER_TOKEN_BOUND
@@ -56,13 +48,7 @@ function checkLength(text: string, field: string, limits: InputLimits): void {
   if (text.length <= maxBytes / 4) return
   const bytes = Buffer.byteLength(text)
   if (bytes > maxBytes) {
-    throw new ApiError(
-      400,
-      `Field \`${field}\` is ${bytes} bytes, longer than any text that fits the ${limits.contextTokens}-token context length of ${limits.model} (at most ${maxBytes} bytes are read)`,
-      {
-        metadata: { field, location: 'body', issue: 'over context length', limit: limits.contextTokens, limit_bytes: maxBytes },
-      },
-    )
+    throw overContextBytes(field, bytes, limits.contextTokens, limits.model, maxBytes)
   }
 }
 
@@ -73,7 +59,7 @@ function textItem(text: string, field: string, limits: InputLimits): EmbeddingIt
 
 function tokenIdsItem(ids: unknown[], field: string, limits: InputLimits): EmbeddingItem {
   if (ids.length === 0) throw fieldError(field, 'must not be empty')
-  if (ids.length > limits.contextTokens) throw overContext(field, ids.length, limits)
+  if (ids.length > limits.contextTokens) throw overContext(field, ids.length, limits.contextTokens, limits.model)
   const doubles = limits.numbers === 'doubles'
   let tokenIds = true
   ids.forEach((id, i) => {
@@ -140,29 +126,17 @@ export function parseInput(input: unknown, limits: InputLimits): EmbeddingItem[]
   const totalBytes = textBytes(input)
   const maxBytes = MAX_REQUEST_TOKENS * BYTES_PER_TOKEN_BOUND
   if (totalBytes > maxBytes) {
-    throw new ApiError(
-      400,
-      `Field \`input\` holds ${totalBytes} bytes of text, more than fits the ${MAX_REQUEST_TOKENS}-token bound of one request: send the inputs in several requests`,
-      {
-        metadata: { field: 'input', location: 'body', issue: 'over request tokens', limit: MAX_REQUEST_TOKENS, limit_bytes: maxBytes },
-      },
-    )
+    throw overRequestBytes(totalBytes, MAX_REQUEST_TOKENS, maxBytes)
   }
   return items
 }
 
 /** Refuses a request whose inputs add up to more tokens than MAX_REQUEST_TOKENS. */
 export function checkRequestTokens(inputs: readonly { field: string; tokens: number }[], limits: InputLimits): void {
-  for (const { field, tokens } of inputs) if (tokens > limits.contextTokens) throw overContext(field, tokens, limits)
+  for (const { field, tokens } of inputs) if (tokens > limits.contextTokens) throw overContext(field, tokens, limits.contextTokens, limits.model)
   const total = inputs.reduce((n, input) => n + input.tokens, 0)
   if (total > MAX_REQUEST_TOKENS) {
-    throw new ApiError(
-      400,
-      `Field \`input\` is ${total} tokens in all, more than the ${MAX_REQUEST_TOKENS} one request may hold: send the inputs in several requests`,
-      {
-        metadata: { field: 'input', location: 'body', issue: 'over request tokens', limit: MAX_REQUEST_TOKENS, tokens: total },
-      },
-    )
+    throw overRequestTokens(total, MAX_REQUEST_TOKENS)
   }
 }
 

@@ -1,12 +1,14 @@
 // Embeddings: checks the model and dimensions, routes to a provider by the caller's preferences,
 // bills through the ledger, then makes the vectors. Nothing is billed for a request that fails.
 import { PiecesBody } from '../../core/buffers.ts'
-import { ApiError, fieldError } from '../../core/errors.ts'
+import { fieldError } from '../../core/errors.ts'
 import { nanosToUsd, tokenCostNanos } from '../../core/money.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { AuthContext } from '../../http/auth.ts'
 import type { CatalogModel, Region } from '../catalog/catalog.schemas.ts'
 import { bill } from '../ledger/ledger.service.ts'
+import { invalidModelId } from '../catalog/catalog.errors.ts'
+import { notAnEmbeddingsModel } from './embeddings.errors.ts'
 import { routeByPreferences } from '../catalog/routing.ts'
 import { checkRequestTokens, parseInput, type EmbeddingItem } from './embeddings.input.ts'
 import type { EmbeddingsBody, EmbeddingsResult } from './embeddings.schemas.ts'
@@ -21,15 +23,9 @@ const DEFAULT_CONTEXT_TOKENS = 8192
 
 export function embeddingsModel(ctx: EmulatorContext, id: string): CatalogModel {
   const model = ctx.services.catalog.get().find(id)
-  if (!model) throw new ApiError(400, `${id} is not a valid model ID`, { metadata: { field: 'model', location: 'body' } })
+  if (!model) throw invalidModelId(id)
   if (!model.architecture.output_modalities.includes('embeddings')) {
-    throw new ApiError(
-      400,
-      `${id} is not an embeddings model (it outputs ${model.architecture.output_modalities.join(', ')}); choose a model whose output is embeddings`,
-      {
-        metadata: { field: 'model', location: 'body' },
-      },
-    )
+    throw notAnEmbeddingsModel(id, model.architecture.output_modalities)
   }
   return model
 }

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ApiError } from '../../core/errors.ts'
 import type { EmulatorContext } from '../module.ts'
-import { AccountParams } from '../../admin/admin.schemas.ts'
+import { AccountParams } from '../accounts/accounts.schemas.ts'
 import { guardrailView, keyAssignmentView, memberAssignmentView } from './guardrails.service.ts'
 import { page } from '../../http/schemas.ts'
 import { AccountGuardrail } from './guardrails.schemas.ts'

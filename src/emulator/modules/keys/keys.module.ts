@@ -1,5 +1,6 @@
 // API keys: the gateway's /keys routes, and the service authentication and the ledger read keys through.
 import { defineModule } from '../module.ts'
+import { keysAdminRoutes } from './keys.admin.ts'
 import { createKeysRepo, keysState, type KeysRepo } from './keys.repo.ts'
 import { keysRoutes } from './keys.routes.ts'
 
@@ -14,4 +15,5 @@ export const keysModule = defineModule({
   create: (ctx) => createKeysRepo(ctx.db),
   state: () => [keysState],
   gateway: keysRoutes,
+  admin: keysAdminRoutes,
 })

@@ -1,7 +1,7 @@
 // GET /api/v1/keys and PATCH /api/v1/keys/:hash: management key required, scoped to the caller's account.
 // GET /api/v1/key: the calling key itself, for a key of either kind.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ApiError } from '../../core/errors.ts'
+import { apiKeyNotFound, userNotFound } from './keys.errors.ts'
 import { usdToNanos } from '../../core/money.ts'
 import { windowStarts } from '../../core/windows.ts'
 import type { EmulatorContext } from '../module.ts'
@@ -41,7 +41,7 @@ export const keysRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = a
     async (request, reply) => {
       const data = currentKeyView(ctx, caller(request).key.hash)
       // Revoked between authentication and now: as unknown as at the door.
-      if (!data) throw new ApiError(401, 'User not found.')
+      if (!data) throw userNotFound()
       // As the real answer: the caller's own, and stale after the next billed request.
       reply.header('cache-control', 'private, no-store')
       return { data }
@@ -60,7 +60,7 @@ export const keysRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = a
       const existing = ctx.services.keys.byHash(hash)
       // Another account's key is as unknown as a key that never existed.
       if (!existing || existing.account_id !== account.id || existing.kind !== 'standard') {
-        throw new ApiError(404, `API key ${hash} not found`)
+        throw apiKeyNotFound(hash)
       }
       const body = request.body
       ctx.services.keys.update(

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { ErrorEnvelope, Nullable, ResetIntervalSchema, StringEnum } from '../../http/schemas.ts'
+import { ErrorEnvelope, Nullable, ResetIntervalSchema, Shape, StringEnum } from '../../http/schemas.ts'
 
 /** A key's limit and usage: the part of the key object that GET /key shares with the keys API. */
 const KeyLimitAndUsage = {
@@ -91,3 +91,25 @@ export const CurrentKeyResponse = {
   },
   '4xx': ErrorEnvelope,
 }
+
+// ---- The admin API's keys of an account ----------------------------------------------------------
+
+export const CreateKeyBody = Type.Object({
+  kind: Type.Optional(StringEnum(['management', 'standard'] as const)),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  disabled: Type.Optional(Type.Boolean()),
+  limit: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1e9 }))),
+  limit_reset: Type.Optional(Nullable(ResetIntervalSchema)),
+  include_byok_in_limit: Type.Optional(Type.Boolean()),
+  expires_at: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
+  creator_user_id: Type.Optional(Type.String()),
+})
+
+export const KeyKind = StringEnum(['management', 'standard'] as const)
+export type KeyKind = Static<typeof KeyKind>
+export const AdminKey = Shape({
+  ...KeyObject.properties,
+  kind: KeyKind,
+  key: Nullable(Type.String({ description: 'The token (kept for keys the emulator made)' })),
+})
+export type AdminKey = Static<typeof AdminKey>

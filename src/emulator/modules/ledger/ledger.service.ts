@@ -2,16 +2,16 @@
 // transaction it checks, in order, that the model is allowed (account settings, region, guardrails),
 // the guardrail budgets, the key's limit and the account's credits; then it writes the usage row and
 // debits the account. Denials are ApiErrors with metadata naming what ran out.
-import { ApiError } from '../../core/errors.ts'
 import { immediateTransaction } from '../../store/db.ts'
 import { recordEffect, withStagedEffects } from '../../journal/journal.ts'
-import { formatUsd, nanosToUsd } from '../../core/money.ts'
 import { windowStartFor, windowStarts } from '../../core/windows.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { AuthContext } from '../caller.ts'
 import type { CatalogEndpoint, Region } from '../catalog/catalog.schemas.ts'
 import { availableEndpoints, type ModelNames, type PolicyEndpoint } from '../catalog/policy.ts'
 import { healthiest } from '../catalog/routing.ts'
+import { userNotFound } from '../keys/keys.errors.ts'
+import { guardrailBudgetExceeded, insufficientCredits, keyLimitExceeded, noAllowedEndpoints } from './ledger.errors.ts'
 import { guardrailsOf } from '../guardrails/guardrails.service.ts'
 import { limitUsageNanos } from '../keys/keys.service.ts'
 
@@ -65,15 +65,16 @@ function billNow<E extends LedgerEndpoint>(ctx: EmulatorContext, request: Billin
     // The key as of now: it may have been changed, or revoked, since the request was authenticated
     // (authentication runs before the body has arrived). A revoked key is as unknown as at the door.
     const key = ctx.services.keys.byHash(caller.key.hash)
-    if (!key) throw new ApiError(401, 'User not found.')
+    if (!key) throw userNotFound()
     const account = ctx.services.accounts.get(caller.account.id)!
 
     const policies = ctx.services.catalog.policies.for({ key, account }, request.region ?? null)
     const allowed = availableEndpoints(model, request.endpoints, policies)
     if (allowed.length === 0) {
-      throw new ApiError(404, 'No endpoints available matching your guardrail restrictions and data policy', {
-        metadata: { model: model.id, restrictions: policies.map((p) => p.source) },
-      })
+      throw noAllowedEndpoints(
+        model.id,
+        policies.map((p) => p.source),
+      )
     }
     const endpoint = (request.route ?? healthiest)(allowed)
     const charge = request.price(endpoint)
@@ -85,15 +86,7 @@ function billNow<E extends LedgerEndpoint>(ctx: EmulatorContext, request: Billin
       const spent = ctx.services.guardrails.spentNanos(guardrail.id, since, now, guardrail.include_byok_in_budgets === 1)
       if (spent >= guardrail.limit_nanos) {
         const window = guardrail.reset_interval ? WINDOW_NAME[guardrail.reset_interval] : 'total'
-        throw new ApiError(402, `Guardrail budget exceeded (${window} limit): guardrail "${guardrail.name}" allows ${formatUsd(guardrail.limit_nanos)}`, {
-          metadata: {
-            limit_source: 'guardrail_budget',
-            guardrail_id: guardrail.id,
-            limit_usd: nanosToUsd(guardrail.limit_nanos),
-            reset_interval: guardrail.reset_interval,
-            usage_usd: nanosToUsd(spent),
-          },
-        })
+        throw guardrailBudgetExceeded({ ...guardrail, limit_nanos: guardrail.limit_nanos }, window, spent)
       }
     }
 
@@ -102,24 +95,13 @@ function billNow<E extends LedgerEndpoint>(ctx: EmulatorContext, request: Billin
       const used = limitUsageNanos(ctx.services.keys.withUsage(key.hash, windowStarts(now))!)
       if (used >= key.limit_nanos) {
         const window = key.limit_reset ? WINDOW_NAME[key.limit_reset] : 'total'
-        throw new ApiError(ctx.config.keyLimitStatus, `Key limit exceeded (${window} limit)`, {
-          metadata: {
-            limit_source: 'openrouter_key_limit',
-            limit: nanosToUsd(key.limit_nanos),
-            limit_reset: key.limit_reset,
-            usage: nanosToUsd(used),
-          },
-        })
+        throw keyLimitExceeded(ctx.config.keyLimitStatus, { limit_nanos: key.limit_nanos, limit_reset: key.limit_reset }, window, used)
       }
     }
 
     const balance = account.credits_nanos - account.spent_nanos
     if (!byok && charge.cost_nanos > 0 && balance < charge.cost_nanos) {
-      throw new ApiError(
-        402,
-        `Insufficient credits. This request costs ${formatUsd(charge.cost_nanos)} and the account has ${formatUsd(Math.max(0, balance))} left; add credits with a crypto charge or the admin API`,
-        { metadata: { limit_source: 'openrouter_credits', balance_usd: nanosToUsd(balance), cost_usd: nanosToUsd(charge.cost_nanos) } },
-      )
+      throw insufficientCredits(charge.cost_nanos, balance)
     }
 
     const usage_id = ctx.services.usage.insert({

@@ -1,5 +1,6 @@
 // Optional request limits on inference routes, per key and per account.
 import { defineModule, type EmulatorContext } from '../module.ts'
+import { ratelimitAdminRoutes } from './ratelimit.admin.ts'
 import { createRateLimiter, rateLimitState, type RateLimiter, type RateLimits } from './ratelimit.ts'
 
 declare module '../module.ts' {
@@ -19,4 +20,5 @@ export const ratelimitModule = defineModule({
   name: 'ratelimit',
   create: (ctx) => createRateLimiter(configured(ctx)),
   state: (ctx) => [rateLimitState(ctx.services.ratelimit, configured(ctx))],
+  admin: ratelimitAdminRoutes,
 })

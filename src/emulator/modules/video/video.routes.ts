@@ -11,7 +11,8 @@ import { OPERATIONS } from './video.models.ts'
 import type { TaskRow } from './video.repo.ts'
 import { createBodies, RouterResponses, type CreateBodies } from './video.schemas.ts'
 import type { OutcomeOverride } from './video.service.ts'
-import { routerError, validateCreate, vendorBodyValidator } from './video.validate.ts'
+import { validateCreate, vendorBodyValidator } from './video.validate.ts'
+import { badRequest, routerError, taskNotFound } from './video.errors.ts'
 
 /** A 50 MB image arrives as about 67 MB of base64; keyframes add more. */
 const CREATE_BODY_LIMIT = 200 * 1024 * 1024
@@ -24,7 +25,7 @@ function outcomeOf(request: FastifyRequest): OutcomeOverride {
   const value = request.headers[OUTCOME_HEADER]
   if (value === undefined) return null
   if (value === 'success' || value === 'failed' || value === 'stuck') return value
-  throw routerError('BadRequest', 'bad request', 'header X-Emulator-Video-Outcome must be success, failed or stuck')
+  throw badRequest('header X-Emulator-Video-Outcome must be success, failed or stuck')
 }
 
 // The fixture files a successful task links to (a folder given by --fixtures may replace them).
@@ -44,7 +45,7 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext }> = async (
   /** The caller's task, or TaskNotFound: another account's task is as unknown as a missing one. */
   const ownTask = (request: FastifyRequest, id: string): TaskRow => {
     const task = ctx.services.video.tasks.get(id)
-    if (!task || task.account_id !== caller(request).account.id) throw routerError('TaskNotFound', 'task not found', `no task ${id} for this account`, 404)
+    if (!task || task.account_id !== caller(request).account.id) throw taskNotFound(id)
     return task
   }
 

@@ -15,7 +15,8 @@ import { recordEffect, withStagedEffects } from '../../journal/journal.ts'
 import { frameSize, TASK_TYPE, type Operation } from './video.models.ts'
 import { createVideoRepo, videoTables, type TaskOutcome, type TaskRow, type VideoRepo } from './video.repo.ts'
 import type { TaskState, TaskView, Template } from './video.schemas.ts'
-import { routerError, type VideoRequest } from './video.validate.ts'
+import type { VideoRequest } from './video.validate.ts'
+import { cannotCancel, creditInsufficient, forbidden } from './video.errors.ts'
 import { Type } from 'typebox'
 import type { StateOwner } from '../../core/lifecycle.ts'
 import { checkedSettings } from '../../http/validation.ts'
@@ -226,9 +227,9 @@ export class VideoService {
   private denial(error: unknown): unknown {
     if (!(error instanceof ApiError)) return error
     if (error.status === 402 || (error.status === 403 && error.metadata?.limit_source === 'openrouter_key_limit')) {
-      return routerError('CreditInsufficient', 'insufficient credits', error.message, this.ctx.config.videoCreditStatus)
+      return creditInsufficient(error.message, this.ctx.config.videoCreditStatus)
     }
-    if (error.status === 404) return routerError('Forbidden', 'forbidden', error.message, 403)
+    if (error.status === 404) return forbidden(error.message)
     return error
   }
 
@@ -310,7 +311,7 @@ export class VideoService {
   /** Cancels a task that has not started processing: it fails as UserCancelled and is refunded. */
   cancel(task: TaskRow): void {
     if (task.state !== 'created' && task.state !== 'queueing') {
-      throw routerError('BadRequest', `task state is ${task.state}, can not cancel`)
+      throw cannotCancel(task.state)
     }
     this.step(task.id, this.ctx.clock.now(), { state: 'failed', err_code: 'UserCancelled' })
   }

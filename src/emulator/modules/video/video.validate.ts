@@ -6,7 +6,8 @@
 // by validateCreate. Unknown fields are ignored, as the vendor does.
 import type { ErrorObject } from 'ajv'
 import type { FastifySchemaCompiler } from 'fastify'
-import { ApiError } from '../../core/errors.ts'
+import type { ApiError } from '../../core/errors.ts'
+import { badRequest, countOutOfRange, invalid, lacking, routerError } from './video.errors.ts'
 import type { OwnAddresses } from '../../http/listeners.ts'
 import { validatorCompiler } from '../../http/validation.ts'
 import { ImageProblem, inspectImage, type InspectedImage } from './images.ts'
@@ -40,18 +41,6 @@ export interface VideoRequest {
 /** Start and end frames should have about the same shape: their width/height ratios within this. */
 const START_END_RATIO = { min: 0.8, max: 1.25 }
 const SEED_ISSUE = 'must be an integer >= 0 or a string of digits'
-
-/**
- * An error in the vendor's exact words (its error table's message, fields filled in); `detail`, the
- * emulator's explanation, travels in the X-Emulator-Detail header.
- */
-export const routerError = (reason: string, message: string, detail?: string, status = 400): ApiError =>
-  new ApiError(status, message, { reason, ...(detail !== undefined && { detail }) })
-
-const lacking = (field: string) => routerError('FieldLacking', `field is missing or empty: ${field}`, `${field} is required`)
-const invalid = (field: string, detail: string) => routerError('FieldInvalid', `invalid field: ${field}`, `${field} ${detail}`)
-const countOutOfRange = (field: string, detail: string) =>
-  routerError('FieldItemCountOutOfRange', `field item count out of range: ${field}`, `${field}: ${detail}`)
 
 const IMAGES = ['image', 'images'] as const
 
@@ -121,7 +110,7 @@ export function schemaError(errors: readonly ErrorObject[], body: unknown, schem
     .slice(1)
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
   if (e?.keyword === 'required') path.push((e.params as { missingProperty: string }).missingProperty)
-  if (!e || path.length === 0) return routerError('BadRequest', 'bad request', 'the body must be a JSON object')
+  if (!e || path.length === 0) return badRequest('the body must be a JSON object')
   // Down the schema and the body together, to the failing field.
   let node = schema as SchemaNode
   let value: unknown = body

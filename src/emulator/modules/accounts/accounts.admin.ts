@@ -1,0 +1,119 @@
+// The admin API's accounts: isolated workspaces for tests (create, read, change, delete, reset one
+// back to how it was made) and their credits.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { ApiError, fieldError } from '../../core/errors.ts'
+import { formatUsd, nanosToUsd, usdToNanos } from '../../core/money.ts'
+import { data, Deleted, OptionalBody } from '../../http/schemas.ts'
+import type { EmulatorContext } from '../module.ts'
+import { resetAccount } from '../state/state.ts'
+import { Account, AccountCreditsBody, AccountDetail, AccountParams, CreateAccountBody, CreatedAccount, UpdateAccountBody } from './accounts.schemas.ts'
+import { accountView, createAccount, generateMembers, requireAccount, STARTER_KEYS } from './accounts.service.ts'
+
+export const accountsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
+  app.get('/accounts', { config: { operation: 'admin.accounts.list' }, schema: { response: data(Type.Array(Account)) } }, async () => ({
+    data: ctx.services.accounts.list().map(accountView),
+  }))
+
+  app.post(
+    '/accounts',
+    { config: { operation: 'admin.accounts.create' }, schema: { response: data(CreatedAccount, 201), body: OptionalBody(CreateAccountBody) } },
+    async (request, reply) => {
+      const body = request.body ?? {}
+      const label = ctx.ids.next('account')
+      const members = await generateMembers(ctx.config.seed, label)
+      const created = createAccount(ctx, {
+        label,
+        name: body.name ?? `Workspace ${label.split('#')[1]}`,
+        credits_usd: body.credits_usd ?? 0,
+        members,
+        keys: STARTER_KEYS,
+      })
+      ctx.events.emit('account.created', { id: created.account.id })
+      const token = (kind: string) => created.keys.find((k) => k.row.kind === kind)!.token
+      const data: CreatedAccount = {
+        id: created.account.id,
+        name: created.account.name,
+        management_key: token('management'),
+        standard_key: token('standard'),
+        credits_usd: nanosToUsd(created.account.credits_nanos),
+        workspace_id: created.account.workspace_id,
+        members: created.members.map((m) => ({ id: m.id, name: m.name, email: m.email, role: m.role })),
+      }
+      return reply.code(201).send({ data })
+    },
+  )
+
+  app.get(
+    '/accounts/:id',
+    { config: { operation: 'admin.accounts.get' }, schema: { response: data(AccountDetail), params: AccountParams } },
+    async (request) => {
+      const account = requireAccount(ctx, request.params.id)
+      const data: AccountDetail = {
+        ...accountView(account),
+        members: ctx.services.accounts.members(account.id).map((m) => ({ id: m.id, name: m.name, email: m.email, role: m.role })),
+      }
+      return { data }
+    },
+  )
+
+  app.patch(
+    '/accounts/:id',
+    { config: { operation: 'admin.accounts.update' }, schema: { response: data(Account), params: AccountParams, body: UpdateAccountBody } },
+    async (request) => {
+      const account = requireAccount(ctx, request.params.id)
+      ctx.services.accounts.update(account, request.body)
+      return { data: accountView(requireAccount(ctx, account.id)) }
+    },
+  )
+
+  app.delete(
+    '/accounts/:id',
+    { config: { operation: 'admin.accounts.delete' }, schema: { response: data(Deleted), params: AccountParams } },
+    async (request) => {
+      requireAccount(ctx, request.params.id)
+      ctx.services.accounts.delete(request.params.id)
+      return { data: { deleted: true } }
+    },
+  )
+
+  // A workspace for one test among many running in parallel: back to how the account was created.
+  app.post(
+    '/accounts/:id/reset',
+    { config: { operation: 'admin.accounts.reset' }, schema: { response: data(Account), params: AccountParams } },
+    async (request) => {
+      resetAccount(ctx, requireAccount(ctx, request.params.id).id)
+      return { data: accountView(requireAccount(ctx, request.params.id)) }
+    },
+  )
+
+  app.put(
+    '/accounts/:id/credits',
+    {
+      config: { operation: 'admin.accounts.credits' },
+      schema: { response: data(Account), params: AccountParams, body: AccountCreditsBody },
+    },
+    async (request) => {
+      const { credits_usd, balance_usd } = request.body
+      if ((credits_usd === undefined) === (balance_usd === undefined)) {
+        throw new ApiError(400, 'Send exactly one of `credits_usd` (credits bought) or `balance_usd` (what is left after spending)')
+      }
+      ctx.db
+        .transaction(() => {
+          const account = requireAccount(ctx, request.params.id)
+          // A balance is credits minus spend, so setting it sets the credits that produce it.
+          const credits = credits_usd !== undefined ? usdToNanos(credits_usd) : usdToNanos(balance_usd!) + account.spent_nanos
+          // A balance may be negative (spend beyond the credits bought), the credits bought never.
+          if (credits < 0) {
+            throw fieldError(
+              'balance_usd',
+              `must be >= -${nanosToUsd(account.spent_nanos)} for this account: lower would need negative credits (it has spent ${formatUsd(account.spent_nanos)})`,
+            )
+          }
+          ctx.services.accounts.setCredits(account.id, credits)
+        })
+        .immediate()
+      return { data: accountView(requireAccount(ctx, request.params.id)) }
+    },
+  )
+}

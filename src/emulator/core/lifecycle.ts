@@ -2,7 +2,11 @@
 // settings it keeps in memory (with their defaults), what it rebuilds after the tables change under it,
 // and how one account's part of it is deleted. Reset, export, import and account reset walk this
 // registry instead of keeping lists of their own, so a new table or setting cannot be forgotten by one
-// of them (a test walks the registry and checks every one round-trips).
+// of them (a test walks the registry and checks every one round-trips). What an imported row of a
+// table must be, and which ids its sequences mint, are declared by the owner of that table too.
+import type { TSchema } from 'typebox'
+import { ApiError } from './errors.ts'
+import type { Ids } from './ids.ts'
 
 /** A run-time setting (held in memory, changed over the admin API), as the state lifecycle sees it. */
 export interface SettingsLifecycle<T = unknown> {
@@ -20,6 +24,36 @@ export interface SettingsLifecycle<T = unknown> {
 
 export type StateChange = 'reset' | 'import'
 
+/** What an imported row of one table must be beyond its column types, so every later read can use it. */
+export interface RowRules {
+  /** Text columns that hold JSON, with the schema of what they hold (the live API's own, where it has one). */
+  readonly json?: Readonly<Record<string, TSchema>>
+  /** Amounts that never go negative, whatever path they come by. */
+  readonly nonNegative?: readonly string[]
+  /** Anything else a row must be (its JSON columns already checked); throws importRowError. */
+  check?(row: Readonly<Record<string, unknown>>, index: number): void
+}
+
+/**
+ * Ids a sequence mints into a table (`kind` #n makes `idOf(ids, "kind#n")`): an imported document must
+ * leave the sequence ahead of every id the table holds, or the next create would collide.
+ */
+export interface MintedIds {
+  readonly kind: string
+  readonly table: string
+  readonly column: string
+  idOf(ids: Ids, label: string): string
+}
+
+/** Ids minted as uuids from their label (most tables' `id`). */
+export const uuidIds = (kind: string, table: string): MintedIds => ({ kind, table, column: 'id', idOf: (ids, label) => ids.uuid(label) })
+
+/** A 400 about one value of one imported row: the path names table, row and column, and so does the metadata. */
+export function importRowError(table: string, row: number, column: string | null, issue: string): ApiError {
+  const field = `tables.${table}[${row}]${column === null ? '' : `.${column}`}`
+  return new ApiError(400, `Field \`${field}\` ${issue}`, { metadata: { field, location: 'body', issue, table, row, column } })
+}
+
 export interface StateOwner {
   /** The module's name: the key of its settings in an exported document. */
   readonly name: string
@@ -33,6 +67,10 @@ export interface StateOwner {
    * (foreign keys are checked at its end, so owners may run in any order).
    */
   resetAccount?(accountId: string): void
+  /** What an imported row of each of its tables must be. */
+  readonly imports?: Readonly<Record<string, RowRules>>
+  /** The ids its sequences mint into its tables. */
+  readonly mints?: readonly MintedIds[]
 }
 
 export class StateRegistry {

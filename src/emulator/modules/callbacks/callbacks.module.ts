@@ -1,4 +1,5 @@
 // Callback deliveries: the outbox of task notifications, delivered (and retried) on the clock.
+import { uuidIds } from '../../core/lifecycle.ts'
 import { defineModule } from '../module.ts'
 import { callbacksAdminRoutes } from './callbacks.admin.ts'
 import { callbacksState, createCallbacksRepo, type CallbacksRepo } from './callbacks.repo.ts'
@@ -20,7 +21,7 @@ export const callbacksModule = defineModule({
     const repo = createCallbacksRepo(ctx.db)
     return Object.assign(repo, { dispatcher: createCallbackDispatcher(ctx, repo) })
   },
-  state: (ctx) => [callbacksState(ctx.db)],
+  state: (ctx) => [{ ...callbacksState(ctx.db), mints: [uuidIds('callback', 'callback_deliveries')] }],
   due: (ctx) => [ctx.services.callbacks.dispatcher],
   admin: callbacksAdminRoutes,
 })

@@ -5,6 +5,7 @@
 // the emulator the way a backtracking one (`^(a+)+$`) does.
 import { RE2JS, RE2JSSyntaxException } from 're2js'
 import type { ChatFixtureRow, ChatFixturesRepo } from './chat-fixtures.repo.ts'
+import { importRowError } from '../../core/lifecycle.ts'
 import type { ChatFixtureAnswer, ChatFixtureMatch } from './chat-fixtures.schemas.ts'
 
 /** What a rule sees of a request. */
@@ -149,4 +150,21 @@ export function explainFixture(row: ChatFixtureRow): string {
   const times = row.remaining === null ? '' : row.remaining === 0 ? ', and is used up' : `, the next ${row.remaining === 1 ? 'time' : `${row.remaining} times`}`
   const off = row.enabled ? '' : ' (disabled)'
   return `${what} ${scope}${times}${off}.`.replace(/^./, (c) => c.toUpperCase())
+}
+
+/** A fixture's regular expressions are RE2's (what the admin API takes) and its answer is one the chat route can give. */
+export function checkImportedFixture(row: Readonly<Record<string, unknown>>, i: number): void {
+  const bad = badRegex(JSON.parse(row['match'] as string) as ChatFixtureMatch)
+  if (bad) throw importRowError('chat_fixtures', i, 'match', `holds a ${bad.field} that is not a valid regular expression: ${bad.issue}`)
+  const answer = JSON.parse(row['answer'] as string) as ChatFixtureAnswer
+  if (answer.error ? answer.content !== undefined || answer.tool_calls !== undefined : answer.content === undefined && answer.tool_calls === undefined)
+    throw importRowError('chat_fixtures', i, 'answer', 'must hold `content` and/or `tool_calls`, or `error` alone')
+  answer.tool_calls?.forEach((call, n) => {
+    if (typeof call.arguments !== 'string') throw importRowError('chat_fixtures', i, 'answer', `holds tool_calls[${n}].arguments that is not JSON text`)
+    try {
+      JSON.parse(call.arguments)
+    } catch {
+      throw importRowError('chat_fixtures', i, 'answer', `holds tool_calls[${n}].arguments that is not JSON text`)
+    }
+  })
 }

@@ -1,5 +1,8 @@
 // Chat and text completions: generations, per-account chat fixtures and the engine's run-time settings.
+import { uuidIds } from '../../core/lifecycle.ts'
 import { defineModule } from '../module.ts'
+import { ChatFixtureAnswer, ChatFixtureMatch } from './chat-fixtures.schemas.ts'
+import { checkImportedFixture } from './chat-fixtures.service.ts'
 import { chatAdminRoutes } from './chat.admin.ts'
 import { chatFixturesState, createChatFixturesRepo, type ChatFixturesRepo } from './chat-fixtures.repo.ts'
 import { createGenerationsRepo, generationsState, type GenerationsRepo } from './chat.repo.ts'
@@ -22,7 +25,15 @@ declare module '../module.ts' {
 export const chatModule = defineModule({
   name: 'chat',
   create: (ctx) => ({ generations: createGenerationsRepo(ctx.db), fixtures: createChatFixturesRepo(ctx.db), settings: createChatSettings(ctx.config) }),
-  state: (ctx) => [generationsState(ctx.db), chatFixturesState(ctx.db), chatSettingsState(ctx.services.chat.settings, ctx.config)],
+  state: (ctx) => [
+    generationsState(ctx.db),
+    {
+      ...chatFixturesState(ctx.db),
+      imports: { chat_fixtures: { json: { match: ChatFixtureMatch, answer: ChatFixtureAnswer }, check: checkImportedFixture } },
+      mints: [uuidIds('chat-fixture', 'chat_fixtures')],
+    },
+    chatSettingsState(ctx.services.chat.settings, ctx.config),
+  ],
   gateway: chatRoutes,
   admin: chatAdminRoutes,
 })

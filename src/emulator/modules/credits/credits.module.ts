@@ -1,5 +1,7 @@
 // Credits: the balance, crypto charges that confirm or expire on the clock, their routes and admin API.
+import { uuidIds } from '../../core/lifecycle.ts'
 import { defineModule } from '../module.ts'
+import { Web3Data } from './credits.schemas.ts'
 import { creditsAdminRoutes } from './credits.admin.ts'
 import { createCreditsRepo, creditsState, type CreditsRepo } from './credits.repo.ts'
 import { creditsRoutes } from './credits.routes.ts'
@@ -14,7 +16,9 @@ declare module '../module.ts' {
 export const creditsModule = defineModule({
   name: 'credits',
   create: (ctx) => createCreditsRepo(ctx.db),
-  state: (ctx) => [creditsState(ctx.db)],
+  state: (ctx) => [
+    { ...creditsState(ctx.db), imports: { charges: { json: { web3_data: Web3Data }, nonNegative: ['amount_nanos'] } }, mints: [uuidIds('charge', 'charges')] },
+  ],
   due: (ctx) => [createChargeDueSource(ctx)],
   gateway: creditsRoutes,
   admin: creditsAdminRoutes,

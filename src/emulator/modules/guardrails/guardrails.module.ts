@@ -1,4 +1,6 @@
 // Guardrails: budgets and allow-lists on keys and members, enforced as catalog policies and by the ledger.
+import { Type } from 'typebox'
+import { uuidIds } from '../../core/lifecycle.ts'
 import { defineModule } from '../module.ts'
 import { guardrailsAdminRoutes } from './guardrails.admin.ts'
 import { createGuardrailsRepo, guardrailsState, type GuardrailsRepo } from './guardrails.repo.ts'
@@ -11,6 +13,8 @@ declare module '../module.ts' {
   }
 }
 
+const StringList = Type.Array(Type.String())
+
 export const guardrailsModule = defineModule({
   name: 'guardrails',
   create: (ctx) => {
@@ -19,7 +23,22 @@ export const guardrailsModule = defineModule({
     ctx.services.catalog.policies.add((caller) => guardrailsOf(repo, caller).map(guardrailPolicy))
     return repo
   },
-  state: (ctx) => [guardrailsState(ctx.db)],
+  state: (ctx) => [
+    {
+      ...guardrailsState(ctx.db),
+      imports: {
+        guardrails: {
+          json: {
+            allowed_providers: StringList,
+            ignored_providers: StringList,
+            allowed_models: StringList,
+            extras: Type.Record(Type.String(), Type.Unknown()),
+          },
+        },
+      },
+      mints: [uuidIds('guardrail', 'guardrails'), uuidIds('assignment', 'guardrail_key_assignments'), uuidIds('assignment', 'guardrail_member_assignments')],
+    },
+  ],
   gateway: guardrailsRoutes,
   admin: guardrailsAdminRoutes,
 })

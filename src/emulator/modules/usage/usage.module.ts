@@ -11,5 +11,5 @@ declare module '../module.ts' {
 export const usageModule = defineModule({
   name: 'usage',
   create: (ctx) => createUsageRepo(ctx.db),
-  state: (ctx) => [usageState(ctx.db)],
+  state: (ctx) => [{ ...usageState(ctx.db), imports: { usage: { nonNegative: ['cost_nanos', 'prompt_tokens', 'completion_tokens'] } } }],
 })

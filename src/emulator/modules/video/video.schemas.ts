@@ -5,7 +5,7 @@
 import { Type, type Static, type TSchema } from 'typebox'
 import { VIDEO_TASK_STATES } from '../../core/types.ts'
 import { Iso, Nullable, RouterErrorSchema, Shape, StringEnum } from '../../http/schemas.ts'
-import { ASPECT_RATIOS, MODELS, MOVEMENT_AMPLITUDES, RESOLUTIONS, STYLES, TASK_TYPE, type Operation } from './video.models.ts'
+import { ASPECT_RATIOS, MODELS, MOVEMENT_AMPLITUDES, OPERATIONS, RESOLUTIONS, STYLES, TASK_TYPE, type Operation } from './video.models.ts'
 
 export const MAX_PROMPT = 2000
 export const MAX_PAYLOAD = 1_048_576
@@ -339,4 +339,28 @@ export const VideoSettings = Shape({
   failure_rate: Type.Number(),
   model_failure_rates: Type.Record(Type.String(), Type.Number()),
   fail_code: Type.String(),
+})
+
+// ---- A task's stored request, as an import must carry it ----------------------------------------
+
+/** A video task's `request` as the create route stores it: every field the task engine and views read. */
+export const StoredVideoRequest = Type.Object({
+  operation: StringEnum(OPERATIONS),
+  model: Nullable(Type.String()),
+  template: Nullable(Type.String()),
+  prompt: Nullable(Type.String()),
+  images: Type.Array(Type.String()),
+  duration: Type.Number({ minimum: 0 }),
+  resolution: StringEnum(RESOLUTIONS),
+  aspect_ratio: Nullable(StringEnum(ASPECT_RATIOS)),
+  style: Nullable(Type.String()),
+  movement_amplitude: Nullable(Type.String()),
+  seed: Type.Integer(),
+  off_peak: Type.Boolean(),
+  audio: Type.Boolean(),
+  bgm: Type.Boolean(),
+  watermark: Type.Boolean(),
+  payload: Type.String(),
+  callback_url: Nullable(Type.String()),
+  segments: Nullable(Type.Array(Type.Object({ prompt: Nullable(Type.String()), duration: Type.Number({ minimum: 0 }) }))),
 })

@@ -36,7 +36,10 @@ export function createContext({ config, version, db, clock }: ContextInputs): Em
     services: services as unknown as Services,
     state: new StateRegistry(),
   }
+  const names = new Set(MODULES.map((module) => module.name))
   for (const module of MODULES) {
+    const unknown = module.needs?.find((need) => !names.has(need))
+    if (unknown !== undefined) throw new Error(`module ${module.name} needs ${unknown}, which is not in modules/index.ts`)
     if (module.create) services[module.name] = module.create(ctx)
     for (const owner of module.state?.(ctx) ?? []) ctx.state.add(owner)
   }

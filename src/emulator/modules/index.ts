@@ -16,6 +16,7 @@ import { embeddingsModule } from './embeddings/embeddings.module.ts'
 import { stateModule } from './state/state.module.ts'
 import { guardrailsModule } from './guardrails/guardrails.module.ts'
 import { keysModule } from './keys/keys.module.ts'
+import { ledgerModule } from './ledger/ledger.module.ts'
 import type { EmulatorModule } from './module.ts'
 import { ratelimitModule } from './ratelimit/ratelimit.module.ts'
 import { usageModule } from './usage/usage.module.ts'
@@ -36,6 +37,7 @@ export const MODULES: readonly EmulatorModule[] = [
   ratelimitModule,
   videoModule,
   journalModule,
+  ledgerModule,
   embeddingsModule,
   activityModule,
   stateModule,

@@ -50,6 +50,11 @@ export interface EmulatorModule<Name extends string = string> {
   /** Its folder's name, and the key of its service in `Services`. */
   readonly name: Name
   /**
+   * The other modules it uses (their services, functions or errors). Checked: a name that is no
+   * module fails the start, and a test reads each folder's imports and `ctx.services` uses against it.
+   */
+  readonly needs?: readonly string[]
+  /**
    * Its service, created in list order: `ctx.services` holds those of the modules before it (use
    * them lazily, in the service's functions, to reach a later one).
    */

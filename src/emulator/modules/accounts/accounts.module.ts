@@ -12,6 +12,7 @@ declare module '../module.ts' {
 
 export const accountsModule = defineModule({
   name: 'accounts',
+  needs: ['keys', 'state'],
   create: (ctx) => createAccountsRepo(ctx.db),
   state: (ctx) => [
     {

@@ -3,4 +3,9 @@ import { defineModule } from '../module.ts'
 import { activityAdminRoutes } from './activity.admin.ts'
 import { activityRoutes } from './activity.routes.ts'
 
-export const activityModule = defineModule({ name: 'activity', gateway: activityRoutes, admin: activityAdminRoutes })
+export const activityModule = defineModule({
+  name: 'activity',
+  needs: ['accounts', 'catalog', 'keys', 'usage'],
+  gateway: activityRoutes,
+  admin: activityAdminRoutes,
+})

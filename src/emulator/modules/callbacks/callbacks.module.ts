@@ -17,6 +17,7 @@ declare module '../module.ts' {
 
 export const callbacksModule = defineModule({
   name: 'callbacks',
+  needs: ['keys', 'journal'],
   create: (ctx) => {
     const repo = createCallbacksRepo(ctx.db)
     return Object.assign(repo, { dispatcher: createCallbackDispatcher(ctx, repo) })

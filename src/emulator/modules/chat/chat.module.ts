@@ -24,6 +24,7 @@ declare module '../module.ts' {
 
 export const chatModule = defineModule({
   name: 'chat',
+  needs: ['accounts', 'catalog', 'ratelimit', 'faults', 'ledger'],
   create: (ctx) => ({ generations: createGenerationsRepo(ctx.db), fixtures: createChatFixturesRepo(ctx.db), settings: createChatSettings(ctx.config) }),
   state: (ctx) => [
     generationsState(ctx.db),

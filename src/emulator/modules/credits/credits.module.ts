@@ -15,6 +15,7 @@ declare module '../module.ts' {
 
 export const creditsModule = defineModule({
   name: 'credits',
+  needs: ['accounts', 'journal'],
   create: (ctx) => createCreditsRepo(ctx.db),
   state: (ctx) => [
     { ...creditsState(ctx.db), imports: { charges: { json: { web3_data: Web3Data }, nonNegative: ['amount_nanos'] } }, mints: [uuidIds('charge', 'charges')] },

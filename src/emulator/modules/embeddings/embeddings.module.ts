@@ -2,4 +2,4 @@
 import { defineModule } from '../module.ts'
 import { embeddingsRoutes } from './embeddings.routes.ts'
 
-export const embeddingsModule = defineModule({ name: 'embeddings', gateway: embeddingsRoutes })
+export const embeddingsModule = defineModule({ name: 'embeddings', needs: ['catalog', 'ratelimit', 'ledger'], gateway: embeddingsRoutes })

@@ -17,6 +17,7 @@ const StringList = Type.Array(Type.String())
 
 export const guardrailsModule = defineModule({
   name: 'guardrails',
+  needs: ['accounts', 'catalog', 'keys'],
   create: (ctx) => {
     const repo = createGuardrailsRepo(ctx.db)
     // A key answers to its own guardrail and to its member's.

@@ -2,4 +2,4 @@
 import { defineModule } from '../module.ts'
 import { stateAdminRoutes } from './state.admin.ts'
 
-export const stateModule = defineModule({ name: 'state', admin: stateAdminRoutes })
+export const stateModule = defineModule({ name: 'state', needs: ['catalog'], admin: stateAdminRoutes })

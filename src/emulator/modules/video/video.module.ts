@@ -13,6 +13,7 @@ declare module '../module.ts' {
 
 export const videoModule = defineModule({
   name: 'video',
+  needs: ['ratelimit', 'callbacks', 'journal', 'ledger'],
   create: (ctx) => new VideoService(ctx, loadVideoFixtures(ctx.config.fixtures)),
   state: (ctx) => [
     {

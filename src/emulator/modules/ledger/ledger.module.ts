@@ -1,0 +1,5 @@
+// The ledger: bill and settle a request in one transaction with its checks (credits, key limit,
+// guardrails). No state or routes of its own: chat, embeddings and video call its functions.
+import { defineModule } from '../module.ts'
+
+export const ledgerModule = defineModule({ name: 'ledger', needs: ['accounts', 'catalog', 'guardrails', 'keys', 'usage', 'journal'] })

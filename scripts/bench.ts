@@ -1,6 +1,6 @@
 // npm run bench: one table of the emulator's speed and memory, every row beside a bare Fastify route
 // serving the same bytes in the same run (the ceiling on this machine, now), with the targets of
-// design.md section 5. The emulator and the bare routes each run in a process of their own, so the
+// docs/architecture.md (quality bars). The emulator and the bare routes each run in a process of their own, so the
 // load generator's memory is not counted as theirs. A benchmark, not a test: it prints, it never fails.
 // BENCH_SECONDS (default 4) and BENCH_CONNECTIONS (default 10) tune a run.
 import autocannon from 'autocannon'

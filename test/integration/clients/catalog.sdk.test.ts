@@ -60,6 +60,27 @@ describe('@openrouter/sdk 1.x', () => {
     expect(missing).toBeInstanceOf(errors.NotFoundResponseError)
   })
 
+  it('gets one model, a :free variant included, and 404s an unknown one', async () => {
+    const emu = await listeningEmulator()
+    const client = clientFor(emu.url)
+    const [author, slug] = free.id.split('/') as [string, string]
+    const res = await client.models.get({ author, slug })
+    expect(res.data.id).toBe(free.id)
+    expect(res.data.links.details).toContain('/endpoints')
+    const missing = await client.models.get({ author: 'nobody', slug: 'nothing' }).catch((e: unknown) => e)
+    expect(missing).toBeInstanceOf(errors.NotFoundResponseError)
+  })
+
+  it('lists the embeddings models, whole and page by page', async () => {
+    const emu = await listeningEmulator()
+    const client = clientFor(emu.url)
+    const all = await client.embeddings.listModels()
+    expect(all.result.data.map((m) => m.id)).toEqual(embeddingIds)
+    const seen: string[] = []
+    for await (const page of await client.embeddings.listModels({ offset: 0, limit: 2 })) seen.push(...page.result.data.map((m) => m.id))
+    expect(seen).toEqual(embeddingIds)
+  })
+
   it('previews the ZDR endpoints', async () => {
     const emu = await listeningEmulator()
     const res = await clientFor(emu.url).endpoints.listZdrEndpoints()

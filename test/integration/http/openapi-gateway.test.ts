@@ -8,7 +8,7 @@ import { testEmulator, type TestEmulator } from '../../helpers/emulator.ts'
 type Json = Record<string, any>
 type Operation = { operationId: string; responses: Record<string, Json> }
 
-const AREA = /^\/api\/v1\/(keys?|models|endpoints|guardrails|embeddings|activity|credits)(\/|$)/
+const AREA = /^\/api\/v1\/(keys?|models?|endpoints|guardrails|embeddings|activity|credits)(\/|$)/
 
 async function documentOf(emu: TestEmulator) {
   const doc = (await emu.get('/_emulator/api/openapi.json')).body as { paths: Record<string, Record<string, Operation>> }
@@ -53,6 +53,7 @@ describe('OpenAPI document: the gateway’s answers', () => {
         'credits.crypto',
         'credits.get',
         'embeddings.create',
+        'embeddings.models',
         'endpoints.zdr',
         'guardrails.assignments.keys.assign',
         'guardrails.assignments.keys.list',
@@ -72,6 +73,7 @@ describe('OpenAPI document: the gateway’s answers', () => {
         'keys.update',
         'models.count',
         'models.endpoints',
+        'models.get',
         'models.list',
         'models.user',
       ].sort(),

@@ -10,11 +10,14 @@ import { isEuRequest } from '../../http/listeners.ts'
 import { caller } from '../../http/auth.ts'
 import type { ModelFilters } from './catalog.ts'
 import {
+  EmbeddingsModelsQuery,
+  EmbeddingsModelsResponse,
   ListModelsQuery,
   ModelCountResponse,
   ModelEndpointsResponse,
   ModelListResponse,
   ModelPathParams,
+  ModelResponse,
   OUTPUT_MODALITIES,
   UserModelListResponse,
   ZdrEndpointsResponse,
@@ -153,6 +156,40 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> 
       const model = catalog.find(id)
       if (!model) throw modelNotFound(id)
       return sendPrepared(reply, catalog.endpointsJson(model))
+    },
+  )
+
+  app.get(
+    '/model/:author/:slug',
+    {
+      config: { operation: 'models.get' },
+      schema: { summary: 'Get a model (an id, a free variant or a canonical slug)', tags: ['models'], params: ModelPathParams, response: ModelResponse },
+    },
+    async (request, reply) => {
+      const id = `${request.params.author}/${request.params.slug}`
+      const catalog = ctx.services.catalog.get()
+      const model = catalog.find(id)
+      if (!model) throw modelNotFound(id)
+      return sendPrepared(reply, `{"data":${catalog.modelJson(model)}}`)
+    },
+  )
+
+  app.get(
+    '/embeddings/models',
+    {
+      config: { operation: 'embeddings.models' },
+      schema: { summary: 'List the embeddings models', tags: ['embeddings'], querystring: EmbeddingsModelsQuery, response: EmbeddingsModelsResponse },
+    },
+    async (request, reply) => {
+      const { offset, limit } = request.query
+      // Both omitted: the whole list; an offset alone pages by the real default of 500.
+      const filters = {
+        supportedParameters: [],
+        outputModalities: ['embeddings'],
+        offset: offset ?? undefined,
+        limit: limit ?? (offset == null ? undefined : 500),
+      }
+      return sendPrepared(reply, ctx.services.catalog.get().list(filters, [], '/api/v1/embeddings/models').body)
     },
   )
 

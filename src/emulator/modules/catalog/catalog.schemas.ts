@@ -228,6 +228,20 @@ export const UserModelListResponse = {
   200: { description: "The models the caller's key may use (its guardrails and region applied)", content: { ...json(ModelListBody), ...RSS } },
   '4xx': ErrorEnvelope,
 }
+/** GET /embeddings/models: paged only when asked (both omitted: the whole list). */
+export const EmbeddingsModelsQuery = Type.Object({
+  offset: Type.Optional(Nullable(Type.Integer({ minimum: 0, description: 'Models to skip; with neither offset nor limit, the whole list' }))),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'At most this many (500 when only offset is given)' })),
+})
+export type EmbeddingsModelsQuery = Static<typeof EmbeddingsModelsQuery>
+export const EmbeddingsModelsResponse = {
+  200: { description: 'The embeddings models', content: json(ModelListBody) },
+  '4xx': ErrorEnvelope,
+}
+export const ModelResponse = {
+  200: { description: 'One model, as the lists show it', content: json(Type.Object({ data: ModelObject })) },
+  '4xx': ErrorEnvelope,
+}
 export const ModelCountResponse = {
   200: Type.Object(
     { data: Type.Object({ count: Type.Integer({ description: 'Models matching the filters (paging ignored)' }) }) },

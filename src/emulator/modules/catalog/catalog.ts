@@ -207,6 +207,8 @@ export interface Catalog {
   /** The models list response, serialised once per distinct (filters, policies). */
   list(filters: ModelFilters, policies?: readonly EndpointPolicy[], nextBase?: string): ModelListPage
   endpointsJson(model: CatalogModel, endpoints?: readonly CatalogEndpoint[]): string
+  /** One model as the lists show it, serialised once per catalog. */
+  modelJson(model: CatalogModel): string
   readonly zdrBody: Buffer
   /** Memoises a response body of this catalog by a key (a request URL); cleared when it fills up. */
   memo(key: string, make: () => Buffer): Buffer
@@ -256,6 +258,7 @@ export function buildCatalog(document: CatalogDocument): Catalog {
       return result
     },
     endpointsJson: (model, list = model.endpoints) => JSON.stringify({ data: endpointsView(model, list) }),
+    modelJson: (model) => modelJson.get(model.id) ?? JSON.stringify(modelView(model)),
     zdrBody: markShared(Buffer.from(JSON.stringify({ data: zdr }))),
     memo(key, make) {
       let body = bodies.get(key)

@@ -81,6 +81,18 @@ describe('@openrouter/sdk 1.x', () => {
     expect(seen).toEqual(embeddingIds)
   })
 
+  it('lists the providers behind the endpoints, each described', async () => {
+    const emu = await listeningEmulator()
+    const res = await clientFor(emu.url).providers.list()
+    const slugs = [...new Set(FIXTURE.models.flatMap((m) => m.endpoints.map((e) => e.provider)))].sort()
+    expect(res.data.map((p) => p.slug)).toEqual(slugs)
+    expect(res.data.find((p) => p.slug === 'openai')).toMatchObject({
+      name: 'OpenAI',
+      headquarters: 'US',
+      privacyPolicyUrl: expect.stringContaining('openai.com'),
+    })
+  })
+
   it('previews the ZDR endpoints', async () => {
     const emu = await listeningEmulator()
     const res = await clientFor(emu.url).endpoints.listZdrEndpoints()

@@ -40,6 +40,7 @@ const REAL: Record<string, Real> = {
   'models.endpoints': { gateway: ['get', '/models/{author}/{slug}/endpoints'] },
   'models.get': { gateway: ['get', '/model/{author}/{slug}'] },
   'embeddings.models': { gateway: ['get', '/embeddings/models'] },
+  'providers.list': { gateway: ['get', '/providers'] },
   'endpoints.zdr': { gateway: ['get', '/endpoints/zdr'] },
   'guardrails.list': { gateway: ['get', '/guardrails'] },
   'guardrails.create': { gateway: ['post', '/guardrails'] },
@@ -252,6 +253,16 @@ const CASES: Case[] = [
   { operation: 'embeddings.models', name: 'the whole list', status: 200, run: (emu) => get(emu, '/api/v1/embeddings/models') },
   { operation: 'embeddings.models', name: 'a page', status: 200, run: (emu) => get(emu, '/api/v1/embeddings/models?offset=1&limit=2') },
   { operation: 'embeddings.models', name: 'a limit of 0', status: 400, run: (emu) => get(emu, '/api/v1/embeddings/models?limit=0') },
+  { operation: 'providers.list', name: 'the providers', status: 200, run: (emu) => get(emu, '/api/v1/providers') },
+  {
+    operation: 'providers.list',
+    name: 'a fault rule',
+    status: 500,
+    run: async (emu) => {
+      await send(emu, 'POST', '/_emulator/api/faults', { match: { operation: 'providers.list' }, action: { status: 500 } })
+      return get(emu, '/api/v1/providers')
+    },
+  },
   { operation: 'endpoints.zdr', name: 'the preview', status: 200, run: (emu) => get(emu, '/api/v1/endpoints/zdr') },
   {
     operation: 'endpoints.zdr',

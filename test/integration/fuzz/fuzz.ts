@@ -38,6 +38,7 @@ const OPERATIONS: Operation[] = [
   { method: 'GET', path: '/api/v1/models/openai/gpt-4.1/endpoints' },
   { method: 'GET', path: '/api/v1/endpoints/zdr' },
   { method: 'GET', path: '/api/v1/model/openai/gpt-4.1' },
+  { method: 'GET', path: '/api/v1/providers' },
   { method: 'GET', path: '/api/v1/embeddings/models?offset=0&limit=5' },
   {
     method: 'POST',

@@ -8,7 +8,7 @@ import { testEmulator, type TestEmulator } from '../../helpers/emulator.ts'
 type Json = Record<string, any>
 type Operation = { operationId: string; responses: Record<string, Json> }
 
-const AREA = /^\/api\/v1\/(keys?|models?|endpoints|guardrails|embeddings|activity|credits)(\/|$)/
+const AREA = /^\/api\/v1\/(keys?|models?|endpoints|providers|guardrails|embeddings|activity|credits)(\/|$)/
 
 async function documentOf(emu: TestEmulator) {
   const doc = (await emu.get('/_emulator/api/openapi.json')).body as { paths: Record<string, Record<string, Operation>> }
@@ -76,6 +76,7 @@ describe('OpenAPI document: the gateway’s answers', () => {
         'models.get',
         'models.list',
         'models.user',
+        'providers.list',
       ].sort(),
     )
     for (const o of operations) {

@@ -5,11 +5,15 @@ import { catalogAdminRoutes } from './catalog.admin.ts'
 import { loadCatalogDocument } from './catalog.ts'
 import { createCatalogRepo } from './catalog.repo.ts'
 import { catalogRoutes } from './catalog.routes.ts'
+import type { ProviderObject } from './catalog.schemas.ts'
+import { loadProviders } from './providers.ts'
 import { catalogState, createCatalogHolder, createPolicyRegistry, type CatalogHolder, type PolicyRegistry } from './catalog.service.ts'
 
 export interface CatalogService extends CatalogHolder {
   /** What restricts a caller's choice of models and endpoints (account settings, guardrails, region). */
   readonly policies: PolicyRegistry
+  /** What the fixtures say of the providers behind the endpoints, by slug. */
+  readonly providers: ReadonlyMap<string, ProviderObject>
 }
 
 declare module '../module.ts' {
@@ -21,7 +25,10 @@ declare module '../module.ts' {
 export const catalogModule = defineModule({
   name: 'catalog',
   create: (ctx) =>
-    Object.assign(createCatalogHolder(createCatalogRepo(ctx.db), loadCatalogDocument(ctx.config.fixtures), ctx.warn), { policies: createPolicyRegistry() }),
+    Object.assign(createCatalogHolder(createCatalogRepo(ctx.db), loadCatalogDocument(ctx.config.fixtures), ctx.warn), {
+      policies: createPolicyRegistry(),
+      providers: loadProviders(ctx.config.fixtures),
+    }),
   state: (ctx) => [catalogState(ctx.services.catalog)],
   gateway: catalogRoutes,
   admin: catalogAdminRoutes,

@@ -19,11 +19,13 @@ import {
   ModelPathParams,
   ModelResponse,
   OUTPUT_MODALITIES,
+  ProvidersResponse,
   UserModelListResponse,
   ZdrEndpointsResponse,
   type Region,
 } from './catalog.schemas.ts'
 import { modelsFeed } from './catalog.rss.ts'
+import { providersOf } from './providers.ts'
 import type { EndpointPolicy } from './policy.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -190,6 +192,17 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> 
         limit: limit ?? (offset == null ? undefined : 500),
       }
       return sendPrepared(reply, ctx.services.catalog.get().list(filters, [], '/api/v1/embeddings/models').body)
+    },
+  )
+
+  app.get(
+    '/providers',
+    { config: { operation: 'providers.list' }, schema: { summary: 'List the providers', tags: ['models'], response: ProvidersResponse } },
+    async (_request, reply) => {
+      const catalog = ctx.services.catalog.get()
+      // Once per catalog: it changes only when the catalog does.
+      const body = catalog.memo('providers', () => Buffer.from(JSON.stringify({ data: providersOf(catalog.models, ctx.services.catalog.providers) })))
+      return sendPrepared(reply, body)
     },
   )
 

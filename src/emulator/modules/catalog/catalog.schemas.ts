@@ -242,6 +242,25 @@ export const ModelResponse = {
   200: { description: 'One model, as the lists show it', content: json(Type.Object({ data: ModelObject })) },
   '4xx': ErrorEnvelope,
 }
+// ---- Providers -----------------------------------------------------------------------------------
+
+const CountryCode = Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' })
+
+export const ProviderObject = Type.Object({
+  slug: Type.String({ minLength: 1 }),
+  name: Type.String({ minLength: 1 }),
+  headquarters: Nullable(CountryCode),
+  datacenters: Nullable(Type.Array(CountryCode)),
+  privacy_policy_url: Nullable(Type.String()),
+  terms_of_service_url: Nullable(Type.String()),
+  status_page_url: Nullable(Type.String()),
+})
+export type ProviderObject = Static<typeof ProviderObject>
+
+export const ProvidersResponse = {
+  200: { description: 'The providers behind the catalog’s endpoints', content: json(Type.Object({ data: Type.Array(ProviderObject) })) },
+  '4xx': ErrorEnvelope,
+}
 export const ModelCountResponse = {
   200: Type.Object(
     { data: Type.Object({ count: Type.Integer({ description: 'Models matching the filters (paging ignored)' }) }) },

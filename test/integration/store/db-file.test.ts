@@ -64,9 +64,15 @@ describe('one emulator per database file', () => {
     expect((await emu.app.inject('/api/v1/models/count')).statusCode).toBe(200)
   })
 
-  it('never locks :memory:', async () => {
-    await open(':memory:')
-    await open(':memory:')
+  it('never locks :memory:: two emulators each serve a state of their own', async () => {
+    const first = await open(':memory:')
+    const second = await open(':memory:')
+    const made = await first.app.inject({ method: 'POST', url: '/_emulator/api/accounts', payload: { name: 'only in the first' } })
+    expect(made.statusCode).toBe(201)
+    const names = async (emu: Emulator) =>
+      ((await emu.app.inject({ url: '/_emulator/api/accounts' })).json() as { data: Array<{ name: string }> }).data.map((a) => a.name)
+    expect(await names(first)).toContain('only in the first')
+    expect(await names(second)).not.toContain('only in the first')
   })
 
   it('refuses a second CLI on the same file: exit 1, naming the file and the process', async () => {

@@ -5,6 +5,7 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { ADMIN, type JournalSummary, type StreamEvents } from './api.ts'
+import { refreshAfterConnect } from './refresh.ts'
 
 type Keys = string[][]
 const ALL: Keys = [[]]
@@ -88,8 +89,10 @@ export function useLiveEvents(): boolean {
       current.onopen = () => {
         setConnected(true)
         // A new connection (not the browser's own reconnect, which replays what was missed) knows
-        // nothing of what happened before it: read everything again.
-        if (fresh) invalidate(client, ALL)
+        // nothing of what happened before it: read everything again. All but the entries this stream
+        // pushes: an entry that arrives while they were being emptied would be lost, and the journal's
+        // page, read again, has every one from before.
+        if (fresh) refreshAfterConnect(client)
         fresh = false
       }
       current.onerror = () => {

@@ -89,9 +89,9 @@ export function useLiveEvents(): boolean {
       current.onopen = () => {
         setConnected(true)
         // A new connection (not the browser's own reconnect, which replays what was missed) knows
-        // nothing of what happened before it: read everything again. All but the entries this stream
-        // pushes: an entry that arrives while they were being emptied would be lost, and the journal's
-        // page, read again, has every one from before.
+        // nothing of what happened before it: read everything again, the first connection too, since
+        // what changed between the views' first reads and this moment reached no stream. All but the
+        // entries this stream pushes (refresh.ts).
         if (fresh) refreshAfterConnect(client)
         fresh = false
       }
@@ -113,7 +113,7 @@ export function useLiveEvents(): boolean {
       })
       for (const [type, keys] of Object.entries(INVALIDATES)) current.addEventListener(type, () => invalidate(client, keys))
     }
-    connect(false)
+    connect(true)
     return () => {
       closed = true
       clearTimeout(retry)

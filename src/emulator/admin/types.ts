@@ -26,7 +26,6 @@ import type {
 } from '../modules/chat/chat-fixtures.schemas.ts'
 import type { ActivityItem, ActivityQuery as ActivityQuerySchema } from '../modules/activity/activity.schemas.ts'
 import type { GuardrailObject, KeyAssignmentObject, MemberAssignmentObject } from '../modules/guardrails/guardrails.schemas.ts'
-import type { TaskState } from '../modules/video/video.schemas.ts'
 
 /** Most answers: `{"data": ...}`. */
 export interface Envelope<T> {
@@ -108,7 +107,6 @@ export type GuardrailMemberAssignment = MemberAssignmentObject
 
 /** GET /charges: the gateway's charge with what the emulator knows about it. */
 
-export type VideoTaskState = TaskState
 /** GET /video/tasks: the router's task view, with its request, planned outcome and timeline. */
 
 /** GET /callbacks: a delivery of a task's callback, with every attempt. */
@@ -118,7 +116,7 @@ export type VideoTaskState = TaskState
 // ---- The event stream (GET /events) --------------------------------------------------------------
 
 export type { EmulatorEvents }
-export type { ClockMode, ClockState } from '../core/types.ts'
+export type { ClockMode, ClockState, VideoTaskState } from '../core/types.ts'
 
 /**
  * Every event the stream sends: the state changes, `journal` (a JournalSummary) for each new journal

@@ -8,7 +8,7 @@ import type { EmulatorContext } from '../module.ts'
 import { modelNotFound } from './catalog.errors.ts'
 import { isEuRequest } from '../../http/listeners.ts'
 import { caller } from '../../http/auth.ts'
-import type { ModelFilters } from './catalog.ts'
+import type { Catalog, ModelFilters } from './catalog.ts'
 import {
   EmbeddingsModelsQuery,
   EmbeddingsModelsResponse,
@@ -22,6 +22,7 @@ import {
   ProvidersResponse,
   UserModelListResponse,
   ZdrEndpointsResponse,
+  type CatalogModel,
   type Region,
 } from './catalog.schemas.ts'
 import { modelsFeed } from './catalog.rss.ts'
@@ -88,6 +89,13 @@ const PUBLIC_LIST_CACHE = 'public, max-age=120, stale-while-revalidate=3600, sta
 
 const originOf = (request: FastifyRequest): string => `${request.protocol}://${request.host}`
 
+/** The model a path names (`/:author/:slug`, by id or canonical slug), or its 404. */
+function modelOf(catalog: Catalog, { author, slug }: { author: string; slug: string }): CatalogModel {
+  const model = catalog.find(`${author}/${slug}`)
+  if (!model) throw modelNotFound(`${author}/${slug}`)
+  return model
+}
+
 export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
   const sendList = (request: FastifyRequest, reply: FastifyReply, query: ListModelsQuery, policies: readonly EndpointPolicy[]) => {
     const catalog = ctx.services.catalog.get()
@@ -152,12 +160,8 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> 
       schema: { summary: 'List the endpoints of a model', tags: ['models'], params: ModelPathParams, response: ModelEndpointsResponse },
     },
     async (request, reply) => {
-      const { author, slug } = request.params
-      const id = `${author}/${slug}`
       const catalog = ctx.services.catalog.get()
-      const model = catalog.find(id)
-      if (!model) throw modelNotFound(id)
-      return sendPrepared(reply, catalog.endpointsJson(model))
+      return sendPrepared(reply, catalog.endpointsJson(modelOf(catalog, request.params)))
     },
   )
 
@@ -168,11 +172,8 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> 
       schema: { summary: 'Get a model (an id, a free variant or a canonical slug)', tags: ['models'], params: ModelPathParams, response: ModelResponse },
     },
     async (request, reply) => {
-      const id = `${request.params.author}/${request.params.slug}`
       const catalog = ctx.services.catalog.get()
-      const model = catalog.find(id)
-      if (!model) throw modelNotFound(id)
-      return sendPrepared(reply, `{"data":${catalog.modelJson(model)}}`)
+      return sendPrepared(reply, `{"data":${catalog.modelJson(modelOf(catalog, request.params))}}`)
     },
   )
 

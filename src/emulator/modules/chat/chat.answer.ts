@@ -170,18 +170,17 @@ function toolCallsAnswer(
   maxTokens: number,
   lowered = false,
 ): Answer {
-  let room = maxTokens - (content === null ? 0 : countTokens(content))
+  const contentTokens = content === null ? 0 : countTokens(content)
+  let tokens = contentTokens
   let cut = lowered
   const toolCalls: ToolCall[] = calls.map((call) => {
-    const args = firstTokens(call.arguments, Math.max(0, room - countTokens(call.name) - 3))
-    room -= args.tokens + countTokens(call.name) + 3
+    // A call costs its name, its arguments and a few tokens of framing.
+    const framing = countTokens(call.name) + 3
+    const args = firstTokens(call.arguments, Math.max(0, maxTokens - tokens - framing))
+    tokens += framing + args.tokens
     cut ||= args.cut
     return { id: `call_${rng.hex(24)}`, type: 'function', function: { name: call.name, arguments: args.text } }
   })
-  const tokens = toolCalls.reduce(
-    (n, call) => n + countTokens(call.function.name) + countTokens(call.function.arguments) + 3,
-    content === null ? 0 : countTokens(content),
-  )
   return { content, toolCalls, finishReason: cut ? 'length' : 'tool_calls', completionTokens: tokens }
 }
 

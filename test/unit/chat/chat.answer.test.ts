@@ -51,6 +51,7 @@ function request(
     maxTokens: 4096,
     stop: [],
     answerTokens: 60,
+    reasoningTokens: 0,
     fitted: {
       tools: new Map(tools.map((tool, i) => [tool.name, fitSchema(tool.parameters, budget, `tools[${i}].function.parameters`)])),
       format: format.kind === 'json_schema' ? fitSchema(format.schema, budget, 'response_format.json_schema.schema') : null,
@@ -135,6 +136,8 @@ describe('tool calls', () => {
       toolCalls: [{ id: expect.stringMatching(/^call_[0-9a-f]{24}$/), type: 'function', function: { name: 'get_weather', arguments: ARGS } }],
       finishReason: 'tool_calls',
       completionTokens: countTokens('get_weather') + countTokens(ARGS) + 3,
+      reasoning: null,
+      reasoningTokens: 0,
     })
     expect(
       await one(
@@ -218,6 +221,25 @@ describe('structured outputs, filled in the worker', () => {
   })
 })
 
+describe('reasoning', () => {
+  it('is written before the answer within its budget, counted in the output, and leaves the answer as it was', async () => {
+    const plain = await one(
+      request({}),
+      fakeFiller(() => '{}'),
+    )
+    const thinking = await one(
+      request({}, { reasoningTokens: 40 }),
+      fakeFiller(() => '{}'),
+    )
+    expect(thinking.reasoning).toMatch(/^The question is about /)
+    expect(thinking.reasoningTokens).toBe(countTokens(thinking.reasoning!))
+    expect(thinking.reasoningTokens).toBeLessThanOrEqual(40)
+    expect(thinking.completionTokens).toBe(thinking.reasoningTokens + countTokens(thinking.content!))
+    expect(thinking.content).toBe(plain.content)
+    expect(plain.reasoning).toBeNull()
+  })
+})
+
 describe('givenAnswer (a fixture answering)', () => {
   it('cuts its text by stop and max tokens as a generated one', () => {
     expect(givenAnswer(request({}), { content: 'Sunny. Then rain.' }, 'fx:1')).toEqual({
@@ -225,6 +247,8 @@ describe('givenAnswer (a fixture answering)', () => {
       toolCalls: [],
       finishReason: 'stop',
       completionTokens: countTokens('Sunny. Then rain.'),
+      reasoning: null,
+      reasoningTokens: 0,
     })
     expect(givenAnswer(request({}, { stop: ['.'] }), { content: 'Sunny. Then rain.' }, 'fx:1')).toMatchObject({ content: 'Sunny', finishReason: 'stop' })
     expect(givenAnswer(request({}, { maxTokens: 2 }), { content: 'Sunny. Then rain.' }, 'fx:1')).toMatchObject({ finishReason: 'length', completionTokens: 2 })

@@ -8,7 +8,7 @@ import { ApiError, fieldError } from '../../core/errors.ts'
 import type { EmulatorContext } from '../module.ts'
 import { immediateTransaction } from '../../store/db.ts'
 import { parseMessages, parseTools } from './chat.input.ts'
-import { fixtureSubject } from './chat.service.ts'
+import { fixtureSubject } from './text-engine.ts'
 import type { ChatFixtureRow } from './chat-fixtures.repo.ts'
 import { badRegex, explainFixture, mismatch } from './chat-fixtures.service.ts'
 import {

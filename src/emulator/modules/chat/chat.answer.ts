@@ -18,7 +18,11 @@ export interface Answer {
   content: string | null
   toolCalls: ToolCall[]
   finishReason: FinishReason
+  /** Output tokens, reasoning included. */
   completionTokens: number
+  /** The model's reasoning before its answer, where it was asked for and the model reasons. */
+  reasoning: string | null
+  reasoningTokens: number
 }
 
 export interface AnswerRequest {
@@ -34,6 +38,8 @@ export interface AnswerRequest {
   stop: readonly string[]
   /** Tokens a text answer aims at (about; whole sentences). */
   answerTokens: number
+  /** Tokens of reasoning to write before the answer (0: none); within `maxTokens`. */
+  reasoningTokens: number
   /** The schemas values are generated from, fitted to the answer's budget: by tool name, and the format's. */
   fitted: { tools: ReadonlyMap<string, FittedSchema>; format: FittedSchema | null }
 }
@@ -141,7 +147,29 @@ export async function writeAnswers(request: AnswerRequest, choices: number, make
   const plans = Array.from({ length: choices }, (_, choice) => planAnswer(request, choice))
   const values = await filler.fill(plans.flatMap((plan) => (plan.fill ? [plan.fill] : [])))
   let next = 0
-  return plans.map((plan) => writeAnswer(request, plan, plan.fill ? values[next++]! : null, makeFaker))
+  return plans.map((plan, choice) => {
+    const thought = reasoningOf(request, choice, makeFaker)
+    // The answer has what the reasoning left of the bound.
+    const rest = thought ? { ...request, maxTokens: Math.max(1, request.maxTokens - thought.tokens) } : request
+    const answer = writeAnswer(rest, plan, plan.fill ? values[next++]! : null, makeFaker)
+    return thought
+      ? { ...answer, reasoning: thought.text, reasoningTokens: thought.tokens, completionTokens: answer.completionTokens + thought.tokens }
+      : answer
+  })
+}
+
+/**
+ * Reasoning, from a stream of its own (so an answer reads the same with or without it): a few
+ * sentences on the last user message's key words, cut at the reasoning budget.
+ */
+function reasoningOf(request: AnswerRequest, choice: number, makeFaker: MakeFaker): { text: string; tokens: number } | null {
+  if (request.reasoningTokens <= 0) return null
+  const rng = createRng(request.seed, `reasoning:${request.model}:${request.requestSeed ?? ''}:${digestOf(request)}:${choice}`)
+  const last = request.messages.findLast((m) => m.role === 'user')
+  const topic = keyWords(last?.text ?? '', 2)
+  const opening = topic.length > 0 ? `The question is about ${topic.join(' and ')}. ` : 'Let me work through the request. '
+  const kept = firstTokens(opening + sentences(makeFaker, rng, [], request.reasoningTokens), request.reasoningTokens)
+  return { text: kept.text, tokens: kept.tokens }
 }
 
 function writeAnswer(request: AnswerRequest, plan: AnswerPlan, value: string | null, makeFaker: MakeFaker): Answer {
@@ -157,7 +185,14 @@ function writeAnswer(request: AnswerRequest, plan: AnswerPlan, value: string | n
     text = JSON.stringify({ answer: sentences(makeFaker, plan.rng, keyWords(last?.text ?? '', 2), Math.min(target, 24)) })
   else text = sentences(makeFaker, plan.rng, keyWords(last?.text ?? '', 2), target)
   const cut = bounded(text, request)
-  return { content: cut.text, toolCalls: [], finishReason: lowered ? 'length' : cut.finishReason, completionTokens: cut.tokens }
+  return {
+    content: cut.text,
+    toolCalls: [],
+    finishReason: lowered ? 'length' : cut.finishReason,
+    completionTokens: cut.tokens,
+    reasoning: null,
+    reasoningTokens: 0,
+  }
 }
 
 const digestOf = (request: AnswerRequest): string => sha256Hex(JSON.stringify([request.messages, request.tools.map((t) => t.name), request.format]))
@@ -181,7 +216,7 @@ function toolCallsAnswer(
     cut ||= args.cut
     return { id: `call_${rng.hex(24)}`, type: 'function', function: { name: call.name, arguments: args.text } }
   })
-  return { content, toolCalls, finishReason: cut ? 'length' : 'tool_calls', completionTokens: tokens }
+  return { content, toolCalls, finishReason: cut ? 'length' : 'tool_calls', completionTokens: tokens, reasoning: null, reasoningTokens: 0 }
 }
 
 /**
@@ -196,5 +231,5 @@ export function givenAnswer(
   if (given.tool_calls)
     return toolCallsAnswer(given.tool_calls, createRng(request.seed, `fixture:${label}:${digestOf(request)}`), given.content ?? null, request.maxTokens)
   const cut = bounded(given.content ?? '', request)
-  return { content: cut.text, toolCalls: [], finishReason: cut.finishReason, completionTokens: cut.tokens }
+  return { content: cut.text, toolCalls: [], finishReason: cut.finishReason, completionTokens: cut.tokens, reasoning: null, reasoningTokens: 0 }
 }

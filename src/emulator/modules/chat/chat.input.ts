@@ -100,7 +100,8 @@ export function parseMessages(messages: readonly unknown[]): Message[] {
 // client's schema it compiled. Clients write draft-07 or 2020-12 (zod's); both read the same here.
 const schemaChecker = new Ajv({ strict: false, validateFormats: false })
 
-function checkSchema(schema: unknown, field: string): Record<string, unknown> {
+/** A tool's parameters or an output format's schema, checked against the meta-schema (any surface, its own field name). */
+export function checkSchema(schema: unknown, field: string): Record<string, unknown> {
   if (!isObject(schema)) throw fieldError(field, 'must be a JSON Schema object')
   const { $schema: _dialect, ...rest } = schema
   if (!schemaChecker.validateSchema(forMetaCheck(rest, field, 0) as Record<string, unknown>)) {
@@ -139,6 +140,12 @@ function forMetaCheck(node: unknown, field: string, depth: number): unknown {
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
+
+/** A tool's (or a schema format's) name: 1 to 64 letters, digits, _ or -. */
+export function checkToolName(name: unknown, field: string): string {
+  if (typeof name !== 'string' || !TOOL_NAME.test(name)) throw fieldError(field, 'must be 1 to 64 letters, digits, _ or -')
+  return name
+}
 
 export function parseTools(tools: readonly unknown[] | null | undefined): Tool[] {
   if (!tools) return []

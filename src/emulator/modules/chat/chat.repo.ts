@@ -3,11 +3,14 @@
 import type { StateOwner } from '../../core/lifecycle.ts'
 import type { DB } from '../../store/db.ts'
 
+/** The real document's `api_type`: what kind of call a generation was (Responses and Messages are `completions`). */
+export type ApiType = 'completions' | 'embeddings' | 'rerank' | 'tts' | 'stt' | 'video' | 'image'
+
 export interface GenerationRow {
   id: string
   usage_id: number
   account_id: string
-  api_type: 'completions'
+  api_type: ApiType
   streamed: 0 | 1
   finish_reason: string | null
   latency_ms: number

@@ -1,8 +1,6 @@
 // POST /api/v1/chat/completions, POST /api/v1/completions (standard key) and GET /api/v1/generation.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { RecordedStream } from '../../core/buffers.ts'
-import { createRng } from '../../core/rng.ts'
 import { toIso } from '../../core/clock.ts'
 import { ApiError } from '../../core/errors.ts'
 import { nanosToUsd } from '../../core/money.ts'
@@ -10,8 +8,10 @@ import type { EmulatorContext } from '../module.ts'
 import { caller } from '../../http/auth.ts'
 import { isEuRequest } from '../../http/listeners.ts'
 import { ChatBody, ChatResponse, CompletionBody, CompletionResponse, GenerationQuery, GenerationResponse } from './chat.schemas.ts'
-import { chatResult, createChatCompletion, createTextCompletion, settleBroken, textResult, type Completion, type RequestOrigin } from './chat.service.ts'
-import { failStream, streamCompletion, type StreamControls } from './chat.stream.ts'
+import { chatResult, createChatCompletion, createTextCompletion, textResult } from './chat.service.ts'
+import { chatFrames } from './chat.stream.ts'
+import type { Completion, RequestOrigin } from './text-engine.ts'
+import { sendStream } from './text-stream.ts'
 import { createPacer, type Pacer } from './chat.pace.ts'
 import { SchemaFiller } from './schema-filler.ts'
 
@@ -41,28 +41,7 @@ function send(
 ): FastifyReply {
   reply.header('x-generation-id', completion.id)
   if (!stream) return reply.type('application/json').send(JSON.stringify(kind === 'chat' ? chatResult(completion) : textResult(completion)))
-  const body = new RecordedStream(ctx.config.journalBodyLimit)
-  const controls: StreamControls = {
-    speed: ctx.services.chat.settings.current.speed,
-    timeline: pacer.timeline(),
-    jitter: createRng(ctx.config.seed, `pace:${completion.id}`),
-    fault: request.streamFault,
-    // What was written reaches the client first, then the connection closes.
-    cut: async () => {
-      for (let tick = 0; tick < 1000 && (body.readableLength > 0 || reply.raw.writableLength > 0); tick++) await new Promise(setImmediate)
-      request.raw.socket?.destroy()
-    },
-    broken: (sentTokens, finishReason) => settleBroken(ctx, completion, sentTokens, finishReason),
-  }
-  // Started once the reply has taken the stream, so its headers go out before anything breaks. A
-  // failure part way ends this one stream with an error chunk and a log line, never the process.
-  setImmediate(() => {
-    streamCompletion(body, completion, kind, controls).catch((error: unknown) => {
-      request.log.error({ err: error, generation: completion.id }, 'chat stream failed')
-      failStream(body, completion, kind)
-    })
-  })
-  return reply.type('text/event-stream').header('cache-control', 'no-cache').header('x-accel-buffering', 'no').send(body)
+  return sendStream(ctx, pacer, request, reply, completion, chatFrames(completion, kind))
 }
 
 export const chatRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {

@@ -4,7 +4,7 @@
 // real schema that change nothing here (top_k, logit_bias, plugins, usage...) are accepted and ignored,
 // as the real gateway ignores what a provider does not support.
 import { Type, type Static } from 'typebox'
-import { ErrorEnvelope, Nullable } from '../../http/schemas.ts'
+import { ErrorEnvelope, Nullable, StringEnum } from '../../http/schemas.ts'
 import { ProviderPreferences } from '../catalog/routing.ts'
 
 /** More than any real conversation, far below what would make counting its tokens slow. */
@@ -30,6 +30,9 @@ const Common = {
   provider: Type.Optional(Nullable(ProviderPreferences)),
 }
 
+/** The real document's ReasoningEffort (`none` turns reasoning off). */
+export const ReasoningEffort = StringEnum(['max', 'xhigh', 'high', 'medium', 'low', 'minimal', 'none'] as const)
+
 export const ChatBody = Type.Object({
   ...Common,
   messages: Type.Array(Type.Unknown(), { maxItems: MAX_MESSAGES }),
@@ -38,6 +41,18 @@ export const ChatBody = Type.Object({
   tool_choice: Type.Optional(Type.Unknown()),
   parallel_tool_calls: Type.Optional(Nullable(Type.Boolean())),
   response_format: Type.Optional(Type.Unknown()),
+  reasoning: Type.Optional(
+    Nullable(
+      Type.Object({
+        effort: Type.Optional(Nullable(ReasoningEffort)),
+        max_tokens: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 10_000_000 }))),
+        enabled: Type.Optional(Nullable(Type.Boolean())),
+        exclude: Type.Optional(Nullable(Type.Boolean())),
+      }),
+    ),
+  ),
+  reasoning_effort: Type.Optional(Nullable(ReasoningEffort)),
+  include_reasoning: Type.Optional(Nullable(Type.Boolean())),
 })
 export type ChatBody = Static<typeof ChatBody>
 
@@ -90,7 +105,7 @@ export const ChatResult = Type.Object(
           role: Type.Literal('assistant'),
           content: Nullable(Type.String()),
           refusal: Type.Null(),
-          reasoning: Type.Null(),
+          reasoning: Nullable(Type.String()),
           tool_calls: Type.Optional(Type.Array(ToolCall)),
         }),
       }),

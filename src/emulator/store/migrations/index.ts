@@ -7,6 +7,7 @@ import m0005 from './0005-fault-rules.ts'
 import m0006 from './0006-clock-position.ts'
 import m0007 from './0007-generations.ts'
 import m0008 from './0008-chat-fixtures.ts'
+import m0009 from './0009-generation-api-types.ts'
 import type { Migration } from '../migrate.ts'
 
-export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008]
+export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009]

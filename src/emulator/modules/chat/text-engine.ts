@@ -1,0 +1,341 @@
+// The text engine behind every API that answers in text: chat and text completions, the Responses API
+// and the Messages API. Each surface reads its own body into a TextAsk (messages, tools, tool choice,
+// output format, bounds, each checked and named in the surface's own words), and the engine does the
+// rest the same way for all of them: picks the model (or the first usable of a list) and an endpoint by
+// the caller's preferences, fits schemas to the answer's budget, writes the answers (or takes a chat
+// fixture's), bills them through the ledger (402 before anything is sent) and records the generation.
+// The surface then renders the Completion as its JSON or its stream of events (text-stream.ts).
+import { ApiError, fieldError } from '../../core/errors.ts'
+import { nanosToUsd, priceUsd, tokenCostNanos, usdToNanos } from '../../core/money.ts'
+import type { AuthContext } from '../caller.ts'
+import type { EmulatorContext } from '../module.ts'
+import { immediateTransaction } from '../../store/db.ts'
+import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
+import { invalidModelId } from '../catalog/catalog.errors.ts'
+import { routeByPreferences, type ProviderPreferences } from '../catalog/routing.ts'
+import { contextLengthExceeded, noToolEndpoints, notATextModel } from './chat.errors.ts'
+import { countTokens, loadTokenizer } from '../../core/tokens.ts'
+import { bill, settle } from '../ledger/ledger.service.ts'
+import { loadFaker, type MakeFaker } from '../../core/faker.ts'
+import { faultError } from '../../faults/faults.ts'
+import { givenAnswer, writeAnswers, type Answer, type AnswerRequest } from './chat.answer.ts'
+import type { ChatFixtureAnswer } from './chat-fixtures.schemas.ts'
+import { answeringFixture, type FixtureSubject } from './chat-fixtures.service.ts'
+import { answerTokensFor } from './chat.settings.ts'
+import { mediaTokens, type Message, type ResponseFormat, type Tool, type ToolChoice } from './chat.input.ts'
+import type { ApiType } from './chat.repo.ts'
+import type { SchemaFiller } from './schema-filler.ts'
+import { fitSchema, type FittedSchema } from './schema-fit.ts'
+
+/** The most tokens an answer has when the catalog gives its model no output bound (max_completion_tokens). */
+export const DEFAULT_MAX_COMPLETION_TOKENS = 16_384
+/** The most characters of JSON a schema's value is generated to, whatever the max tokens: 1 MiB. */
+export const SCHEMA_VALUE_CHARS = 1024 * 1024
+/** Characters of a schema's value per token of the answer: enough that a lowered value still fills it. */
+const CHARS_PER_TOKEN = 16
+/** Reasoning tokens written when a request asks for reasoning without a budget, by effort. */
+const REASONING_BY_EFFORT = { minimal: 16, low: 32, medium: 64, high: 128, xhigh: 192, max: 256 } as const
+export type ReasoningEffort = keyof typeof REASONING_BY_EFFORT
+
+/** Where a request came from, as GET /generation reports it. */
+export interface RequestOrigin {
+  referer: string | null
+  title: string | null
+  userAgent: string | null
+  /** The X-Emulator-Fixture header, which a chat fixture may match. */
+  fixture: string | null
+}
+
+/** What a surface asks the engine for, already checked and named in the surface's own fields. */
+export interface TextAsk {
+  /** The model, then the fallbacks to try in order (the first text model here answers). */
+  candidates: readonly string[]
+  messages: Message[]
+  tools: Tool[]
+  toolChoice: ToolChoice
+  format: ResponseFormat
+  /** The most output tokens asked for, or null. */
+  maxTokens: number | null
+  stop: string[]
+  /** Answers to write (chat's `n`). */
+  choices: number
+  /** The request's own seed: the same seed and request give the same answer. */
+  seed: number | null
+  /** Reasoning asked for: an effort, or a budget of tokens; null for none. Written only by models that reason. */
+  reasoning: { effort?: ReasoningEffort | undefined; maxTokens?: number | undefined } | null
+  provider: ProviderPreferences | null | undefined
+  user: string | null
+  /** How the surface names its fields, for the errors of its schemas and bounds. */
+  fields: { tool(index: number): string; format: string }
+}
+
+/** How the call is recorded: its operation id (usage rows, journal), its `api_type`, where it came from. */
+export interface TextCall {
+  operation: string
+  apiType: ApiType
+  region: Region | null
+  streamed: boolean
+  origin: RequestOrigin
+  filler: SchemaFiller
+}
+
+/** A billed completion, ready to be rendered as JSON or as events by the surface that asked. */
+export interface Completion {
+  id: string
+  usageId: number
+  created: number
+  model: CatalogModel
+  endpoint: CatalogEndpoint
+  answers: Answer[]
+  promptTokens: number
+  /** Output tokens of all answers, reasoning included. */
+  completionTokens: number
+  reasoningTokens: number
+  costNanos: number
+  /** Simulated figures of the serving endpoint: time to the first token and tokens a second. */
+  latencyMs: number
+  tokensPerSecond: number
+}
+
+const isText = (model: CatalogModel): boolean => model.architecture.output_modalities.includes('text')
+
+/** The model asked for, or the first of the candidates that is a text model here. */
+function textModel(ctx: EmulatorContext, candidates: readonly string[]): CatalogModel {
+  const catalog = ctx.services.catalog.get()
+  if (candidates.length === 0) throw fieldError('model', 'is required (or `models`, a list to try in order)')
+  for (const id of candidates) {
+    const model = catalog.find(id)
+    if (model && isText(model)) return model
+  }
+  const id = candidates[0]!
+  const model = catalog.find(id)
+  if (!model) throw invalidModelId(id)
+  throw notATextModel(id, model.architecture.output_modalities)
+}
+
+const supports = (model: CatalogModel, endpoint: CatalogEndpoint | null, parameter: string): boolean =>
+  ((endpoint ? endpoint.supported_parameters : null) ?? model.supported_parameters ?? []).includes(parameter)
+
+/** Prompt tokens as chat models count them: each message's text and a few tokens of framing. */
+function promptTokensOf(messages: readonly Message[], tools: readonly Tool[]): number {
+  let tokens = 3
+  for (const message of messages) {
+    tokens += 4 + countTokens(message.text)
+    for (const call of message.toolCalls) tokens += countTokens(call.function.name) + countTokens(call.function.arguments)
+  }
+  if (tools.length > 0) tokens += countTokens(JSON.stringify(tools))
+  return tokens + mediaTokens(messages)
+}
+
+interface Prepared {
+  model: CatalogModel
+  ask: TextAsk
+  promptTokens: number
+  /** What the answers are written from (with the maximum tokens already capped). */
+  answerRequest: AnswerRequest
+  makeFaker: MakeFaker
+}
+
+/** What was asked, fitted to the model; its answers are written only once it may be billed. */
+async function prepare(ctx: EmulatorContext, ask: TextAsk): Promise<Prepared> {
+  const model = textModel(ctx, ask.candidates)
+  const [makeFaker] = await Promise.all([loadFaker(), loadTokenizer()])
+  const promptTokens = promptTokensOf(ask.messages, ask.tools)
+  const answerMax = cap(model, promptTokens, ask.maxTokens)
+  // Schemas are fitted to what the answer can hold before anything is billed: what no value can
+  // satisfy is a 400 here, and no value is generated larger than the budget.
+  const budget = Math.min(SCHEMA_VALUE_CHARS, answerMax * CHARS_PER_TOKEN)
+  const fitted = {
+    tools: new Map<string, FittedSchema>(ask.tools.map((tool, i) => [tool.name, fitSchema(withoutDialect(tool.parameters), budget, ask.fields.tool(i))])),
+    format: ask.format.kind === 'json_schema' ? fitSchema(withoutDialect(ask.format.schema), budget, ask.fields.format) : null,
+  }
+  return {
+    model,
+    ask,
+    promptTokens,
+    makeFaker,
+    answerRequest: {
+      seed: ctx.config.seed,
+      model: model.id,
+      requestSeed: ask.seed,
+      messages: ask.messages,
+      tools: ask.tools,
+      toolChoice: ask.tools.length === 0 ? { kind: 'none' } : ask.toolChoice,
+      format: ask.format,
+      maxTokens: answerMax,
+      stop: ask.stop,
+      answerTokens: answerTokensFor(ctx.services.chat.settings.current, model.id),
+      reasoningTokens: reasoningBudget(model, ask, answerMax),
+      fitted,
+    },
+  }
+}
+
+/** Tokens of reasoning to write: none unless asked and the model reasons; at most half the answer's bound. */
+function reasoningBudget(model: CatalogModel, ask: TextAsk, answerMax: number): number {
+  if (!ask.reasoning || !supports(model, null, 'reasoning')) return 0
+  const wanted = ask.reasoning.maxTokens ?? REASONING_BY_EFFORT[ask.reasoning.effort ?? 'medium']
+  return Math.max(0, Math.min(wanted, Math.floor(answerMax / 2)))
+}
+
+/** A schema without its `$schema` (the generator would try to fetch the dialect). */
+function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = schema
+  return rest
+}
+
+/** What a chat fixture sees of a request. */
+export function fixtureSubject(model: string, messages: readonly Message[], tools: readonly Tool[], header: string | null): FixtureSubject {
+  return {
+    model,
+    lastUser: messages.findLast((m) => m.role === 'user')?.text ?? '',
+    system: messages
+      .filter((m) => m.role === 'system' || m.role === 'developer')
+      .map((m) => m.text)
+      .join('\n'),
+    tools: tools.map((t) => t.name),
+    header,
+  }
+}
+
+/**
+ * The most tokens an answer may have: what was asked, the endpoint's output bound (or
+ * DEFAULT_MAX_COMPLETION_TOKENS where the catalog has none), and the context left.
+ */
+function cap(model: CatalogModel, promptTokens: number, asked: number | null): number {
+  const context = model.context_length ?? 128_000
+  const output = model.top_provider?.max_completion_tokens ?? DEFAULT_MAX_COMPLETION_TOKENS
+  return Math.max(1, Math.min(asked ?? Number.POSITIVE_INFINITY, output, context - promptTokens))
+}
+
+function checkContext(model: CatalogModel, promptTokens: number, asked: number | null): void {
+  const context = model.context_length ?? 128_000
+  if (promptTokens + (asked ?? 0) > context) throw contextLengthExceeded(context, promptTokens, asked ?? 0)
+}
+
+const p50 = (figures: { p50?: number | null } | null | undefined): number | null => (typeof figures?.p50 === 'number' ? figures.p50 : null)
+
+/** Writes, bills and records the answers to `ask`: the one way every text surface generates. */
+export async function generateText(ctx: EmulatorContext, caller: AuthContext, ask: TextAsk, call: TextCall): Promise<Completion> {
+  const prepared = await prepare(ctx, ask)
+  const { model, promptTokens } = prepared
+  checkContext(model, promptTokens, ask.maxTokens)
+  // Tools narrow the endpoints to those that take them, as the real router does.
+  const endpoints = ask.tools.length > 0 ? model.endpoints.filter((e) => supports(model, e, 'tools')) : model.endpoints
+  if (endpoints.length === 0) throw noToolEndpoints()
+
+  ctx.services.ratelimit.admit(caller.key.hash, caller.account.id, ctx.clock.now())
+  const now = ctx.clock.now()
+  const subject = fixtureSubject(model.id, ask.messages, ask.tools, call.origin.fixture)
+  // Generated answers are written before the transaction (values of schemas in the filler's worker,
+  // which takes time), unless a fixture will answer. Should a fixture be used up meanwhile, the
+  // transaction finds none and the answers are written then (the second round writes them anyway).
+  for (let round = 0; ; round++) {
+    const generated =
+      round === 0 && answeringFixture(ctx.services.chat.fixtures, caller.account.id, subject)
+        ? null
+        : await writeAnswers(prepared.answerRequest, ask.choices, prepared.makeFaker, call.filler)
+    const outcome = billCompletion(ctx, caller, prepared, call, { endpoints, now, subject, generated })
+    if (outcome === 'no answers') continue
+    if ('error' in outcome) throw outcome.error
+    return outcome
+  }
+}
+
+/**
+ * One transaction: the fixture that answers is counted as used only when the answer is billed (a 402
+ * leaves it as it was), and a fixture's error is counted and answered without billing.
+ */
+function billCompletion(
+  ctx: EmulatorContext,
+  caller: AuthContext,
+  prepared: Prepared,
+  call: TextCall,
+  at: { endpoints: CatalogEndpoint[]; now: number; subject: FixtureSubject; generated: Answer[] | null },
+): Completion | { error: ApiError } | 'no answers' {
+  const { model, promptTokens, ask } = prepared
+  const { endpoints, now } = at
+  return immediateTransaction(ctx.db, (): Completion | { error: ApiError } | 'no answers' => {
+    const fixture = answeringFixture(ctx.services.chat.fixtures, caller.account.id, at.subject)
+    if (!fixture && !at.generated) return 'no answers'
+    const given = fixture ? (JSON.parse(fixture.answer) as ChatFixtureAnswer & { tool_calls?: Array<{ name: string; arguments: string }> }) : null
+    if (fixture) ctx.services.chat.fixtures.use(fixture.id)
+    if (given?.error) return { error: faultError(given.error.status, now, fixture!.id, { message: given.error.message }, 'fixture') }
+    const answers: Answer[] = given
+      ? Array.from({ length: ask.choices }, (_, choice) => givenAnswer(prepared.answerRequest, given, `${fixture!.id}:${fixture!.hits}:${choice}`))
+      : at.generated!
+    const completionTokens = answers.reduce((n, a) => n + a.completionTokens, 0)
+    const reasoningTokens = answers.reduce((n, a) => n + a.reasoningTokens, 0)
+    const billed = bill(ctx, {
+      caller,
+      operation: call.operation,
+      model: { id: model.id, canonical_slug: model.canonical_slug },
+      endpoints,
+      region: call.region,
+      route: routeByPreferences(model, ask.provider ?? undefined),
+      price: (endpoint) => ({
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        reasoning_tokens: reasoningTokens,
+        cost_nanos: tokenCostNanos(endpoint.pricing, promptTokens, completionTokens) + usdToNanos(priceUsd(endpoint.pricing.request)),
+      }),
+    })
+    const endpoint = billed.endpoint
+    const latencyMs = Math.round((p50(endpoint.latency_last_30m) ?? 0.5) * 1000)
+    const tokensPerSecond = p50(endpoint.throughput_last_30m) ?? 50
+    const created = Math.floor(now / 1000)
+    const id = `gen-${created}-${ctx.ids.generation(`chat:${billed.usage_id}`)}`
+    ctx.services.chat.generations.insert({
+      id,
+      usage_id: billed.usage_id,
+      account_id: caller.account.id,
+      api_type: call.apiType,
+      streamed: call.streamed ? 1 : 0,
+      finish_reason: answers[0]!.finishReason,
+      latency_ms: latencyMs,
+      generation_time_ms: latencyMs + Math.round((completionTokens / tokensPerSecond) * 1000),
+      http_referer: call.origin.referer,
+      app_title: call.origin.title,
+      user_agent: call.origin.userAgent,
+      external_user: ask.user,
+      created_at: now,
+    })
+    return {
+      id,
+      usageId: billed.usage_id,
+      created,
+      model,
+      endpoint,
+      answers,
+      promptTokens,
+      completionTokens,
+      reasoningTokens,
+      costNanos: billed.charge.cost_nanos,
+      latencyMs,
+      tokensPerSecond,
+    }
+  })
+}
+
+/** The cost of a completion split as the gateway reports it: the prompt's part and the answer's. */
+export function costSplit(completion: Completion): { totalUsd: number; promptUsd: number; completionUsd: number } {
+  const promptNanos = tokenCostNanos(completion.endpoint.pricing, completion.promptTokens, 0)
+  return {
+    totalUsd: nanosToUsd(completion.costNanos),
+    promptUsd: nanosToUsd(promptNanos),
+    completionUsd: nanosToUsd(completion.costNanos - promptNanos),
+  }
+}
+
+/**
+ * An answer broken part way (a fault): bills the prompt and the completion tokens that were sent,
+ * and records how it ended.
+ */
+export function settleBroken(ctx: EmulatorContext, completion: Completion, sentTokens: number, finishReason: 'error' | null): void {
+  const pricing = completion.endpoint.pricing
+  settle(ctx, completion.usageId, {
+    completion_tokens: sentTokens,
+    cost_nanos: tokenCostNanos(pricing, completion.promptTokens, sentTokens) + usdToNanos(priceUsd(pricing.request)),
+  })
+  ctx.services.chat.generations.finish(completion.id, finishReason)
+}

@@ -27,7 +27,7 @@ type Category =
   | 'trivia'
   | 'academia'
 
-type Modality = 'text' | 'image' | 'file' | 'audio' | 'video' | 'embeddings'
+type Modality = 'text' | 'image' | 'file' | 'audio' | 'video' | 'embeddings' | 'rerank' | 'speech' | 'transcription'
 type Quantization = 'fp16' | 'bf16' | 'fp8' | 'int8' | 'int4' | 'fp4' | 'unknown'
 
 /** Canonical order of parameter names; every list in the output follows it. */
@@ -174,6 +174,7 @@ const AUTHORS: Record<string, string> = {
   intfloat: 'intfloat',
   'sentence-transformers': 'Sentence Transformers',
   'black-forest-labs': 'Black Forest Labs',
+  'bytedance-seed': 'ByteDance Seed',
 }
 
 interface DefaultParameters {
@@ -216,6 +217,10 @@ interface ModelSpec {
   imagePrice?: number
   /** USD per million audio tokens (input or output). */
   audioPrice?: number
+  /** USD per second of input audio (transcription models), as `pricing.audio`. */
+  audioSecondPrice?: number
+  /** USD per request (rerank: per search, a query over up to 100 documents), as `pricing.request`. */
+  requestPrice?: number
   /** Providers of a separate ":free" variant. */
   free?: readonly string[]
   expires?: string
@@ -670,6 +675,64 @@ const MODELS: readonly ModelSpec[] = [
     params: ['seed'], imagePrice: 0.04, providers: ['black-forest-labs', 'together'], lat: 5.5, tps: 10,
     desc: 'FLUX1.1 [pro] generates images six times faster than its predecessor while improving image quality, prompt adherence and diversity. It accepts an optional image prompt for variations.',
   },
+
+  // Added for the media and retrieval surfaces (speech, transcription, rerank, images, video). Kept
+  // last, so the values generated for the models above stay as they were.
+  {
+    id: 'openai/whisper-large-v3', name: 'Whisper Large v3', date: '2023-11-06', hf: 'openai/whisper-large-v3',
+    ctx: 448, maxOut: null, price: [0, 0], input: ['audio'], output: ['transcription'], tokenizer: 'GPT',
+    params: ['temperature'], audioSecondPrice: 0.0001, providers: ['groq', 'deepinfra/fp16'], lat: 0.6, tps: 400,
+    desc: 'Whisper Large v3 is an open speech recognition model trained on millions of hours of multilingual audio. It transcribes speech in about a hundred languages and can return segment timestamps.',
+  },
+  {
+    id: 'openai/gpt-4o-transcribe', name: 'GPT-4o Transcribe', date: '2025-03-20',
+    ctx: 16000, maxOut: 2000, price: [2.5, 10], input: ['audio'], output: ['transcription'], tokenizer: 'GPT',
+    params: ['temperature'], audioSecondPrice: 0.0001, restricted: true, providers: ['openai'], lat: 0.8, tps: 90,
+    desc: 'GPT-4o Transcribe is a speech-to-text model that improves word error rate and language recognition over Whisper. It suits noisy recordings, accents and varied speaking speeds.',
+  },
+  {
+    id: 'mistralai/voxtral-mini-tts-2603', name: 'Voxtral Mini TTS', date: '2026-03-12',
+    ctx: 4096, maxOut: null, price: [0.5, 0], input: TEXT, output: ['speech'], tokenizer: 'Mistral',
+    params: ['response_format'], voices: ['alba', 'bastien', 'chloe', 'dario', 'elena'], audioPrice: 8,
+    providers: ['mistral'], lat: 0.3, tps: 60,
+    desc: 'Voxtral Mini TTS is a compact text-to-speech model with natural prosody in the main European languages. It offers a small set of built-in voices and low latency.',
+  },
+  {
+    id: 'cohere/rerank-v3.5', name: 'Rerank 3.5', date: '2024-12-02',
+    ctx: 4096, maxOut: null, price: [0, 0], input: TEXT, output: ['rerank'], tokenizer: 'Cohere',
+    params: [], requestPrice: 0.002, providers: ['cohere', 'amazon-bedrock'], lat: 0.2, tps: 5000,
+    desc: 'Rerank 3.5 orders documents by their relevance to a query, for retrieval-augmented generation and search. It reads documents in more than a hundred languages and handles semi-structured data.',
+  },
+  {
+    id: 'cohere/rerank-v4.0-fast', name: 'Rerank 4.0 Fast', date: '2025-10-15',
+    ctx: 8192, maxOut: null, price: [0, 0], input: TEXT, output: ['rerank'], tokenizer: 'Cohere',
+    params: [], requestPrice: 0.001, providers: ['cohere'], lat: 0.12, tps: 8000,
+    desc: 'Rerank 4.0 Fast trades a little accuracy for speed, ranking documents against a query with low latency for interactive search.',
+  },
+  {
+    id: 'openai/dall-e-3', name: 'DALL-E 3', date: '2023-11-06',
+    ctx: 4000, maxOut: null, price: [0, 0], input: TEXT, output: ['image'], tokenizer: 'GPT',
+    params: [], imagePrice: 0.04, providers: ['openai', 'azure'], lat: 10, tps: 20,
+    desc: 'DALL-E 3 generates images from detailed prompts and renders the nuance of the description faithfully. Prompts are rewritten for detail before generation.',
+  },
+  {
+    id: 'bytedance-seed/seedream-4.5', name: 'Seedream 4.5', date: '2025-12-03',
+    ctx: 4000, maxOut: null, price: [0, 0], input: TEXT_IMAGE, output: ['image'], tokenizer: 'Other',
+    params: ['seed'], imagePrice: 0.04, providers: ['together'], lat: 6, tps: 10,
+    desc: 'Seedream 4.5 generates and edits images at up to 4K, with consistent subjects across reference images and legible typography.',
+  },
+  {
+    id: 'google/veo-3.1', name: 'Veo 3.1', date: '2025-10-15',
+    ctx: 1024, maxOut: null, price: [0, 0], input: TEXT_IMAGE, output: ['video'], tokenizer: 'Gemini',
+    params: ['seed'], providers: ['google-vertex'], lat: 45, tps: 1,
+    desc: 'Veo 3.1 generates short videos with native audio from text or from first and last frames, with improved prompt adherence and cinematic control.',
+  },
+  {
+    id: 'openai/sora-2', name: 'Sora 2', date: '2025-09-30',
+    ctx: 1024, maxOut: null, price: [0, 0], input: TEXT_IMAGE, output: ['video'], tokenizer: 'GPT',
+    params: [], providers: ['openai'], lat: 60, tps: 1,
+    desc: 'Sora 2 generates videos with synchronized dialogue and sound effects from text or an image, with more physically accurate motion than its predecessor.',
+  },
 ]
 
 // ---------------------------------------------------------------------------------------------------------
@@ -893,7 +956,7 @@ function buildEndpoint(ref: string, ctx: EndpointContext): Endpoint {
   let pricing: EndpointPricing = {
     prompt: perToken(prompt),
     completion: perToken(completion),
-    request: '0',
+    request: spec.requestPrice !== undefined ? flat(spec.requestPrice) : '0',
     image: spec.imagePrice !== undefined ? flat(spec.imagePrice) : '0',
   }
   if (free) {
@@ -908,6 +971,7 @@ function buildEndpoint(ref: string, ctx: EndpointContext): Endpoint {
     if (spec.reasoning && provider.reasoningLine) pricing.internal_reasoning = pricing.completion
     if (spec.webSearch && provider.webSearch !== undefined) pricing.web_search = flat(provider.webSearch)
     if (spec.audioPrice !== undefined) pricing.audio = perToken(spec.audioPrice)
+    if (spec.audioSecondPrice !== undefined) pricing.audio = flat(spec.audioSecondPrice)
   }
 
   // Parameters: what the model supports, as far as the provider exposes it.
@@ -992,7 +1056,8 @@ function buildModel(spec: ModelSpec, free: boolean): Model {
     request: top.pricing.request,
     image: top.pricing.image,
   }
-  if (onlyMedia && spec.output.includes('audio') && top.pricing.audio !== undefined) pricing.audio = top.pricing.audio
+  if (onlyMedia && (spec.output.includes('audio') || spec.output.includes('speech') || spec.output.includes('transcription')) && top.pricing.audio !== undefined)
+    pricing.audio = top.pricing.audio
 
   const created = unixSeconds(spec.date) + faker.number.int({ min: 0, max: 86399 }) + (free ? faker.number.int({ min: 1, max: 20 }) * 86400 : 0)
   const description = free

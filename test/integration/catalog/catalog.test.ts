@@ -69,13 +69,21 @@ describe('GET /api/v1/models', () => {
     expect(embeddings.body.data.every((m: CatalogModel) => m.architecture.output_modalities.includes('embeddings'))).toBe(true)
     const imageOrAudio = await emu.get('/api/v1/models?output_modalities=image,audio')
     expect(ids(imageOrAudio.body.data)).toEqual(ids(FIXTURE.models.filter((m) => outputs(m).includes('image') || outputs(m).includes('audio'))))
+    const rerank = await emu.get('/api/v1/models?output_modalities=rerank')
+    expect(ids(rerank.body.data).sort()).toEqual(['cohere/rerank-v3.5', 'cohere/rerank-v4.0-fast'])
     const all = await emu.get('/api/v1/models?output_modalities=all')
     expect(all.body.total_count).toBe(FIXTURE.models.length)
   })
 
   it.each([
-    ['output_modalities=video', 'Query parameter `output_modalities` must be a comma-separated list of text, image, audio, embeddings, or all (got "video")'],
-    ['output_modalities=', 'Query parameter `output_modalities` must be a comma-separated list of text, image, audio, embeddings, or all (got "")'],
+    [
+      'output_modalities=hologram',
+      'Query parameter `output_modalities` must be a comma-separated list of text, image, embeddings, audio, video, rerank, speech, transcription, or all (got "hologram")',
+    ],
+    [
+      'output_modalities=',
+      'Query parameter `output_modalities` must be a comma-separated list of text, image, embeddings, audio, video, rerank, speech, transcription, or all (got "")',
+    ],
     [
       'category=cooking',
       'Query parameter `category` must be one of programming, roleplay, marketing, marketing/seo, technology, science, translation, legal, finance, health, trivia, academia',

@@ -19,7 +19,8 @@ export const CATEGORIES = [
   'academia',
 ] as const
 
-export const OUTPUT_MODALITIES = ['text', 'image', 'audio', 'embeddings'] as const
+/** The real document's OutputModality enum. */
+export const OUTPUT_MODALITIES = ['text', 'image', 'embeddings', 'audio', 'video', 'rerank', 'speech', 'transcription'] as const
 export const REGIONS = ['eu', 'us'] as const
 export type Region = (typeof REGIONS)[number]
 

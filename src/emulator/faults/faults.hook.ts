@@ -30,7 +30,7 @@ declare module 'fastify' {
 }
 
 /** Operations whose answer can be streamed, and so can break part way. */
-const STREAMING = new Set(['chat.create', 'completions.create'])
+const STREAMING = new Set(['chat.create', 'completions.create', 'responses.create', 'messages.create'])
 
 const FAULT_HEADER = 'x-emulator-fault'
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))

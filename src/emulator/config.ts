@@ -438,6 +438,15 @@ const SETTINGS = [
     parse: integer(0, 100_000_000),
   }),
   setting({
+    key: 'journalMediaLimit',
+    flag: 'journal-media-limit',
+    arg: '<bytes>',
+    default: 64 * 1024 * 1024,
+    shownDefault: '67108864 (64 MiB)',
+    help: 'bytes of images, audio and video the journal keeps whole for the inspector, over all entries (the oldest go first)',
+    parse: integer(0, 4_000_000_000),
+  }),
+  setting({
     key: 'allowedHosts',
     flag: 'allowed-hosts',
     arg: '<a,b>',

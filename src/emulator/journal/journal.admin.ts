@@ -1,6 +1,7 @@
 // The journal under /_emulator/api: list with filters and paging (newest first), one entry, clear,
 // a HAR 1.2 export that browser dev tools import, and an SSE stream of new entries and state changes.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { ApiError } from '../core/errors.ts'
 import type { EmulatorContext } from '../modules/module.ts'
@@ -128,6 +129,44 @@ export const journalAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
       const entry = journal.get(request.params.id)
       if (!entry) throw new ApiError(404, `Journal entry ${request.params.id} not found`)
       return { data: entry }
+    },
+  )
+
+  // A file an answer carried, as the answer sent it, for the inspector's image and audio players. Only
+  // the media types the journal keeps (never HTML or SVG), and not to be sniffed as anything else.
+  app.get(
+    '/journal/:id/media/:index',
+    {
+      config: { operation: 'admin.journal.media' },
+      schema: {
+        params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 1e12 }), index: Type.Integer({ minimum: 0, maximum: 1000 }) }),
+        response: {
+          200: {
+            description: 'The file (an image, audio or video), with its media type',
+            content: { 'application/octet-stream': { schema: { type: 'string' } } },
+          },
+          404: ErrorEnvelope,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id, index } = request.params
+      const media = journal.media(id, index)
+      if (!media) {
+        throw new ApiError(
+          404,
+          journal.get(id)
+            ? `Journal entry ${id} holds no file ${index}: its answer carried fewer, or they were dropped for newer ones (--journal-media-limit)`
+            : `Journal entry ${id} not found`,
+        )
+      }
+      // The schema documents the bytes; they are sent as they are.
+      return (reply as FastifyReply)
+        .type(media.contentType)
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('cache-control', 'private, max-age=3600')
+        .send(media.bytes)
     },
   )
 

@@ -38,6 +38,15 @@ const journalFields = {
     charges: Type.Array(Type.String()),
     callbacks: Type.Array(Type.String()),
   }),
+  media: Type.Array(
+    Shape({
+      index: Type.Integer(),
+      content_type: Nullable(Type.String()),
+      bytes: Nullable(Type.Integer()),
+      kept: Type.Boolean({ description: 'false once dropped for newer files (--journal-media-limit)' }),
+    }),
+    { description: 'Files the answer carried (images, speech, video): GET /journal/{id}/media/{index} serves each while kept' },
+  ),
 }
 export const JournalSummary = Shape(journalFields, 'A journal entry without its headers and bodies')
 export type JournalSummary = Static<typeof JournalSummary>

@@ -28,6 +28,32 @@ interface RequestJournal {
   payload: unknown
   effects: JournalEntry['effects']
   recorded: boolean
+  /** Images, audio and video the answer carried, kept whole for the inspector (keepMedia). */
+  media: JournalMedia[] | null
+}
+
+/** A file an answer carried (an image, speech, a video), as the inspector shows or plays it. */
+export interface JournalMedia {
+  contentType: MediaType
+  bytes: Buffer
+}
+
+/**
+ * The types the journal keeps and the admin API serves back: images, audio and video a browser shows
+ * as such. Never HTML, SVG or scripts, which would run in the admin API's origin.
+ */
+export const MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'audio/wav', 'audio/mpeg', 'audio/pcm', 'video/mp4'] as const
+export type MediaType = (typeof MEDIA_TYPES)[number]
+
+/**
+ * Keeps the files an answer carries with its journal entry, so the inspector can show the image and
+ * play the audio even where the body was cut at --journal-body-limit. Bounded by --journal-media-limit
+ * over the whole ring (the oldest entries' files go first). Does nothing where the request is not journaled.
+ */
+export function keepMedia(request: FastifyRequest, media: JournalMedia): void {
+  const j = request.journal
+  if (!j) return
+  ;(j.media ??= []).push(media)
 }
 
 declare module 'fastify' {
@@ -62,6 +88,8 @@ export function recordEffect(kind: EffectKind, id: string | number): void {
   else if (kind === 'charge') effects.charges.push(String(id))
   else effects.callbacks.push(String(id))
 }
+
+const mediaSize = (media: JournalMedia[] | null): number => media?.reduce((n, m) => n + m.bytes.length, 0) ?? 0
 
 /** Bodies larger than this are not kept at all, not even their start. */
 const TOO_LARGE = 4 * 1024 * 1024
@@ -101,6 +129,10 @@ interface RawEntry {
   responseBody: KeptBody
   responseBytes: number
   effects: JournalEntry['effects']
+  /** The answer's files (keepMedia); null when it had none, or once they were dropped for newer ones. */
+  media: JournalMedia[] | null
+  /** How many files the answer carried, kept or not. */
+  mediaCount: number
 }
 
 interface Keepable {
@@ -130,12 +162,21 @@ export class Journal {
   private readonly bodyLimit: number
   private readonly slots: JournalSlots
   private readonly listeners = new Set<(entry: JournalSummary) => void>()
+  private readonly mediaLimit: number
+  /** Bytes of the files the ring's entries hold. */
+  private mediaBytes = 0
 
   constructor(ctx: EmulatorContext) {
     this.ctx = ctx
     this.size = ctx.config.journalSize
     this.bodyLimit = ctx.config.journalBodyLimit
+    this.mediaLimit = ctx.config.journalMediaLimit
     this.slots = new JournalSlots(this.size, this.bodyLimit)
+  }
+
+  /** One file of an entry's answer, while the journal still holds it. */
+  media(id: number, index: number): JournalMedia | undefined {
+    return this.entries.find((e) => e.id === id)?.media?.[index]
   }
 
   get enabled(): boolean {
@@ -150,6 +191,7 @@ export class Journal {
   clear(): void {
     this.entries = []
     this.head = 0
+    this.mediaBytes = 0
     this.slots.clear()
   }
 
@@ -157,8 +199,14 @@ export class Journal {
    * The bytes the ring's slots hold, and the most they can. A shared body is not counted: the catalog
    * holds it whatever the journal does.
    */
-  stats(): { entries: number; bytes: number; limit_bytes: number } {
-    return { entries: this.entries.length, bytes: this.slots.bytes, limit_bytes: this.slots.limitBytes }
+  stats(): { entries: number; bytes: number; limit_bytes: number; media_bytes: number; media_limit_bytes: number } {
+    return {
+      entries: this.entries.length,
+      bytes: this.slots.bytes,
+      limit_bytes: this.slots.limitBytes,
+      media_bytes: this.mediaBytes,
+      media_limit_bytes: this.mediaLimit,
+    }
   }
 
   /** Oldest first. */
@@ -188,6 +236,10 @@ export class Journal {
       fault: raw.fault,
       aborted: raw.aborted,
       effects: raw.effects,
+      media: Array.from({ length: raw.mediaCount }, (_, index) => {
+        const kept = raw.media?.[index]
+        return kept ? { index, content_type: kept.contentType, bytes: kept.bytes.length, kept: true } : { index, content_type: null, bytes: null, kept: false }
+      }),
     }
   }
 
@@ -257,7 +309,16 @@ export class Journal {
       if (!operation) return
       addRouteHook(route, 'onRequest', (request, _reply, done) => {
         const effects = request.method === 'GET' ? NO_EFFECTS : { usage: [], tasks: [], charges: [], callbacks: [] }
-        request.journal = { operation, started: wallClock.perf(), time: ctx.clock.now(), wall: wallClock.now(), payload: null, effects, recorded: false }
+        request.journal = {
+          operation,
+          started: wallClock.perf(),
+          time: ctx.clock.now(),
+          wall: wallClock.now(),
+          payload: null,
+          effects,
+          recorded: false,
+          media: null,
+        }
         // Only writes cause effects; reads skip the cost of an async context.
         if (effects === NO_EFFECTS) done()
         else effectsStore.run(effects, done)
@@ -329,6 +390,8 @@ export class Journal {
       responseBody: kept(responseBody),
       responseBytes,
       effects: j.effects,
+      media: j.media,
+      mediaCount: j.media?.length ?? 0,
     })
   }
 
@@ -346,13 +409,28 @@ export class Journal {
     return { bytes: JSON.stringify(body) }
   }
 
+  /** Counts the new entry's files, then drops the oldest entries' files (this one's last) until all fit the limit. */
+  private keepMediaWithin(entry: RawEntry): void {
+    if (entry.media === null) return
+    this.mediaBytes += mediaSize(entry.media)
+    if (this.mediaBytes <= this.mediaLimit) return
+    for (const raw of [...this.ordered().filter((e) => e !== entry), entry]) {
+      if (raw.media === null) continue
+      this.mediaBytes -= mediaSize(raw.media)
+      raw.media = null
+      if (this.mediaBytes <= this.mediaLimit) return
+    }
+  }
+
   private push(entry: RawEntry): void {
     // A ring: once full, each entry takes the oldest one's place.
     if (this.entries.length < this.size) this.entries.push(entry)
     else {
+      this.mediaBytes -= mediaSize(this.entries[this.head]!.media)
       this.entries[this.head] = entry
       this.head = (this.head + 1) % this.size
     }
+    this.keepMediaWithin(entry)
     if (this.listeners.size > 0) {
       const summary = this.summary(entry)
       for (const listener of this.listeners) listener(summary)

@@ -73,9 +73,17 @@ function describeRoute({ schema, url, route }: { schema: FastifySchema; url: str
       operationId: operation,
       tags: schema?.tags && schema.tags.length > 0 ? schema.tags : [area],
       ...(secured && { description: authNote(auth), security: [{ bearerAuth: [] }] }),
-      response: { ...response, default: { description: 'Error', ...errorRef } },
+      // Any other error is in the route's own envelope where it declares one (the Messages API's), else the area's.
+      response: { ...response, default: ownEnvelope(schema?.response) ?? { description: 'Error', ...errorRef } },
     },
   }
+}
+
+/** A route's client-error schema when it is not the main envelope (an API that answers errors its own way). */
+function ownEnvelope(responses: unknown): unknown {
+  const declared = responses as Record<string, unknown> | undefined
+  const clientError = declared?.['4xx'] ?? declared?.['4XX']
+  return clientError !== undefined && clientError !== ErrorEnvelope && clientError !== RouterErrorSchema ? clientError : undefined
 }
 
 /** An optional body (see OptionalBody) is a requestBody that is not required; the marker itself goes. */

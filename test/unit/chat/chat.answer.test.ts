@@ -52,6 +52,7 @@ function request(
     stop: [],
     answerTokens: 60,
     reasoningTokens: 0,
+    fields: { tool: (i) => `tools[${i}].function.parameters`, format: 'response_format.json_schema.schema' },
     fitted: {
       tools: new Map(tools.map((tool, i) => [tool.name, fitSchema(tool.parameters, budget, `tools[${i}].function.parameters`)])),
       format: format.kind === 'json_schema' ? fitSchema(format.schema, budget, 'response_format.json_schema.schema') : null,

@@ -23,6 +23,8 @@ export interface Answer {
   /** The model's reasoning before its answer, where it was asked for and the model reasons. */
   reasoning: string | null
   reasoningTokens: number
+  /** The stop sequence the text ended at (finish_reason "stop"), where one did (the Messages API names it). */
+  stopSequence?: string
 }
 
 export interface AnswerRequest {
@@ -40,6 +42,8 @@ export interface AnswerRequest {
   answerTokens: number
   /** Tokens of reasoning to write before the answer (0: none); within `maxTokens`. */
   reasoningTokens: number
+  /** How the asking surface names its schemas' fields, for the errors of their values. */
+  fields: { tool(index: number): string; format: string }
   /** The schemas values are generated from, fitted to the answer's budget: by tool name, and the format's. */
   fitted: { tools: ReadonlyMap<string, FittedSchema>; format: FittedSchema | null }
 }
@@ -114,13 +118,16 @@ function sentences(makeFaker: MakeFaker, rng: Rng, topic: readonly string[], tar
 const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1)
 
 /** `text` cut at the first stop sequence or at `maxTokens`, with why it ended. */
-function bounded(text: string, request: AnswerRequest): { text: string; finishReason: FinishReason; tokens: number } {
+function bounded(text: string, request: AnswerRequest): { text: string; finishReason: FinishReason; tokens: number; stopSequence: string | null } {
+  let matched: string | null = null
   for (const stop of request.stop) {
     const at = stop === '' ? -1 : text.indexOf(stop)
-    if (at !== -1) text = text.slice(0, at)
+    if (at === -1) continue
+    text = text.slice(0, at)
+    matched = stop
   }
   const kept = firstTokens(text, request.maxTokens)
-  return { text: kept.text, finishReason: kept.cut ? 'length' : 'stop', tokens: kept.tokens }
+  return { text: kept.text, finishReason: kept.cut ? 'length' : 'stop', tokens: kept.tokens, stopSequence: kept.cut ? null : matched }
 }
 
 /** What one choice will be, before any schema is filled: its stream, the tool it calls, the value it needs. */
@@ -135,7 +142,7 @@ function planAnswer(request: AnswerRequest, choice: number): AnswerPlan {
   const tool = toolToCall(request, rng)
   const fitted = tool ? request.fitted.tools.get(tool.name) : request.format.kind === 'json_schema' ? request.fitted.format : null
   if (!fitted) return { rng, tool, fill: null }
-  const field = tool ? `tools[${request.tools.indexOf(tool)}].function.parameters` : 'response_format.json_schema.schema'
+  const field = tool ? request.fields.tool(request.tools.indexOf(tool)) : request.fields.format
   return { rng, tool, fill: { schema: fitted.schema, seed: rng.int(1, 2 ** 31 - 1), field, lowered: fitted.lowered } }
 }
 
@@ -192,6 +199,7 @@ function writeAnswer(request: AnswerRequest, plan: AnswerPlan, value: string | n
     completionTokens: cut.tokens,
     reasoning: null,
     reasoningTokens: 0,
+    ...(cut.stopSequence !== null && !lowered && { stopSequence: cut.stopSequence }),
   }
 }
 
@@ -231,5 +239,13 @@ export function givenAnswer(
   if (given.tool_calls)
     return toolCallsAnswer(given.tool_calls, createRng(request.seed, `fixture:${label}:${digestOf(request)}`), given.content ?? null, request.maxTokens)
   const cut = bounded(given.content ?? '', request)
-  return { content: cut.text, toolCalls: [], finishReason: cut.finishReason, completionTokens: cut.tokens, reasoning: null, reasoningTokens: 0 }
+  return {
+    content: cut.text,
+    toolCalls: [],
+    finishReason: cut.finishReason,
+    completionTokens: cut.tokens,
+    reasoning: null,
+    reasoningTokens: 0,
+    ...(cut.stopSequence !== null && { stopSequence: cut.stopSequence }),
+  }
 }

@@ -6,7 +6,9 @@ import { checkImportedFixture } from './chat-fixtures.service.ts'
 import { chatAdminRoutes } from './chat.admin.ts'
 import { chatFixturesState, createChatFixturesRepo, type ChatFixturesRepo } from './chat-fixtures.repo.ts'
 import { createGenerationsRepo, generationsState, type GenerationsRepo } from './chat.repo.ts'
+import { createPacer, type Pacer } from './chat.pace.ts'
 import { chatRoutes } from './chat.routes.ts'
+import { SchemaFiller } from './schema-filler.ts'
 import { chatSettingsState, createChatSettings, type ChatSettingsHolder } from './chat.settings.ts'
 
 export interface ChatService {
@@ -14,6 +16,10 @@ export interface ChatService {
   fixtures: ChatFixturesRepo
   /** The engine's run-time settings (answer lengths, stream speed). */
   settings: ChatSettingsHolder
+  /** How every text surface's streams wait (on the virtual clock while it is frozen). */
+  pacer: Pacer
+  /** The worker that fills schemas for every text surface (one, not one per surface). */
+  filler: SchemaFiller
 }
 
 declare module '../module.ts' {
@@ -24,8 +30,14 @@ declare module '../module.ts' {
 
 export const chatModule = defineModule({
   name: 'chat',
-  needs: ['accounts', 'catalog', 'ratelimit', 'faults', 'ledger'],
-  create: (ctx) => ({ generations: createGenerationsRepo(ctx.db), fixtures: createChatFixturesRepo(ctx.db), settings: createChatSettings(ctx.config) }),
+  needs: ['accounts', 'catalog', 'ratelimit', 'faults', 'ledger', 'images'],
+  create: (ctx) => ({
+    generations: createGenerationsRepo(ctx.db),
+    fixtures: createChatFixturesRepo(ctx.db),
+    settings: createChatSettings(ctx.config),
+    pacer: createPacer(ctx.clock),
+    filler: new SchemaFiller(),
+  }),
   state: (ctx) => [
     generationsState(ctx.db),
     {

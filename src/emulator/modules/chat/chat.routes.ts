@@ -1,55 +1,25 @@
 // POST /api/v1/chat/completions, POST /api/v1/completions (standard key) and GET /api/v1/generation.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyReply, FastifyRequest } from 'fastify'
 import { toIso } from '../../core/clock.ts'
 import { ApiError } from '../../core/errors.ts'
 import { nanosToUsd } from '../../core/money.ts'
 import type { EmulatorContext } from '../module.ts'
+import { requestOrigin } from '../../http/request-origin.ts'
 import { caller } from '../../http/auth.ts'
 import { isEuRequest } from '../../http/listeners.ts'
 import { ChatBody, ChatResponse, CompletionBody, CompletionResponse, GenerationQuery, GenerationResponse } from './chat.schemas.ts'
 import { chatResult, createChatCompletion, createTextCompletion, textResult } from './chat.service.ts'
 import { chatFrames } from './chat.stream.ts'
-import type { Completion, RequestOrigin } from './text-engine.ts'
-import { sendStream } from './text-stream.ts'
-import { createPacer, type Pacer } from './chat.pace.ts'
-import { SchemaFiller } from './schema-filler.ts'
+import { answerText } from './text-stream.ts'
 
 /** Messages may carry images as data URIs. */
 const CHAT_BODY_LIMIT = 32 * 1024 * 1024
 
-const header = (request: FastifyRequest, name: string): string | null => {
-  const value = request.headers[name]
-  return typeof value === 'string' && value !== '' ? value.slice(0, 512) : null
-}
-
-const originOf = (request: FastifyRequest): RequestOrigin => ({
-  referer: header(request, 'http-referer') ?? header(request, 'referer'),
-  title: header(request, 'x-title') ?? header(request, 'x-openrouter-title'),
-  userAgent: header(request, 'user-agent'),
-  fixture: header(request, 'x-emulator-fixture'),
-})
-
-function send(
-  ctx: EmulatorContext,
-  pacer: Pacer,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  completion: Completion,
-  stream: boolean,
-  kind: 'chat' | 'text',
-): FastifyReply {
-  reply.header('x-generation-id', completion.id)
-  if (!stream) return reply.type('application/json').send(JSON.stringify(kind === 'chat' ? chatResult(completion) : textResult(completion)))
-  return sendStream(ctx, pacer, request, reply, completion, chatFrames(completion, kind))
-}
-
 export const chatRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
-  const pacer = createPacer(ctx.clock)
-  const filler = new SchemaFiller()
+  // The text surfaces share the chat service's pacer and schema worker; they end with the app.
   app.addHook('onClose', async () => {
-    pacer.close()
-    await filler.close()
+    ctx.services.chat.pacer.close()
+    await ctx.services.chat.filler.close()
   })
   app.post(
     '/chat/completions',
@@ -60,8 +30,12 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = a
     },
     async (request, reply) => {
       const region = isEuRequest(request.raw) ? 'eu' : null
-      const completion = await createChatCompletion(ctx, caller(request), request.body, region, originOf(request), filler)
-      return send(ctx, pacer, request, reply, completion, request.body.stream === true, 'chat')
+      const completion = await createChatCompletion(ctx, caller(request), request.body, region, requestOrigin(request))
+      return answerText(ctx, request, reply, completion, {
+        stream: request.body.stream === true,
+        json: () => chatResult(completion),
+        frames: () => chatFrames(completion, 'chat'),
+      })
     },
   )
 
@@ -74,8 +48,12 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = a
     },
     async (request, reply) => {
       const region = isEuRequest(request.raw) ? 'eu' : null
-      const completion = await createTextCompletion(ctx, caller(request), request.body, region, originOf(request), filler)
-      return send(ctx, pacer, request, reply, completion, request.body.stream === true, 'text')
+      const completion = await createTextCompletion(ctx, caller(request), request.body, region, requestOrigin(request))
+      return answerText(ctx, request, reply, completion, {
+        stream: request.body.stream === true,
+        json: () => textResult(completion),
+        frames: () => chatFrames(completion, 'text'),
+      })
     },
   )
 

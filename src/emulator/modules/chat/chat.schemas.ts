@@ -53,6 +53,17 @@ export const ChatBody = Type.Object({
   ),
   reasoning_effort: Type.Optional(Nullable(ReasoningEffort)),
   include_reasoning: Type.Optional(Nullable(Type.Boolean())),
+  modalities: Type.Optional(
+    Nullable(
+      Type.Array(StringEnum(['text', 'image', 'audio'] as const), {
+        maxItems: 3,
+        description: 'With `image`, a model that makes images answers with `message.images`',
+      }),
+    ),
+  ),
+  image_config: Type.Optional(
+    Nullable(Type.Record(Type.String(), Type.Unknown(), { description: '`aspect_ratio` and `image_size` (1K, 2K, 4K) shape the images' })),
+  ),
 })
 export type ChatBody = Static<typeof ChatBody>
 
@@ -107,6 +118,15 @@ export const ChatResult = Type.Object(
           refusal: Type.Null(),
           reasoning: Nullable(Type.String()),
           tool_calls: Type.Optional(Type.Array(ToolCall)),
+          images: Type.Optional(
+            Type.Array(
+              Type.Object({
+                type: Type.Literal('image_url'),
+                image_url: Type.Object({ url: Type.String({ description: 'A PNG data URL' }) }),
+                index: Type.Integer(),
+              }),
+            ),
+          ),
         }),
       }),
     ),

@@ -1,14 +1,14 @@
 // Chat and text completions: each body is read into the text engine's ask (text-engine.ts), with every
 // problem named by its chat field; the engine writes, bills and records the answers, and this file
 // renders them as the chat and text completion objects.
+import type { RequestOrigin } from '../../http/request-origin.ts'
 import { fieldError } from '../../core/errors.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { Region } from '../catalog/catalog.schemas.ts'
 import { parseMessages, parseResponseFormat, parseToolChoice, parseTools } from './chat.input.ts'
 import type { ChatBody, CompletionBody } from './chat.schemas.ts'
-import type { SchemaFiller } from './schema-filler.ts'
-import { costSplit, generateText, type Completion, type RequestOrigin, type TextAsk } from './text-engine.ts'
+import { costSplit, generateText, type Completion, type TextAsk } from './text-engine.ts'
 
 const CHAT_FIELDS: TextAsk['fields'] = { tool: (i) => `tools[${i}].function.parameters`, format: 'response_format.json_schema.schema' }
 
@@ -42,6 +42,7 @@ function chatAsk(body: ChatBody): TextAsk {
     provider: body.provider,
     user: body.user ?? null,
     fields: CHAT_FIELDS,
+    images: body.modalities?.includes('image') ? { withText: body.modalities.includes('text'), config: body.image_config } : null,
   }
 }
 
@@ -51,9 +52,8 @@ export async function createChatCompletion(
   body: ChatBody,
   region: Region | null,
   origin: RequestOrigin,
-  filler: SchemaFiller,
 ): Promise<Completion> {
-  return generateText(ctx, caller, chatAsk(body), { operation: 'chat.create', apiType: 'completions', region, streamed: body.stream === true, origin, filler })
+  return generateText(ctx, caller, chatAsk(body), { operation: 'chat.create', apiType: 'completions', region, streamed: body.stream === true, origin })
 }
 
 export async function createTextCompletion(
@@ -62,7 +62,6 @@ export async function createTextCompletion(
   body: CompletionBody,
   region: Region | null,
   origin: RequestOrigin,
-  filler: SchemaFiller,
 ): Promise<Completion> {
   // Only the fields a text completion has: chat's (tools, response_format, reasoning) are not read
   // from its body, where nothing has checked their shape.
@@ -78,7 +77,7 @@ export async function createTextCompletion(
     provider: common.provider,
     messages: [{ role: 'user', content: typeof prompt === 'string' ? prompt : prompt[0]! }],
   })
-  return generateText(ctx, caller, ask, { operation: 'completions.create', apiType: 'completions', region, streamed: body.stream === true, origin, filler })
+  return generateText(ctx, caller, ask, { operation: 'completions.create', apiType: 'completions', region, streamed: body.stream === true, origin })
 }
 
 /** Usage as the real gateway reports it (the AI SDK needs the details objects' counts). */
@@ -118,6 +117,7 @@ export function chatResult(completion: Completion): Record<string, unknown> {
         refusal: null,
         reasoning: a.reasoning,
         ...(a.toolCalls.length > 0 && { tool_calls: a.toolCalls }),
+        ...(completion.images && { images: completion.images[index]!.map((url, i) => ({ type: 'image_url', image_url: { url }, index: i })) }),
       },
     })),
     system_fingerprint: null,

@@ -28,6 +28,11 @@ function* events(completion: Completion, kind: Kind): Generator<StreamEvent> {
       yield chunk({ index, delta: { content: '', reasoning: piece }, finish_reason: null, native_finish_reason: null, logprobs: null }, 1)
     for (const piece of pieces(a.content ?? ''))
       yield chunk({ index, delta: { content: piece }, finish_reason: null, native_finish_reason: null, logprobs: null }, 1)
+    const images = completion.images?.[index]
+    if (images) {
+      const delta = { images: images.map((url, i) => ({ type: 'image_url', image_url: { url }, index: i })) }
+      yield chunk({ index, delta, finish_reason: null, native_finish_reason: null, logprobs: null })
+    }
     for (const [callIndex, call] of a.toolCalls.entries()) {
       yield chunk({
         index,
@@ -56,7 +61,7 @@ function* events(completion: Completion, kind: Kind): Generator<StreamEvent> {
 }
 
 /** What the real gateway names an error of each status in a stream's error chunk. */
-const ERROR_TYPES: Record<number, string> = {
+export const ERROR_TYPES: Record<number, string> = {
   400: 'invalid_request',
   401: 'authentication',
   402: 'payment_required',

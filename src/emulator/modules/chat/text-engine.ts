@@ -7,6 +7,7 @@
 // The surface then renders the Completion as its JSON or its stream of events (text-stream.ts).
 import { ApiError, fieldError } from '../../core/errors.ts'
 import { nanosToUsd, priceUsd, tokenCostNanos, usdToNanos } from '../../core/money.ts'
+import type { RequestOrigin } from '../../http/request-origin.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
 import { immediateTransaction } from '../../store/db.ts'
@@ -24,7 +25,6 @@ import { answeringFixture, type FixtureSubject } from './chat-fixtures.service.t
 import { answerTokensFor } from './chat.settings.ts'
 import { mediaTokens, type Message, type ResponseFormat, type Tool, type ToolChoice } from './chat.input.ts'
 import type { ApiType } from './chat.repo.ts'
-import type { SchemaFiller } from './schema-filler.ts'
 import { fitSchema, type FittedSchema } from './schema-fit.ts'
 
 /** The most tokens an answer has when the catalog gives its model no output bound (max_completion_tokens). */
@@ -36,15 +36,6 @@ const CHARS_PER_TOKEN = 16
 /** Reasoning tokens written when a request asks for reasoning without a budget, by effort. */
 const REASONING_BY_EFFORT = { minimal: 16, low: 32, medium: 64, high: 128, xhigh: 192, max: 256 } as const
 export type ReasoningEffort = keyof typeof REASONING_BY_EFFORT
-
-/** Where a request came from, as GET /generation reports it. */
-export interface RequestOrigin {
-  referer: string | null
-  title: string | null
-  userAgent: string | null
-  /** The X-Emulator-Fixture header, which a chat fixture may match. */
-  fixture: string | null
-}
 
 /** What a surface asks the engine for, already checked and named in the surface's own fields. */
 export interface TextAsk {
@@ -67,6 +58,8 @@ export interface TextAsk {
   user: string | null
   /** How the surface names its fields, for the errors of its schemas and bounds. */
   fields: { tool(index: number): string; format: string }
+  /** Images asked for (chat's `modalities` with `image`): made by a model that makes them, with its text only if asked too. */
+  images?: { withText: boolean; config: unknown } | null
 }
 
 /** How the call is recorded: its operation id (usage rows, journal), its `api_type`, where it came from. */
@@ -76,7 +69,6 @@ export interface TextCall {
   region: Region | null
   streamed: boolean
   origin: RequestOrigin
-  filler: SchemaFiller
 }
 
 /** A billed completion, ready to be rendered as JSON or as events by the surface that asked. */
@@ -92,20 +84,26 @@ export interface Completion {
   completionTokens: number
   reasoningTokens: number
   costNanos: number
+  /** Images drawn for the answers (chat with image modalities), billed per image. */
+  imageCount: number
   /** Simulated figures of the serving endpoint: time to the first token and tokens a second. */
   latencyMs: number
   tokensPerSecond: number
+  /** Each answer's images (PNG data URLs), where asked for and the model makes them. */
+  images?: string[][]
 }
 
 const isText = (model: CatalogModel): boolean => model.architecture.output_modalities.includes('text')
 
-/** The model asked for, or the first of the candidates that is a text model here. */
-function textModel(ctx: EmulatorContext, candidates: readonly string[]): CatalogModel {
+const makesImages = (model: CatalogModel): boolean => model.architecture.output_modalities.includes('image')
+
+/** The model asked for, or the first of the candidates that is a text model here (or makes images, when they are asked for). */
+function textModel(ctx: EmulatorContext, candidates: readonly string[], images: boolean): CatalogModel {
   const catalog = ctx.services.catalog.get()
   if (candidates.length === 0) throw fieldError('model', 'is required (or `models`, a list to try in order)')
   for (const id of candidates) {
     const model = catalog.find(id)
-    if (model && isText(model)) return model
+    if (model && (isText(model) || (images && makesImages(model)))) return model
   }
   const id = candidates[0]!
   const model = catalog.find(id)
@@ -138,7 +136,7 @@ interface Prepared {
 
 /** What was asked, fitted to the model; its answers are written only once it may be billed. */
 async function prepare(ctx: EmulatorContext, ask: TextAsk): Promise<Prepared> {
-  const model = textModel(ctx, ask.candidates)
+  const model = textModel(ctx, ask.candidates, Boolean(ask.images))
   const [makeFaker] = await Promise.all([loadFaker(), loadTokenizer()])
   const promptTokens = promptTokensOf(ask.messages, ask.tools)
   const answerMax = cap(model, promptTokens, ask.maxTokens)
@@ -166,6 +164,7 @@ async function prepare(ctx: EmulatorContext, ask: TextAsk): Promise<Prepared> {
       stop: ask.stop,
       answerTokens: answerTokensFor(ctx.services.chat.settings.current, model.id),
       reasoningTokens: reasoningBudget(model, ask, answerMax),
+      fields: ask.fields,
       fitted,
     },
   }
@@ -223,6 +222,16 @@ export async function generateText(ctx: EmulatorContext, caller: AuthContext, as
   // Tools narrow the endpoints to those that take them, as the real router does.
   const endpoints = ask.tools.length > 0 ? model.endpoints.filter((e) => supports(model, e, 'tools')) : model.endpoints
   if (endpoints.length === 0) throw noToolEndpoints()
+  // Checked now (a bad image_config is a 400 before anything is billed), drawn once billed.
+  const images =
+    ask.images && makesImages(model)
+      ? ctx.services.images.forChat(model, {
+          prompt: ask.messages.findLast((m) => m.role === 'user')?.text ?? '',
+          seed: ask.seed,
+          choices: ask.choices,
+          config: ask.images.config,
+        })
+      : undefined
 
   ctx.services.ratelimit.admit(caller.key.hash, caller.account.id, ctx.clock.now())
   const now = ctx.clock.now()
@@ -234,11 +243,11 @@ export async function generateText(ctx: EmulatorContext, caller: AuthContext, as
     const generated =
       round === 0 && answeringFixture(ctx.services.chat.fixtures, caller.account.id, subject)
         ? null
-        : await writeAnswers(prepared.answerRequest, ask.choices, prepared.makeFaker, call.filler)
-    const outcome = billCompletion(ctx, caller, prepared, call, { endpoints, now, subject, generated })
+        : await writeAnswers(prepared.answerRequest, ask.choices, prepared.makeFaker, ctx.services.chat.filler)
+    const outcome = billCompletion(ctx, caller, prepared, call, { endpoints, now, subject, generated, imageCount: images?.count })
     if (outcome === 'no answers') continue
     if ('error' in outcome) throw outcome.error
-    return outcome
+    return images ? { ...outcome, images: images.draw().map((url) => [url]) } : outcome
   }
 }
 
@@ -251,7 +260,7 @@ function billCompletion(
   caller: AuthContext,
   prepared: Prepared,
   call: TextCall,
-  at: { endpoints: CatalogEndpoint[]; now: number; subject: FixtureSubject; generated: Answer[] | null },
+  at: { endpoints: CatalogEndpoint[]; now: number; subject: FixtureSubject; generated: Answer[] | null; imageCount: number | undefined },
 ): Completion | { error: ApiError } | 'no answers' {
   const { model, promptTokens, ask } = prepared
   const { endpoints, now } = at
@@ -261,9 +270,12 @@ function billCompletion(
     const given = fixture ? (JSON.parse(fixture.answer) as ChatFixtureAnswer & { tool_calls?: Array<{ name: string; arguments: string }> }) : null
     if (fixture) ctx.services.chat.fixtures.use(fixture.id)
     if (given?.error) return { error: faultError(given.error.status, now, fixture!.id, { message: given.error.message }, 'fixture') }
-    const answers: Answer[] = given
+    const written: Answer[] = given
       ? Array.from({ length: ask.choices }, (_, choice) => givenAnswer(prepared.answerRequest, given, `${fixture!.id}:${fixture!.hits}:${choice}`))
       : at.generated!
+    // One image per answer; images alone where the model writes no text or the request asked for none.
+    const imagesOnly = at.imageCount !== undefined && !(isText(model) && ask.images?.withText)
+    const answers = imagesOnly ? written.map((a): Answer => ({ ...a, content: null, completionTokens: a.reasoningTokens, finishReason: 'stop' })) : written
     const completionTokens = answers.reduce((n, a) => n + a.completionTokens, 0)
     const reasoningTokens = answers.reduce((n, a) => n + a.reasoningTokens, 0)
     const billed = bill(ctx, {
@@ -277,7 +289,10 @@ function billCompletion(
         prompt_tokens: promptTokens,
         completion_tokens: completionTokens,
         reasoning_tokens: reasoningTokens,
-        cost_nanos: tokenCostNanos(endpoint.pricing, promptTokens, completionTokens) + usdToNanos(priceUsd(endpoint.pricing.request)),
+        cost_nanos:
+          tokenCostNanos(endpoint.pricing, promptTokens, completionTokens) +
+          usdToNanos(priceUsd(endpoint.pricing.request)) +
+          (at.imageCount ?? 0) * usdToNanos(priceUsd(endpoint.pricing.image)),
       }),
     })
     const endpoint = billed.endpoint
@@ -311,6 +326,7 @@ function billCompletion(
       completionTokens,
       reasoningTokens,
       costNanos: billed.charge.cost_nanos,
+      imageCount: at.imageCount ?? 0,
       latencyMs,
       tokensPerSecond,
     }
@@ -328,14 +344,17 @@ export function costSplit(completion: Completion): { totalUsd: number; promptUsd
 }
 
 /**
- * An answer broken part way (a fault): bills the prompt and the completion tokens that were sent,
- * and records how it ended.
+ * An answer broken part way (a fault): bills the prompt, the completion tokens that were sent and the
+ * images drawn (made before the stream started, as a provider charges for them), and records how it ended.
  */
 export function settleBroken(ctx: EmulatorContext, completion: Completion, sentTokens: number, finishReason: 'error' | null): void {
   const pricing = completion.endpoint.pricing
   settle(ctx, completion.usageId, {
     completion_tokens: sentTokens,
-    cost_nanos: tokenCostNanos(pricing, completion.promptTokens, sentTokens) + usdToNanos(priceUsd(pricing.request)),
+    cost_nanos:
+      tokenCostNanos(pricing, completion.promptTokens, sentTokens) +
+      usdToNanos(priceUsd(pricing.request)) +
+      completion.imageCount * usdToNanos(priceUsd(pricing.image)),
   })
   ctx.services.chat.generations.finish(completion.id, finishReason)
 }

@@ -142,6 +142,22 @@ async function breakStream(body: RecordedStream, source: FrameSource, controls: 
 }
 
 /**
+ * Answers a text surface's request: its JSON, or its stream of frames; either way with the
+ * generation's id in `X-Generation-Id` (GET /api/v1/generation finds it by that id).
+ */
+export function answerText(
+  ctx: EmulatorContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  completion: Completion,
+  answer: { stream: boolean; json: () => unknown; frames: () => FrameSource },
+): FastifyReply {
+  reply.header('x-generation-id', completion.id)
+  if (!answer.stream) return reply.type('application/json').send(JSON.stringify(answer.json()))
+  return sendStream(ctx, ctx.services.chat.pacer, request, reply, completion, answer.frames())
+}
+
+/**
  * Answers a request with the completion's stream: headers first (the reply takes the stream), then the
  * frames. A failure part way (a bug, a database error) ends this one stream with the surface's 500
  * error frame and a log line, never the process; what was billed stays billed.

@@ -1,6 +1,7 @@
 // Every failure leaves through here, in the envelope of the API that was called: the main API's
-// {"error":{"code","message","metadata"?}} or the video router's {"code","reason","message","metadata"}.
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
+// {"error":{"code","message","metadata"?}}, the video router's {"code","reason","message","metadata"}
+// or the Messages API's Anthropic-shaped {"type":"error","error":{"type","message"},"request_id"}.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError, mainEnvelope, ROUTER_REASON } from '../core/errors.ts'
 import type { Rng } from '../core/rng.ts'
 import { validationToApiError } from './validation.ts'
@@ -78,16 +79,65 @@ export function toApiError(error: FastifyError | Error, bodyLimit?: number): Api
   return new ApiError(500, 'Internal Server Error')
 }
 
-/** Which API's error envelope a scope answers in: the gateway's (and the admin API's), or the video router's. */
-export type Envelope = 'main' | 'router'
+/** Which API's error envelope a scope answers in: the gateway's (and the admin API's), the video router's, or the Messages API's. */
+export type Envelope = 'main' | 'router' | 'anthropic'
 
 interface RenderedError {
   body: unknown
   detail: string | undefined
+  /** The request id an Anthropic client reads from its `request-id` header. */
+  requestId?: string
+}
+
+/** The Anthropic error type of each status (the real document's AnthropicMessagesErrorResponse enum). */
+const ANTHROPIC_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  402: 'billing_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  408: 'timeout_error',
+  429: 'rate_limit_error',
+  503: 'overloaded_error',
+  504: 'timeout_error',
+  529: 'overloaded_error',
+}
+
+/** The gateway's own error type (the document's ApiErrorType), where the error does not name one. */
+const API_ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request',
+  401: 'authentication',
+  402: 'payment_required',
+  403: 'permission_denied',
+  404: 'not_found',
+  408: 'timeout',
+  413: 'payload_too_large',
+  422: 'unprocessable',
+  429: 'rate_limit_exceeded',
+  502: 'provider_unavailable',
+  503: 'provider_overloaded',
+  504: 'timeout',
+  529: 'provider_overloaded',
+}
+
+/** The `error` object of an Anthropic error (an answer's or a stream's `event: error`). */
+export function anthropicError(status: number, message: string, errorType?: unknown): { type: string; message: string; error_type: string } {
+  const type = ANTHROPIC_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error')
+  return { type, message, error_type: typeof errorType === 'string' ? errorType : (API_ERROR_TYPES[status] ?? (status >= 500 ? 'server' : 'invalid_request')) }
 }
 
 function render(envelope: Envelope, error: ApiError, traceRng: Rng): RenderedError {
   if (envelope === 'main') return { body: mainEnvelope(error), detail: error.detail }
+  if (envelope === 'anthropic') {
+    const requestId = `req_${traceRng.hex(24)}`
+    const body = {
+      type: 'error',
+      error: anthropicError(error.status, error.message, error.metadata?.error_type),
+      ...(error.metadata && { metadata: error.metadata }),
+      request_id: requestId,
+    }
+    return { body, detail: error.detail, requestId }
+  }
   // A thrower that names a reason speaks the vendor's words already; anything else gets the vendor's
   // message for its status, and what the emulator had to say goes to the detail header.
   const reason = error.reason ?? ROUTER_REASON[error.status] ?? 'BadRequest'
@@ -98,9 +148,10 @@ function render(envelope: Envelope, error: ApiError, traceRng: Rng): RenderedErr
 }
 
 export function sendError(reply: FastifyReply, error: ApiError, traceRng: Rng, envelope: Envelope): FastifyReply {
-  const { body, detail } = render(envelope, error, traceRng)
+  const { body, detail, requestId } = render(envelope, error, traceRng)
   reply.code(error.status).headers(error.headers).type('application/json; charset=utf-8')
   if (detail !== undefined) reply.header(DETAIL_HEADER, headerSafe(detail))
+  if (requestId !== undefined) reply.header('request-id', requestId)
   return reply.send(body)
 }
 
@@ -109,9 +160,15 @@ export function sendError(reply: FastifyReply, error: ApiError, traceRng: Rng, e
  * URL, says which API a route belongs to. The root installs the main envelope; the video router's
  * scope its own.
  */
-export function installErrorHandling(app: FastifyInstance, traceRng: Rng, envelope: Envelope): void {
+export function installErrorHandling(
+  app: FastifyInstance,
+  traceRng: Rng,
+  envelope: Envelope,
+  /** The scope's own words for an error it can explain better (the Messages API's for a key sent as x-api-key). */
+  refine: (error: ApiError, request: FastifyRequest) => ApiError = (error) => error,
+): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const apiError = toApiError(error, request.routeOptions.bodyLimit)
+    const apiError = refine(toApiError(error, request.routeOptions.bodyLimit), request)
     // Internals stay in the log; the client gets the envelope and nothing of the stack or SQL.
     if (apiError.status >= 500 && apiError.status !== 503) request.log.error({ err: error }, 'unexpected error')
     return sendError(reply, apiError, traceRng, envelope)

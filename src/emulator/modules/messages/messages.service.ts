@@ -1,0 +1,169 @@
+// The Messages API on the text engine: a body is read into the engine's ask (messages.input.ts, every
+// problem named by its Messages field), the engine writes, bills and records the answer (a chat
+// fixture may give it), and this file renders the completion as an Anthropic message. The message id
+// is the generation's with `msg_` for `gen-`, so GET /api/v1/generation finds it.
+import { createHash } from 'node:crypto'
+import type { RequestOrigin } from '../../http/request-origin.ts'
+import { fieldError } from '../../core/errors.ts'
+import type { AuthContext } from '../caller.ts'
+import type { EmulatorContext } from '../module.ts'
+import type { Region } from '../catalog/catalog.schemas.ts'
+import type { Answer } from '../chat/chat.answer.ts'
+import { costSplit, generateText, type Completion, type TextAsk } from '../chat/text-engine.ts'
+import { modelNotFound } from '../catalog/catalog.errors.ts'
+import { parseMessages, parseOutputConfig, parseSystem, parseThinking, parseToolChoice, parseTools } from './messages.input.ts'
+import type { MessagesBody } from './messages.schemas.ts'
+
+export const OPERATION = 'messages.create'
+
+/** What rendering needs beyond the completion: whether thinking text is shown. */
+export interface MessageOptions {
+  thinkingOmitted: boolean
+}
+
+/** A Messages body as the engine's ask, with how the answer is to be rendered. */
+function messagesAsk(ctx: EmulatorContext, body: MessagesBody): { ask: TextAsk; options: MessageOptions } {
+  if (body.models && body.fallbacks) throw fieldError('fallbacks', 'cannot be combined with `models`')
+  const candidates = [body.model, ...(body.models ?? []), ...(body.fallbacks ?? []).map((f) => f.model)]
+  // The Messages API answers a model it does not know with a 404 (the engine's words are chat's 400).
+  const catalog = ctx.services.catalog.get()
+  if (!candidates.some((id) => catalog.find(id))) throw modelNotFound(body.model)
+  const { tools, places } = parseTools(body.tools)
+  const output = parseOutputConfig(body.output_config)
+  const thinking = parseThinking(body.thinking, output.effort)
+  const ask: TextAsk = {
+    candidates,
+    messages: [...parseSystem(body.system), ...parseMessages(body.messages)],
+    tools,
+    toolChoice: parseToolChoice(body.tool_choice, tools),
+    format: output.format,
+    maxTokens: body.max_tokens ?? null,
+    stop: body.stop_sequences ?? [],
+    choices: 1,
+    seed: null,
+    reasoning: thinking.reasoning,
+    provider: body.provider,
+    user: body.metadata?.user_id ?? body.user ?? null,
+    fields: { tool: (i) => `tools[${places[i]}].input_schema`, format: 'output_config.format.schema' },
+  }
+  return { ask, options: { thinkingOmitted: thinking.omitted } }
+}
+
+export async function createMessage(
+  ctx: EmulatorContext,
+  caller: AuthContext,
+  body: MessagesBody,
+  region: Region | null,
+  origin: RequestOrigin,
+): Promise<{ completion: Completion; options: MessageOptions }> {
+  const { ask, options } = messagesAsk(ctx, body)
+  const completion = await generateText(ctx, caller, ask, {
+    operation: OPERATION,
+    apiType: 'completions',
+    region,
+    streamed: body.stream === true,
+    origin,
+  })
+  return { completion, options }
+}
+
+export const messageId = (completion: Completion): string => `msg_${completion.id.slice('gen-'.length)}`
+
+/** A tool call's id as Anthropic spells one: `toolu_` and the engine's (seeded) hex. */
+export const toolUseId = (callId: string): string => `toolu_${callId.replace(/^call_/, '')}`
+
+type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use'
+
+export function stopOf(answer: Answer): { reason: StopReason; sequence: string | null } {
+  if (answer.finishReason === 'length') return { reason: 'max_tokens', sequence: null }
+  if (answer.finishReason === 'tool_calls') return { reason: 'tool_use', sequence: null }
+  return answer.stopSequence === undefined ? { reason: 'end_turn', sequence: null } : { reason: 'stop_sequence', sequence: answer.stopSequence }
+}
+
+/** A thinking block's signature: fixed by the model and the thinking, as a real one verifies them. */
+export const signatureOf = (completion: Completion, thinking: string): string =>
+  createHash('sha256').update(`${completion.model.id}\u0000${thinking}`).digest('base64')
+
+/** A tool call's input as an object: arguments cut by max_tokens are no JSON, and give `{}`. */
+export function inputOf(args: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(args)
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
+  } catch {
+    return {}
+  }
+}
+
+export type ContentBlock =
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'text'; text: string; citations: null }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown>; caller: { type: 'direct' } }
+
+/** A block of the answer, with a tool call's arguments as written (a stream sends them as they are). */
+export interface AnswerBlock {
+  block: ContentBlock
+  json?: string
+}
+
+/** The answer's blocks, in order: thinking (where asked and the model reasons), text, tool uses. */
+export function blocksOf(completion: Completion, options: MessageOptions): AnswerBlock[] {
+  const answer = completion.answers[0]!
+  const blocks: AnswerBlock[] = []
+  if (answer.reasoning !== null)
+    blocks.push({
+      block: { type: 'thinking', thinking: options.thinkingOmitted ? '' : answer.reasoning, signature: signatureOf(completion, answer.reasoning) },
+    })
+  if (answer.content) blocks.push({ block: { type: 'text', text: answer.content, citations: null } })
+  for (const call of answer.toolCalls) {
+    const block: ContentBlock = {
+      type: 'tool_use',
+      id: toolUseId(call.id),
+      name: call.function.name,
+      input: inputOf(call.function.arguments),
+      caller: { type: 'direct' },
+    }
+    blocks.push({ block, json: call.function.arguments })
+  }
+  return blocks
+}
+
+/** Usage as the document's AnthropicUsage, with the gateway's cost. */
+export function usageOf(completion: Completion): Record<string, unknown> {
+  const cost = costSplit(completion)
+  return {
+    input_tokens: completion.promptTokens,
+    output_tokens: completion.completionTokens,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    cache_creation: null,
+    inference_geo: null,
+    output_tokens_details: { thinking_tokens: completion.reasoningTokens },
+    server_tool_use: null,
+    service_tier: 'standard',
+    cost: cost.totalUsd,
+    is_byok: false,
+    cost_details: {
+      upstream_inference_cost: null,
+      upstream_inference_prompt_cost: cost.promptUsd,
+      upstream_inference_completions_cost: cost.completionUsd,
+    },
+  }
+}
+
+/** What every rendering of the message starts with (the JSON answer, the stream's message_start). */
+export function messageHead(completion: Completion): Record<string, unknown> {
+  return { id: messageId(completion), type: 'message', role: 'assistant', model: completion.model.id, provider: completion.endpoint.provider_name }
+}
+
+export function messageResult(completion: Completion, options: MessageOptions): Record<string, unknown> {
+  const stop = stopOf(completion.answers[0]!)
+  return {
+    ...messageHead(completion),
+    content: blocksOf(completion, options).map(({ block }) => block),
+    stop_reason: stop.reason,
+    stop_sequence: stop.sequence,
+    stop_details: null,
+    container: null,
+    usage: usageOf(completion),
+  }
+}

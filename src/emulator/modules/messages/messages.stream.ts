@@ -1,0 +1,82 @@
+// A message as Anthropic streams it, each event named by `event:`: message_start (the message with no
+// content yet), a ping, then for each block content_block_start, its deltas (thinking_delta and a
+// signature_delta, text_delta, input_json_delta) and content_block_stop, then message_delta (the stop
+// reason and the usage) and message_stop. Pacing, batching and faults are the text engine's
+// (text-stream.ts); a fault part way ends the stream with Anthropic's `event: error`.
+import { anthropicError } from '../../http/error-handler.ts'
+import type { Completion } from '../chat/text-engine.ts'
+import { ARGUMENT_PIECE, pieces, sse, type Frame, type FrameSource } from '../chat/text-stream.ts'
+import { blocksOf, messageHead, stopOf, usageOf, type ContentBlock, type MessageOptions } from './messages.service.ts'
+
+const frame = (data: { type: string } & Record<string, unknown>, tokens = 0): Frame => ({ text: sse(data, data.type), tokens })
+
+/** A block as content_block_start announces it: its fields, with nothing written yet. */
+function emptied(block: ContentBlock): ContentBlock {
+  switch (block.type) {
+    case 'thinking':
+      return { type: 'thinking', thinking: '', signature: '' }
+    case 'text':
+      return { type: 'text', text: '', citations: null }
+    case 'tool_use':
+      return { ...block, input: {} }
+  }
+}
+
+function* events(completion: Completion, options: MessageOptions): Generator<Frame> {
+  yield frame({
+    type: 'message_start',
+    message: {
+      ...messageHead(completion),
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      stop_details: null,
+      container: null,
+      usage: {
+        input_tokens: completion.promptTokens,
+        output_tokens: 0,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        cache_creation: null,
+        inference_geo: null,
+        output_tokens_details: null,
+        server_tool_use: null,
+        service_tier: 'standard',
+      },
+    },
+  })
+  yield frame({ type: 'ping' })
+  for (const [index, { block, json }] of blocksOf(completion, options).entries()) {
+    yield frame({ type: 'content_block_start', index, content_block: emptied(block) })
+    const delta = (body: Record<string, unknown>, tokens: number): Frame => frame({ type: 'content_block_delta', index, delta: body }, tokens)
+    if (block.type === 'thinking') {
+      for (const piece of pieces(block.thinking)) yield delta({ type: 'thinking_delta', thinking: piece }, 1)
+      // Omitted thinking is written (and billed) all the same: its tokens go with the signature.
+      yield delta({ type: 'signature_delta', signature: block.signature }, block.thinking === '' ? completion.reasoningTokens : 0)
+    } else if (block.type === 'text') {
+      for (const piece of pieces(block.text)) yield delta({ type: 'text_delta', text: piece }, 1)
+    } else {
+      const args = json ?? ''
+      for (let at = 0; at < args.length; at += ARGUMENT_PIECE)
+        yield delta({ type: 'input_json_delta', partial_json: args.slice(at, at + ARGUMENT_PIECE) }, Math.ceil(ARGUMENT_PIECE / 4))
+    }
+    yield frame({ type: 'content_block_stop', index })
+  }
+  const stop = stopOf(completion.answers[0]!)
+  yield frame({
+    type: 'message_delta',
+    delta: { stop_reason: stop.reason, stop_sequence: stop.sequence, stop_details: null, container: null },
+    usage: usageOf(completion),
+  })
+  yield frame({ type: 'message_stop' })
+}
+
+/** A message as the frames of its stream. */
+export function messageFrames(completion: Completion, options: MessageOptions): FrameSource {
+  return {
+    prelude: '',
+    frames: events(completion, options),
+    epilogue: '',
+    errorFrame: (error) => sse({ type: 'error', error: anthropicError(error.status, error.message) }, 'error'),
+  }
+}

@@ -1,0 +1,199 @@
+// The parts of a Responses request with several shapes: `input` (a string, or items: messages with
+// content as a string or parts, function calls and their outputs for a tool round trip, reasoning
+// passed back), `tools`, `tool_choice` and `text.format`, read into the text engine's messages, tools
+// and formats. Each problem is a 400 naming its place (`input[2].content[0].text`, `tools[0].parameters`),
+// found before anything is billed.
+import { fieldError } from '../../core/errors.ts'
+import { checkSchema, checkToolName, type Message, type ResponseFormat, type Tool, type ToolCall, type ToolChoice } from '../chat/chat.input.ts'
+import { MAX_INPUT_ITEMS, MAX_METADATA_KEY_CHARS, MAX_METADATA_KEYS, MAX_TEXT_CHARS } from './responses.schemas.ts'
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
+
+const MESSAGE_ROLES = ['system', 'developer', 'user', 'assistant'] as const
+type MessageRole = (typeof MESSAGE_ROLES)[number]
+
+/** Item types the emulator reads; the real API's others are server tools it does not run. */
+const ITEM_TYPES = ['message', 'function_call', 'function_call_output', 'reasoning'] as const
+
+/** Content parts each role may send: the model's own (passed back) for assistant, inputs for the rest. */
+const INPUT_PARTS = ['input_text', 'input_image', 'input_file', 'input_audio', 'input_video'] as const
+const ASSISTANT_PARTS = ['output_text', 'refusal', 'input_text'] as const
+const OUTPUT_PARTS = ['input_text', 'input_image', 'input_file'] as const
+
+const IMAGE_DETAILS = ['auto', 'high', 'low', 'original']
+const AUDIO_FORMATS = ['mp3', 'wav']
+
+const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value !== ''
+
+/** One content part: its text, or one media item (a fixed number of tokens). */
+function partOf(part: unknown, at: string, allowed: readonly string[]): { text: string | null; media: number } {
+  if (!isObject(part)) throw fieldError(at, 'must be a content part object with `type`')
+  if (typeof part.type !== 'string' || !allowed.includes(part.type)) throw fieldError(`${at}.type`, `must be one of ${allowed.join(', ')}`)
+  switch (part.type) {
+    case 'input_text':
+    case 'output_text':
+      if (typeof part.text !== 'string') throw fieldError(`${at}.text`, 'must be a string')
+      return { text: part.text, media: 0 }
+    case 'refusal':
+      if (typeof part.refusal !== 'string') throw fieldError(`${at}.refusal`, 'must be a string')
+      return { text: part.refusal, media: 0 }
+    case 'input_image':
+      if (!nonEmpty(part.image_url)) throw fieldError(`${at}.image_url`, 'must be a non-empty string (an image URL or data URI)')
+      if (part.detail !== undefined && !IMAGE_DETAILS.includes(part.detail as string))
+        throw fieldError(`${at}.detail`, `must be one of ${IMAGE_DETAILS.join(', ')}`)
+      return { text: null, media: 1 }
+    case 'input_file':
+      if (!nonEmpty(part.file_data) && !nonEmpty(part.file_url) && !nonEmpty(part.file_id))
+        throw fieldError(at, 'needs `file_data` (a data URI), `file_url` or `file_id`')
+      return { text: null, media: 1 }
+    case 'input_audio': {
+      const audio = part.input_audio
+      if (!isObject(audio) || !nonEmpty(audio.data)) throw fieldError(`${at}.input_audio.data`, 'must be a non-empty string (base64 audio)')
+      if (!AUDIO_FORMATS.includes(audio.format as string)) throw fieldError(`${at}.input_audio.format`, `must be one of ${AUDIO_FORMATS.join(', ')}`)
+      return { text: null, media: 1 }
+    }
+    default:
+      if (!nonEmpty(part.video_url)) throw fieldError(`${at}.video_url`, 'must be a non-empty string (a video URL or data URI)')
+      return { text: null, media: 1 }
+  }
+}
+
+/** A message's or a tool output's content: a string, or parts of the kinds `allowed`. */
+function contentOf(content: unknown, at: string, allowed: readonly string[]): { text: string; media: number } {
+  if (content === undefined || content === null) return { text: '', media: 0 }
+  if (typeof content === 'string') return { text: content, media: 0 }
+  if (!Array.isArray(content)) throw fieldError(at, 'must be a string or an array of content parts')
+  const texts: string[] = []
+  let media = 0
+  content.forEach((part: unknown, i) => {
+    const read = partOf(part, `${at}[${i}]`, allowed)
+    if (read.text !== null) texts.push(read.text)
+    media += read.media
+  })
+  return { text: texts.join('\n'), media }
+}
+
+/** A `message` item (with `type: "message"` or only a `role`). */
+function messageOf(item: Record<string, unknown>, at: string): Message {
+  const role = item.role
+  if (typeof role !== 'string' || !(MESSAGE_ROLES as readonly string[]).includes(role))
+    throw fieldError(`${at}.role`, `must be one of ${MESSAGE_ROLES.join(', ')}`)
+  const { text, media } = contentOf(item.content, `${at}.content`, role === 'assistant' ? ASSISTANT_PARTS : INPUT_PARTS)
+  return { role: role as MessageRole, text, media, toolCalls: [] }
+}
+
+function functionCallOf(item: Record<string, unknown>, at: string): ToolCall {
+  if (!nonEmpty(item.call_id)) throw fieldError(`${at}.call_id`, 'must be a non-empty string')
+  if (!nonEmpty(item.name)) throw fieldError(`${at}.name`, 'must be a non-empty string: the name of the function called')
+  if (typeof item.arguments !== 'string') throw fieldError(`${at}.arguments`, 'must be a string (JSON)')
+  return { id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments } }
+}
+
+/** A reasoning item passed back: checked for its shape, and not part of the prompt. */
+function checkReasoning(item: Record<string, unknown>, at: string): void {
+  if (!Array.isArray(item.summary)) throw fieldError(`${at}.summary`, 'must be an array of summary_text parts')
+  item.summary.forEach((part: unknown, i) => {
+    if (!isObject(part) || part.type !== 'summary_text' || typeof part.text !== 'string')
+      throw fieldError(`${at}.summary[${i}]`, 'must be {"type": "summary_text", "text": "..."}')
+  })
+}
+
+/**
+ * `instructions` and `input` as the engine's messages: instructions first (as a system message), a
+ * string as one user message, items in order. Function calls join the assistant turn they follow;
+ * each output must answer a call made earlier in the input.
+ */
+export function parseInput(input: unknown, instructions: string | null | undefined): Message[] {
+  const messages: Message[] = instructions ? [{ role: 'system', text: instructions, media: 0, toolCalls: [] }] : []
+  if (input === undefined || input === null) throw fieldError('input', 'is required: a string, or an array of input items')
+  if (typeof input === 'string') {
+    if (input.length > MAX_TEXT_CHARS) throw fieldError('input', `must be at most ${MAX_TEXT_CHARS} characters`)
+    return [...messages, { role: 'user', text: input, media: 0, toolCalls: [] }]
+  }
+  if (!Array.isArray(input)) throw fieldError('input', 'must be a string or an array of input items')
+  if (input.length === 0) throw fieldError('input', 'must not be empty')
+  if (input.length > MAX_INPUT_ITEMS) throw fieldError('input', `must have at most ${MAX_INPUT_ITEMS} items`)
+  const calls = new Set<string>()
+  input.forEach((item: unknown, i) => {
+    const at = `input[${i}]`
+    if (!isObject(item)) throw fieldError(at, 'must be an input item object (a message with `role`, or an item with `type`)')
+    const type = item.type ?? (item.role !== undefined ? 'message' : undefined)
+    if (typeof type !== 'string' || !(ITEM_TYPES as readonly string[]).includes(type)) throw fieldError(`${at}.type`, `must be one of ${ITEM_TYPES.join(', ')}`)
+    if (type === 'message') {
+      messages.push(messageOf(item, at))
+    } else if (type === 'function_call') {
+      const call = functionCallOf(item, at)
+      if (calls.has(call.id)) throw fieldError(`${at}.call_id`, `repeats ${call.id}, the id of an earlier function_call`)
+      calls.add(call.id)
+      const last = messages.at(-1)
+      if (last?.role === 'assistant') last.toolCalls.push(call)
+      else messages.push({ role: 'assistant', text: '', media: 0, toolCalls: [call] })
+    } else if (type === 'function_call_output') {
+      if (!nonEmpty(item.call_id)) throw fieldError(`${at}.call_id`, 'must be a non-empty string')
+      if (!calls.has(item.call_id)) throw fieldError(`${at}.call_id`, `names ${item.call_id}, which no earlier function_call item in \`input\` has`)
+      if (item.output === undefined) throw fieldError(`${at}.output`, 'is required: a string, or an array of content parts')
+      const { text, media } = contentOf(item.output, `${at}.output`, OUTPUT_PARTS)
+      messages.push({ role: 'tool', text, media, toolCalls: [] })
+    } else {
+      checkReasoning(item, at)
+    }
+  })
+  return messages
+}
+
+/** Function tools (the real API's server tools are not run here). */
+export function parseTools(tools: readonly unknown[] | null | undefined): Tool[] {
+  if (!tools) return []
+  const seen = new Set<string>()
+  return tools.map((tool, i) => {
+    const at = `tools[${i}]`
+    if (!isObject(tool)) throw fieldError(at, 'must be an object')
+    if (tool.type !== 'function') throw fieldError(`${at}.type`, 'must be "function" (server tools are not emulated)')
+    const name = checkToolName(tool.name, `${at}.name`)
+    if (seen.has(name)) throw fieldError(`${at}.name`, `repeats the name ${name}`)
+    seen.add(name)
+    if (tool.description !== undefined && tool.description !== null && typeof tool.description !== 'string')
+      throw fieldError(`${at}.description`, 'must be a string')
+    if (tool.strict !== undefined && tool.strict !== null && typeof tool.strict !== 'boolean') throw fieldError(`${at}.strict`, 'must be a boolean')
+    const parameters =
+      tool.parameters === undefined || tool.parameters === null ? { type: 'object', properties: {} } : checkSchema(tool.parameters, `${at}.parameters`)
+    return { name, description: typeof tool.description === 'string' ? tool.description : '', parameters }
+  })
+}
+
+export function parseToolChoice(choice: unknown, tools: readonly Tool[]): ToolChoice {
+  if (choice === undefined || choice === null) return tools.length > 0 ? { kind: 'auto' } : { kind: 'none' }
+  if (choice === 'auto' || choice === 'none' || choice === 'required') {
+    if (choice === 'required' && tools.length === 0) throw fieldError('tool_choice', 'is "required" but the request has no `tools`')
+    return { kind: choice }
+  }
+  if (isObject(choice) && choice.type === 'function') {
+    if (typeof choice.name !== 'string') throw fieldError('tool_choice.name', 'must be the name of one of the request’s `tools`')
+    const name = choice.name
+    if (!tools.some((t) => t.name === name)) throw fieldError('tool_choice.name', `names ${name}, which is not among the request's \`tools\``)
+    return { kind: 'named', name }
+  }
+  throw fieldError('tool_choice', 'must be "auto", "none", "required" or {"type":"function","name":"..."}')
+}
+
+export function parseFormat(format: unknown): ResponseFormat {
+  if (format === undefined || format === null) return { kind: 'text' }
+  if (!isObject(format)) throw fieldError('text.format', 'must be an object with `type`')
+  if (format.type === 'text') return { kind: 'text' }
+  if (format.type === 'json_object') return { kind: 'json_object' }
+  if (format.type === 'json_schema') {
+    const name = checkToolName(format.name, 'text.format.name')
+    if (format.schema === undefined) throw fieldError('text.format.schema', 'is required: the JSON Schema the answer follows')
+    return { kind: 'json_schema', name, schema: checkSchema(format.schema, 'text.format.schema') }
+  }
+  throw fieldError('text.format.type', 'must be one of text, json_object, json_schema')
+}
+
+/** `metadata`'s keys: at most MAX_METADATA_KEYS, each at most MAX_METADATA_KEY_CHARS (its values are the schema's). */
+export function checkMetadata(metadata: Record<string, string> | null | undefined): void {
+  if (!metadata) return
+  const keys = Object.keys(metadata)
+  if (keys.length > MAX_METADATA_KEYS) throw fieldError('metadata', `must have at most ${MAX_METADATA_KEYS} keys`)
+  const long = keys.find((key) => key.length > MAX_METADATA_KEY_CHARS)
+  if (long !== undefined) throw fieldError('metadata', `has a key longer than ${MAX_METADATA_KEY_CHARS} characters: ${long.slice(0, 16)}…`)
+}

@@ -1,0 +1,239 @@
+// The Responses API on the text engine: a body is read into the engine's ask (responses.input.ts, every
+// problem named by its Responses field), the engine writes, bills and records the answer (chat fixtures
+// answer it too), and this file renders the Completion as a `response` object: its output items
+// (reasoning, a message, function calls), status, usage and cost, and the request's settings echoed.
+import type { RequestOrigin } from '../../http/request-origin.ts'
+import { fieldError } from '../../core/errors.ts'
+import { sha256Hex } from '../../core/rng.ts'
+import type { AuthContext } from '../caller.ts'
+import type { EmulatorContext } from '../module.ts'
+import type { Region } from '../catalog/catalog.schemas.ts'
+import type { ToolCall } from '../chat/chat.input.ts'
+import { costSplit, generateText, type Completion, type TextAsk } from '../chat/text-engine.ts'
+import { statelessOnly } from './responses.errors.ts'
+import { checkMetadata, parseFormat, parseInput, parseToolChoice, parseTools } from './responses.input.ts'
+import type { ResponsesBody, SummaryVerbosity } from './responses.schemas.ts'
+
+const RESPONSES_FIELDS: TextAsk['fields'] = { tool: (i) => `tools[${i}].parameters`, format: 'text.format.schema' }
+
+/** What a response object says of its request besides the answer (the real API echoes its settings). */
+export type ResponseEcho = Record<string, unknown>
+
+/** A billed answer, with what its rendering needs of the request. */
+export interface CreatedResponse {
+  completion: Completion
+  echo: ResponseEcho
+  /** The reasoning summary asked for, or null (reasoning then comes as content only). */
+  summary: SummaryVerbosity | null
+}
+
+/** Reasoning as the Responses API asks for it: effort `none` or `enabled: false` turn it off. */
+function reasoningOf(body: ResponsesBody): TextAsk['reasoning'] {
+  const reasoning = body.reasoning
+  if (!reasoning || reasoning.enabled === false || reasoning.effort === 'none') return null
+  return { effort: reasoning.effort ?? undefined, maxTokens: reasoning.max_tokens ?? undefined }
+}
+
+/** Fields of the real API that need state the emulator does not keep (it is stateless, as the gateway's). */
+function refuseStateful(body: ResponsesBody): void {
+  if (body.previous_response_id !== undefined && body.previous_response_id !== null) throw statelessOnly('previous_response_id')
+  if (body.store === true) throw statelessOnly('store')
+  if (body.prompt !== undefined && body.prompt !== null) throw statelessOnly('prompt')
+}
+
+function askOf(body: ResponsesBody): TextAsk {
+  refuseStateful(body)
+  checkMetadata(body.metadata)
+  const candidates = [...(body.model ? [body.model] : []), ...(body.models ?? [])]
+  if (candidates.length === 0) throw fieldError('model', 'is required (or `models`, a list to try in order)')
+  const tools = parseTools(body.tools)
+  return {
+    candidates,
+    messages: parseInput(body.input, body.instructions),
+    tools,
+    toolChoice: parseToolChoice(body.tool_choice, tools),
+    format: parseFormat(body.text?.format),
+    maxTokens: body.max_output_tokens ?? null,
+    stop: [],
+    choices: 1,
+    seed: body.seed ?? null,
+    reasoning: reasoningOf(body),
+    provider: body.provider,
+    user: body.user ?? body.safety_identifier ?? null,
+    fields: RESPONSES_FIELDS,
+  }
+}
+
+/** The request's settings as the response object repeats them. */
+function echoOf(body: ResponsesBody): ResponseEcho {
+  const tools = (body.tools ?? []) as Array<Record<string, unknown>>
+  return {
+    instructions: body.instructions ?? null,
+    max_output_tokens: body.max_output_tokens ?? null,
+    max_tool_calls: null,
+    metadata: body.metadata ?? null,
+    parallel_tool_calls: body.parallel_tool_calls ?? true,
+    previous_response_id: null,
+    reasoning: body.reasoning ? { effort: body.reasoning.effort ?? null, summary: body.reasoning.summary ?? null } : null,
+    store: false,
+    temperature: body.temperature ?? null,
+    top_p: body.top_p ?? null,
+    presence_penalty: body.presence_penalty ?? null,
+    frequency_penalty: body.frequency_penalty ?? null,
+    text: { format: body.text?.format ?? { type: 'text' }, ...(body.text?.verbosity ? { verbosity: body.text.verbosity } : {}) },
+    tool_choice: body.tool_choice ?? 'auto',
+    tools: tools.map((t) => ({
+      type: 'function',
+      name: t.name,
+      description: t.description ?? null,
+      parameters: t.parameters ?? null,
+      strict: t.strict ?? null,
+    })),
+    user: body.user ?? null,
+    safety_identifier: body.safety_identifier ?? null,
+  }
+}
+
+export async function createResponse(
+  ctx: EmulatorContext,
+  caller: AuthContext,
+  body: ResponsesBody,
+  region: Region | null,
+  origin: RequestOrigin,
+): Promise<CreatedResponse> {
+  const ask = askOf(body)
+  const call = { operation: 'responses.create', apiType: 'completions', region, streamed: body.stream === true, origin } as const
+  const completion = await generateText(ctx, caller, ask, call)
+  return { completion, echo: echoOf(body), summary: ask.reasoning ? (body.reasoning?.summary ?? null) : null }
+}
+
+// ---- Rendering --------------------------------------------------------------------------------------
+
+/** One output item, as the stream builds it up and the response object holds it. */
+export type OutputItem =
+  | { type: 'reasoning'; id: string; text: string; summary: string | null; cut: boolean }
+  | { type: 'message'; id: string; text: string; cut: boolean }
+  | { type: 'function_call'; id: string; call: ToolCall; cut: boolean }
+
+/** An item id derived from the response's, so the same request gives the same ids. */
+const itemId = (completion: Completion, prefix: string, index: number): string => `${prefix}_${sha256Hex(`${completion.id}:${index}`).slice(0, 32)}`
+
+/** The summary asked for: the first sentence of the reasoning (auto, concise) or all of it (detailed). */
+function summaryOf(reasoning: string, verbosity: SummaryVerbosity): string {
+  if (verbosity === 'detailed') return reasoning
+  const end = reasoning.indexOf('. ')
+  return end === -1 ? reasoning : reasoning.slice(0, end + 1)
+}
+
+/** The answer's output items in order: reasoning, the message, then each function call; the last is cut at max_output_tokens. */
+export function outputItems(created: CreatedResponse): OutputItem[] {
+  const { completion, summary } = created
+  const answer = completion.answers[0]!
+  const items: OutputItem[] = []
+  if (answer.reasoning !== null) {
+    items.push({
+      type: 'reasoning',
+      id: itemId(completion, 'rs', items.length),
+      text: answer.reasoning,
+      summary: summary ? summaryOf(answer.reasoning, summary) : null,
+      cut: false,
+    })
+  }
+  if (answer.content !== null) items.push({ type: 'message', id: itemId(completion, 'msg', items.length), text: answer.content, cut: false })
+  for (const call of answer.toolCalls) items.push({ type: 'function_call', id: itemId(completion, 'fc', items.length), call, cut: false })
+  const last = items.at(-1)
+  if (last && answer.finishReason === 'length') last.cut = true
+  return items
+}
+
+/** An item as JSON: `done` as the response holds it, else as `response.output_item.added` first shows it (empty, in progress). */
+export function itemJson(item: OutputItem, done: boolean): Record<string, unknown> {
+  const status = done ? (item.cut ? 'incomplete' : 'completed') : 'in_progress'
+  switch (item.type) {
+    case 'reasoning':
+      return {
+        type: 'reasoning',
+        id: item.id,
+        status,
+        summary: done && item.summary !== null ? [{ type: 'summary_text', text: item.summary }] : [],
+        // Its one reasoning_text part is there from the start: the real document's content_part events
+        // carry only output_text and refusal parts, so reasoning deltas go into this part.
+        content: [{ type: 'reasoning_text', text: done ? item.text : '' }],
+      }
+    case 'message':
+      return { type: 'message', id: item.id, role: 'assistant', status, content: done ? [outputText(item.text)] : [] }
+    case 'function_call':
+      return {
+        type: 'function_call',
+        id: item.id,
+        call_id: item.call.id,
+        name: item.call.function.name,
+        arguments: done ? item.call.function.arguments : '',
+        status,
+      }
+  }
+}
+
+export const outputText = (text: string): Record<string, unknown> => ({ type: 'output_text', text, annotations: [], logprobs: [] })
+
+/** Usage as the gateway reports it: tokens, reasoning within the output, and the cost split. */
+export function usageOf(completion: Completion): Record<string, unknown> {
+  const cost = costSplit(completion)
+  return {
+    input_tokens: completion.promptTokens,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: completion.completionTokens,
+    output_tokens_details: { reasoning_tokens: completion.reasoningTokens },
+    total_tokens: completion.promptTokens + completion.completionTokens,
+    cost: cost.totalUsd,
+    is_byok: false,
+    cost_details: { upstream_inference_cost: null, upstream_inference_input_cost: cost.promptUsd, upstream_inference_output_cost: cost.completionUsd },
+  }
+}
+
+/** Where a response stands: in progress, finished, or failed part way. */
+export interface ResponseState {
+  status: 'in_progress' | 'completed' | 'incomplete' | 'failed'
+  completed_at: number | null
+  error: { code: string; message: string } | null
+  incomplete_details: { reason: 'max_output_tokens' } | null
+  output: Array<Record<string, unknown>>
+  /** Absent until the response is finished (the document's usage is an object, never null). */
+  usage?: Record<string, unknown>
+  /** The gateway's precise error type, on a failed response. */
+  error_type?: string
+}
+
+/** The response object in a given state: its id, times, model, state, then the request's settings. */
+export function responseObject(created: CreatedResponse, state: ResponseState): Record<string, unknown> {
+  const { completion } = created
+  const { status, completed_at, ...rest } = state
+  return {
+    id: completion.id,
+    object: 'response',
+    created_at: completion.created,
+    status,
+    completed_at,
+    model: completion.model.id,
+    ...rest,
+    ...created.echo,
+    background: false,
+    service_tier: null,
+  }
+}
+
+/** The finished response: `completed`, or `incomplete` when the answer was cut at max_output_tokens. */
+export function responseResult(created: CreatedResponse, items: readonly OutputItem[] = outputItems(created)): Record<string, unknown> {
+  const { completion } = created
+  const cut = completion.answers[0]!.finishReason === 'length'
+  // The simulated generation ends after the endpoint's latency and its tokens at its throughput.
+  const seconds = (completion.latencyMs + (completion.completionTokens / completion.tokensPerSecond) * 1000) / 1000
+  return responseObject(created, {
+    status: cut ? 'incomplete' : 'completed',
+    completed_at: completion.created + Math.round(seconds),
+    error: null,
+    incomplete_details: cut ? { reason: 'max_output_tokens' } : null,
+    output: items.map((item) => itemJson(item, true)),
+    usage: usageOf(completion),
+  })
+}

@@ -1,0 +1,100 @@
+// A response as server-sent events, as the real gateway streams it: each event named (`event: <type>`)
+// with its `sequence_number`; response.created and response.in_progress, then each output item
+// (output_item.added, a message's content part, its text, reasoning or argument deltas and their done
+// events, output_item.done), then response.completed (or response.incomplete, cut at max_output_tokens) with
+// the whole response, and `data: [DONE]`. A fault part way ends it with an `error` event and
+// response.failed. Pacing, batching and faults are the text engine's (text-stream.ts).
+import { ERROR_TYPES } from '../chat/chat.stream.ts'
+import { ARGUMENT_PIECE, pieces, sse, type Frame, type FrameSource, type StreamError } from '../chat/text-stream.ts'
+import { itemJson, outputItems, outputText, responseObject, responseResult, type CreatedResponse, type OutputItem } from './responses.service.ts'
+
+/** What the real gateway sends first, while the model "thinks". */
+const PROCESSING = ': OPENROUTER PROCESSING\n\n'
+
+/** The Responses API's error codes (a reduced mapping of the gateway's error types), by status. */
+function responsesErrorCode(status: number): 'invalid_prompt' | 'rate_limit_exceeded' | 'server_error' {
+  if (status === 429) return 'rate_limit_exceeded'
+  return status === 400 || status === 413 || status === 422 ? 'invalid_prompt' : 'server_error'
+}
+
+type Next = (type: string, payload: Record<string, unknown>, tokens?: number) => Frame
+
+/** The events of one output item, from its output_item.added to its output_item.done. */
+function* itemEvents(item: OutputItem, outputIndex: number, next: Next): Generator<Frame> {
+  yield next('response.output_item.added', { output_index: outputIndex, item: itemJson(item, false) })
+  const at = { item_id: item.id, output_index: outputIndex }
+  switch (item.type) {
+    case 'reasoning': {
+      // The item came with its reasoning_text part (see itemJson): the text goes straight into it.
+      const part = { ...at, content_index: 0 }
+      for (const delta of pieces(item.text)) yield next('response.reasoning_text.delta', { ...part, delta }, 1)
+      yield next('response.reasoning_text.done', { ...part, text: item.text })
+      if (item.summary !== null) {
+        // A summary is not billed: its deltas carry no tokens.
+        const summary = { ...at, summary_index: 0 }
+        yield next('response.reasoning_summary_part.added', { ...summary, part: { type: 'summary_text', text: '' } })
+        for (const delta of pieces(item.summary)) yield next('response.reasoning_summary_text.delta', { ...summary, delta })
+        yield next('response.reasoning_summary_text.done', { ...summary, text: item.summary })
+        yield next('response.reasoning_summary_part.done', { ...summary, part: { type: 'summary_text', text: item.summary } })
+      }
+      break
+    }
+    case 'message': {
+      const part = { ...at, content_index: 0 }
+      yield next('response.content_part.added', { ...part, part: outputText('') })
+      for (const delta of pieces(item.text)) yield next('response.output_text.delta', { ...part, delta, logprobs: [] }, 1)
+      yield next('response.output_text.done', { ...part, text: item.text, logprobs: [] })
+      yield next('response.content_part.done', { ...part, part: outputText(item.text) })
+      break
+    }
+    case 'function_call': {
+      const args = item.call.function.arguments
+      for (let start = 0; start < args.length; start += ARGUMENT_PIECE)
+        yield next('response.function_call_arguments.delta', { ...at, delta: args.slice(start, start + ARGUMENT_PIECE) }, Math.ceil(ARGUMENT_PIECE / 4))
+      yield next('response.function_call_arguments.done', { ...at, name: item.call.function.name, arguments: args })
+      break
+    }
+  }
+  yield next('response.output_item.done', { output_index: outputIndex, item: itemJson(item, true) })
+}
+
+/** A response as the frames of its stream, made as they are sent. */
+export function responseFrames(created: CreatedResponse): FrameSource {
+  let sequence = 0
+  let exhausted = false
+  const next: Next = (type, payload, tokens = 0) => ({ text: sse({ type, sequence_number: sequence++, ...payload }, type), tokens })
+  const frames = function* (): Generator<Frame> {
+    const pending = responseObject(created, { status: 'in_progress', completed_at: null, error: null, incomplete_details: null, output: [] })
+    yield next('response.created', { response: pending })
+    yield next('response.in_progress', { response: pending })
+    const items = outputItems(created)
+    for (const [index, item] of items.entries()) yield* itemEvents(item, index, next)
+    const result = responseResult(created, items)
+    yield next(result.status === 'completed' ? 'response.completed' : 'response.incomplete', { response: result })
+    exhausted = true
+  }
+  return {
+    prelude: PROCESSING,
+    frames: frames(),
+    epilogue: 'data: [DONE]\n\n',
+    errorFrame(error: StreamError): string {
+      // A stream breaks after taking a frame it does not send (which gave up its number), or at its end.
+      let number = exhausted || sequence === 0 ? sequence : sequence - 1
+      const code = responsesErrorCode(error.status)
+      const event = (type: string, payload: Record<string, unknown>): string => sse({ type, sequence_number: number++, ...payload }, type)
+      return (
+        event('error', { code, message: error.message, param: null }) +
+        event('response.failed', {
+          response: responseObject(created, {
+            status: 'failed',
+            completed_at: null,
+            error: { code, message: error.message },
+            incomplete_details: null,
+            output: [],
+            error_type: ERROR_TYPES[error.status] ?? 'server',
+          }),
+        })
+      )
+    },
+  }
+}

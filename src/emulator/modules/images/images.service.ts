@@ -1,0 +1,390 @@
+// Image generation: a request (the gateway's POST /images, OpenAI's POST /images/generations, or a
+// chat asking for `modalities: ["image"]`) is read into a job (model, prompt, count, size, format),
+// checked against the model's facts (image-models.ts), billed through the ledger at the endpoint's
+// per-image price (402 before anything is made), recorded as a generation of api_type `image`, and
+// then drawn (picture.ts) and encoded (encode.ts). The same emulator seed, model, prompt, seed (for
+// models that take one), references, size and format always give the same bytes.
+import type { RequestOrigin } from '../../http/request-origin.ts'
+import { fieldError } from '../../core/errors.ts'
+import { nanosToUsd, priceUsd, tokenCostNanos, usdToNanos } from '../../core/money.ts'
+import { sha256Hex } from '../../core/rng.ts'
+import { countTokens, loadTokenizer } from '../../core/tokens.ts'
+import { immediateTransaction } from '../../store/db.ts'
+import type { AuthContext } from '../caller.ts'
+import type { EmulatorContext } from '../module.ts'
+import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
+import { invalidModelId } from '../catalog/catalog.errors.ts'
+import { routeByPreferences, type ProviderPreferences } from '../catalog/routing.ts'
+import { bill } from '../ledger/ledger.service.ts'
+import { DEFAULT_JPEG_QUALITY, encodePicture, MEDIA_TYPES, type ImageFormat } from './encode.ts'
+import {
+  ASPECT_RATIOS,
+  formatFor,
+  loadImageModels,
+  MAX_REQUEST_PIXELS,
+  maxReferences,
+  RESOLUTIONS,
+  settleSize,
+  type AspectRatio,
+  type Dimensions,
+  type ImageModelFacts,
+  type ImageModels,
+  type Resolution,
+} from './image-models.ts'
+import { notAnImageModel } from './images.errors.ts'
+import type { ImageProviderPreferences, ImagesBody, OpenAiImagesBody } from './images.schemas.ts'
+import { drawPicture } from './picture.ts'
+
+/** Simulated time to make one image, for the generation's `generation_time`. */
+const RENDER_MS_PER_IMAGE = 4000
+
+export interface ImagesService {
+  readonly models: ImageModels
+  /** Images for a chat answer that asked for `modalities: ["image", ...]`: one PNG data URL per choice. */
+  /** Checks what a chat asks of an image model (a 400 names its field); the pictures are drawn only once billed. */
+  forChat(model: CatalogModel, ask: ChatImageAsk): { count: number; draw(): string[] }
+}
+
+export interface ChatImageAsk {
+  /** The last user message. */
+  prompt: string
+  seed: number | null
+  choices: number
+  /** The chat body's `image_config` (its `aspect_ratio` and `image_size` are read). */
+  config: unknown
+}
+
+/** What one request makes, checked and settled. */
+export interface ImageJob {
+  model: CatalogModel
+  prompt: string
+  n: number
+  dimensions: Dimensions
+  format: ImageFormat
+  jpegQuality: number
+  transparent: boolean
+  /** Seed (where the model takes one) and references: with the model and prompt, what the pictures are drawn from. */
+  variation: string
+  provider: ProviderPreferences | undefined
+  user: string | null
+}
+
+export interface MadeImages {
+  created: number
+  generationId: string
+  files: Buffer[]
+  format: ImageFormat
+  dimensions: Dimensions
+  transparent: boolean
+  promptTokens: number
+  costNanos: number
+  promptCostNanos: number
+}
+
+export function createImagesService(ctx: EmulatorContext): ImagesService {
+  const models = loadImageModels(ctx.config.fixtures)
+  return {
+    models,
+    forChat(model, ask) {
+      const facts = models.factsOf(model)
+      const config = chatImageConfig(ask.config)
+      const dimensions = settleSize(model.id, facts, {
+        ...config,
+        fields: { size: 'image_config.image_size', resolution: 'image_config.image_size', aspectRatio: 'image_config.aspect_ratio' },
+      })
+      checkPixels('n', ask.choices, dimensions)
+      const drawing: Drawing = {
+        model,
+        prompt: ask.prompt,
+        variation: variationOf(facts, ask.seed, ''),
+        dimensions,
+        format: 'png',
+        transparent: false,
+        jpegQuality: DEFAULT_JPEG_QUALITY,
+      }
+      return {
+        count: ask.choices,
+        draw: () => Array.from({ length: ask.choices }, (_, index) => `data:image/png;base64,${render(ctx.config.seed, drawing, index).toString('base64')}`),
+      }
+    },
+  }
+}
+
+/** The aspect ratio and tier a chat's `image_config` asks for (its other keys are the providers'). */
+function chatImageConfig(config: unknown): { aspectRatio?: AspectRatio | 'auto'; resolution?: Resolution } {
+  if (config === null || config === undefined) return {}
+  if (typeof config !== 'object' || Array.isArray(config)) throw fieldError('image_config', 'must be an object')
+  const { aspect_ratio: ratio, image_size: size } = config as Record<string, unknown>
+  if (ratio !== undefined && !(ASPECT_RATIOS as readonly unknown[]).includes(ratio) && ratio !== 'auto') {
+    throw fieldError('image_config.aspect_ratio', `must be one of ${ASPECT_RATIOS.join(', ')}, auto`)
+  }
+  if (size !== undefined && !(RESOLUTIONS as readonly unknown[]).includes(size))
+    throw fieldError('image_config.image_size', `must be one of ${RESOLUTIONS.join(', ')}`)
+  return { aspectRatio: ratio as AspectRatio | 'auto' | undefined, resolution: size as Resolution | undefined }
+}
+
+/** The part of the pictures' identity beyond model, prompt and index: the seed, where the model takes one, and the references. */
+const variationOf = (facts: ImageModelFacts, seed: number | null | undefined, references: string): string =>
+  `${facts.seed && seed != null ? seed : ''}\u0000${references}`
+
+/** What a picture is drawn and encoded from: with the emulator's seed and its index, all that decides its bytes. */
+type Drawing = Pick<ImageJob, 'model' | 'prompt' | 'variation' | 'dimensions' | 'format' | 'transparent' | 'jpegQuality'>
+
+function render(seed: number, drawing: Drawing, index: number): Buffer {
+  const { width, height } = drawing.dimensions
+  const identity = `${drawing.model.id}\u0000${drawing.variation}\u0000${index}\u0000${drawing.prompt}`
+  return encodePicture(drawPicture(seed, identity, width, height, drawing.transparent), drawing.format, drawing.jpegQuality)
+}
+
+// ---- Reading requests ---------------------------------------------------------------------------
+
+/** The model a body names: it must exist and make images. */
+function imageModel(ctx: EmulatorContext, id: string): CatalogModel {
+  const model = ctx.services.catalog.get().find(id)
+  if (!model) throw invalidModelId(id)
+  if (!model.architecture.output_modalities.includes('image')) throw notAnImageModel(id, model.architecture.output_modalities)
+  return model
+}
+
+function checkCount(model: CatalogModel, facts: ImageModelFacts, n: number): void {
+  if (n > facts.max_n) {
+    throw fieldError('n', facts.max_n === 1 ? `must be 1 for ${model.id}, which makes one image per request` : `must be at most ${facts.max_n} for ${model.id}`)
+  }
+}
+
+const REFERENCE_HEAD = /^data:image\/(png|jpeg|jpg|webp);base64,/i
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
+
+/** The first bytes of each image format a reference may be. */
+const MAGIC: readonly (readonly number[])[] = [
+  [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+  [0xff, 0xd8, 0xff],
+  [0x52, 0x49, 0x46, 0x46],
+]
+
+/**
+ * Reference images, checked (an http(s) URL as it is, never fetched; a data URL must hold a PNG,
+ * JPEG or WebP): what they are is part of the pictures' identity, as a hash.
+ */
+function readReferences(model: CatalogModel, facts: ImageModelFacts, references: ImagesBody['input_references']): string {
+  if (!references || references.length === 0) return ''
+  const most = maxReferences(model, facts)
+  if (references.length > most) {
+    throw fieldError(
+      'input_references',
+      most === 0 ? `is not taken by ${model.id}, which makes images from text alone` : `must have at most ${most} images for ${model.id}`,
+    )
+  }
+  references.forEach(({ image_url: { url } }, i) => {
+    const field = `input_references[${i}].image_url.url`
+    if (/^https?:\/\//i.test(url)) {
+      if (!URL.canParse(url)) throw fieldError(field, 'is not a valid URL')
+      return
+    }
+    const head = REFERENCE_HEAD.exec(url)
+    if (!head) throw fieldError(field, 'must be a data URL of a PNG, JPEG or WebP image (data:image/png;base64,...) or an http(s) URL')
+    const body = url.slice(head[0].length)
+    if (body.length === 0 || body.length % 4 === 1 || !BASE64.test(body)) throw fieldError(field, 'is not valid base64')
+    const bytes = Buffer.from(body.slice(0, 16), 'base64')
+    if (!MAGIC.some((magic) => magic.every((b, j) => bytes[j] === b))) throw fieldError(field, 'holds bytes that are not a PNG, JPEG or WebP image')
+  })
+  return sha256Hex(references.map((r) => r.image_url.url).join('\u0000'))
+}
+
+const providerOf = (prefs: ImageProviderPreferences | undefined): ProviderPreferences | undefined =>
+  prefs && {
+    order: prefs.order ?? undefined,
+    only: prefs.only ?? undefined,
+    ignore: prefs.ignore ?? undefined,
+    allow_fallbacks: prefs.allow_fallbacks ?? undefined,
+  }
+
+/** A transparent background is made only where the model has the knob; JPEG has no alpha to hold it. */
+function transparency(facts: ImageModelFacts, background: string | null | undefined, asked: string | null | undefined, format: ImageFormat): boolean {
+  if (background !== 'transparent') return false
+  if (asked === 'jpeg') throw fieldError('background', 'transparent needs an output_format with alpha (png or webp), not jpeg')
+  return facts.background && format !== 'jpeg'
+}
+
+/** POST /images: the real document's request. */
+export function gatewayJob(ctx: EmulatorContext, body: ImagesBody): ImageJob {
+  const model = imageModel(ctx, body.model)
+  const facts = ctx.services.images.models.factsOf(model)
+  const n = body.n ?? 1
+  checkCount(model, facts, n)
+  const references = readReferences(model, facts, body.input_references)
+  const dimensions = settleSize(model.id, facts, {
+    size: body.size,
+    resolution: body.resolution,
+    aspectRatio: body.aspect_ratio,
+    fields: { size: 'size', resolution: 'resolution', aspectRatio: 'aspect_ratio' },
+  })
+  if (body.output_format === 'svg')
+    throw fieldError('output_format', 'svg comes only from vectorization models, and none is served here: ask for png, jpeg or webp')
+  const format = formatFor(facts, body.output_format)
+  return {
+    model,
+    prompt: body.prompt,
+    n,
+    dimensions,
+    format,
+    jpegQuality: facts.output_compression ? (body.output_compression ?? DEFAULT_JPEG_QUALITY) : DEFAULT_JPEG_QUALITY,
+    transparent: transparency(facts, body.background, body.output_format, format),
+    variation: variationOf(facts, body.seed, references),
+    provider: providerOf(body.provider),
+    user: null,
+  }
+}
+
+/** POST /images/generations: OpenAI's request. */
+export function openAiJob(ctx: EmulatorContext, body: OpenAiImagesBody): ImageJob {
+  if (body.stream) throw fieldError('stream', 'is not supported here: no image endpoint of the emulator streams (leave it out for the whole images at once)')
+  const model = imageModel(ctx, body.model)
+  const facts = ctx.services.images.models.factsOf(model)
+  const n = body.n ?? 1
+  checkCount(model, facts, n)
+  const dimensions = settleSize(model.id, facts, { size: body.size, fields: { size: 'size', resolution: 'size', aspectRatio: 'size' } })
+  const format = formatFor(facts, body.output_format)
+  return {
+    model,
+    prompt: body.prompt,
+    n,
+    dimensions,
+    format,
+    jpegQuality: facts.output_compression ? (body.output_compression ?? DEFAULT_JPEG_QUALITY) : DEFAULT_JPEG_QUALITY,
+    transparent: transparency(facts, body.background, body.output_format, format),
+    variation: variationOf(facts, body.seed, ''),
+    provider: providerOf(body.provider),
+    user: body.safety_identifier ?? body.user ?? null,
+  }
+}
+
+// ---- Making them --------------------------------------------------------------------------------
+
+/** One request makes at most MAX_REQUEST_PIXELS, whatever the count and size of its images. */
+function checkPixels(field: string, count: number, { width, height }: Dimensions): void {
+  const pixels = count * width * height
+  if (pixels > MAX_REQUEST_PIXELS) {
+    throw fieldError(
+      field,
+      `asks for ${count} images of ${width}x${height}, ${pixels} pixels in all, more than the ${MAX_REQUEST_PIXELS} one request may make: ask for fewer or smaller images`,
+    )
+  }
+}
+
+const p50 = (figures: { p50?: number | null } | null | undefined): number | null => (typeof figures?.p50 === 'number' ? figures.p50 : null)
+
+/** What `count` images and a prompt cost at an endpoint: its per-image price, and its prompt price where it has one. */
+export function imageCostNanos(pricing: CatalogEndpoint['pricing'], count: number, promptTokens: number): number {
+  return count * usdToNanos(priceUsd(pricing.image)) + tokenCostNanos(pricing, promptTokens)
+}
+
+/** Bills and records the job (one transaction: a 402 or 429 makes nothing), then draws and encodes its images. */
+export async function makeImages(
+  ctx: EmulatorContext,
+  caller: AuthContext,
+  job: ImageJob,
+  call: { operation: string; region: Region | null; origin: RequestOrigin },
+): Promise<MadeImages> {
+  const { model, n, dimensions } = job
+  await loadTokenizer()
+  const promptTokens = countTokens(job.prompt)
+  if (promptTokens > model.context_length) {
+    throw fieldError('prompt', `is ${promptTokens} tokens, more than the ${model.context_length} ${model.id} reads`)
+  }
+  checkPixels('n', n, dimensions)
+
+  ctx.services.ratelimit.admit(caller.key.hash, caller.account.id, ctx.clock.now())
+  const now = ctx.clock.now()
+  const created = Math.floor(now / 1000)
+  const recorded = immediateTransaction(ctx.db, () => {
+    const billed = bill(ctx, {
+      caller,
+      operation: call.operation,
+      model: { id: model.id, canonical_slug: model.canonical_slug },
+      endpoints: model.endpoints,
+      region: call.region,
+      route: routeByPreferences(model, job.provider),
+      price: (endpoint) => ({ prompt_tokens: promptTokens, completion_tokens: 0, cost_nanos: imageCostNanos(endpoint.pricing, n, promptTokens) }),
+    })
+    const id = `gen-img-${created}-${ctx.ids.generation(`img:${billed.usage_id}`)}`
+    const latencyMs = Math.round((p50(billed.endpoint.latency_last_30m) ?? 0.5) * 1000)
+    ctx.services.chat.generations.insert({
+      id,
+      usage_id: billed.usage_id,
+      account_id: caller.account.id,
+      api_type: 'image',
+      streamed: 0,
+      finish_reason: 'stop',
+      latency_ms: latencyMs,
+      generation_time_ms: latencyMs + n * RENDER_MS_PER_IMAGE,
+      http_referer: call.origin.referer,
+      app_title: call.origin.title,
+      user_agent: call.origin.userAgent,
+      external_user: job.user,
+      created_at: now,
+    })
+    return { id, billed }
+  })
+
+  const files = Array.from({ length: n }, (_, index) => render(ctx.config.seed, job, index))
+  return {
+    created,
+    generationId: recorded.id,
+    files,
+    format: job.format,
+    dimensions,
+    transparent: job.transparent,
+    promptTokens,
+    costNanos: recorded.billed.charge.cost_nanos,
+    promptCostNanos: tokenCostNanos(recorded.billed.endpoint.pricing, promptTokens),
+  }
+}
+
+// ---- Answers ------------------------------------------------------------------------------------
+
+/** The real document's ImageGenerationResponse, as JSON text. */
+export function gatewayAnswer(made: MadeImages): string {
+  const mediaType = MEDIA_TYPES[made.format]
+  return JSON.stringify({
+    created: made.created,
+    data: made.files.map((file) => ({ b64_json: file.toString('base64'), media_type: mediaType })),
+    usage: {
+      prompt_tokens: made.promptTokens,
+      completion_tokens: 0,
+      total_tokens: made.promptTokens,
+      cost: nanosToUsd(made.costNanos),
+      is_byok: false,
+      cost_details: {
+        upstream_inference_cost: null,
+        upstream_inference_prompt_cost: nanosToUsd(made.promptCostNanos),
+        upstream_inference_completions_cost: nanosToUsd(made.costNanos - made.promptCostNanos),
+      },
+    },
+  })
+}
+
+/** OpenAI's ImagesResponse, as JSON text: `b64_json`, or with `response_format: "url"` a data URL. */
+export function openAiAnswer(made: MadeImages, body: OpenAiImagesBody): string {
+  const mediaType = MEDIA_TYPES[made.format]
+  const quality =
+    body.quality === 'low' ? 'low' : body.quality === 'high' || body.quality === 'hd' || body.quality === 'xhigh' || body.quality === 'max' ? 'high' : 'medium'
+  return JSON.stringify({
+    created: made.created,
+    data: made.files.map((file) =>
+      body.response_format === 'url' ? { url: `data:${mediaType};base64,${file.toString('base64')}` } : { b64_json: file.toString('base64') },
+    ),
+    background: made.transparent ? 'transparent' : 'opaque',
+    output_format: made.format,
+    quality,
+    size: `${made.dimensions.width}x${made.dimensions.height}`,
+    usage: {
+      input_tokens: made.promptTokens,
+      input_tokens_details: { image_tokens: 0, text_tokens: made.promptTokens },
+      output_tokens: 0,
+      output_tokens_details: { image_tokens: 0, text_tokens: 0 },
+      total_tokens: made.promptTokens,
+      cost: nanosToUsd(made.costNanos),
+    },
+  })
+}

@@ -1,0 +1,128 @@
+// A transcription request's two shapes made one: JSON with base64 `input_audio` {data, format}, and
+// the OpenAI-style multipart form (a `file` and text fields). Each problem is a 400 naming its field
+// (`input_audio.data`, `file`, `temperature`); an upload over 25 MB is a 413.
+import type { FastifyRequest } from 'fastify'
+import { ApiError, fieldError } from '../../core/errors.ts'
+import { compileCheck } from '../../http/validation.ts'
+import { fileTooLarge, malformedForm } from './audio.errors.ts'
+import { MAX_JSON_AUDIO_BYTES, MAX_UPLOAD_BYTES, TranscriptionFormFields, type TranscriptionBody } from './audio.schemas.ts'
+import { FORMAT_LIST, formatNamed, formatOfUpload, sniff, type AudioFormat } from './probe.ts'
+import type { TranscriptionAsk } from './transcription.service.ts'
+
+/** Base64 in either alphabet, with line breaks allowed (as `base64` writes it), padded or not. */
+const BASE64 = /^[A-Za-z0-9+/_\-\r\n ]*={0,2}[\r\n ]*$/
+
+function namedFormat(name: string, field: string): AudioFormat {
+  const format = formatNamed(name)
+  if (!format)
+    throw fieldError(field, `must be one of ${FORMAT_LIST} (also wave, mpeg, mpga, oga, opus, mp4); the emulator cannot measure ${JSON.stringify(name)} audio`)
+  return format
+}
+
+export function askFromJson(body: TranscriptionBody): TranscriptionAsk {
+  const { data, format } = body.input_audio
+  if (data.startsWith('data:')) throw fieldError('input_audio.data', 'must be base64 of the raw bytes, not a data URI')
+  if (!BASE64.test(data)) throw fieldError('input_audio.data', 'is not valid base64')
+  const audio = Buffer.from(data, 'base64')
+  if (audio.length > MAX_JSON_AUDIO_BYTES) throw fieldError('input_audio.data', `must be at most ${MAX_JSON_AUDIO_BYTES / 1024 / 1024} MB of audio`)
+  return {
+    model: body.model,
+    audio,
+    format: namedFormat(format, 'input_audio.format'),
+    audioField: 'input_audio.data',
+    fixFormat: (format) => `set input_audio.format to ${format}`,
+    ...(body.language !== undefined && { language: body.language }),
+    responseFormat: body.response_format ?? 'json',
+    ...(body.temperature !== undefined && { temperature: body.temperature }),
+    granularities: body.timestamp_granularities ?? [],
+    ...(body.user !== undefined && { user: body.user }),
+  }
+}
+
+/** Limits of a form: one file, a few short fields. */
+const FORM_LIMITS = { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 32, fieldSize: 64 * 1024, fieldNameSize: 100, headerPairs: 100 }
+/** Fields a form may repeat (the rest must come once). */
+const LISTS = new Set(['timestamp_granularities[]'])
+
+interface Upload {
+  filename: string
+  mimetype: string
+  bytes: Buffer
+}
+
+/** Reads the whole form: its text fields, and its one file (at most 25 MB). */
+async function readForm(request: FastifyRequest): Promise<{ fields: Record<string, string[]>; file: Upload | undefined }> {
+  const fields: Record<string, string[]> = {}
+  let file: Upload | undefined
+  try {
+    for await (const part of request.parts({ limits: FORM_LIMITS })) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file') throw fieldError(part.fieldname, 'is a file, but the only file of this form is `file`')
+        file = { filename: part.filename, mimetype: part.mimetype, bytes: await part.toBuffer() }
+      } else {
+        if (part.valueTruncated) throw fieldError(part.fieldname, `must be at most ${FORM_LIMITS.fieldSize / 1024} KB`)
+        ;(fields[part.fieldname] ??= []).push(typeof part.value === 'string' ? part.value : JSON.stringify(part.value))
+      }
+    }
+  } catch (error) {
+    throw formError(error)
+  }
+  return { fields, file }
+}
+
+/** The library's and the parser's errors, in the envelope with the field they are about. */
+function formError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error
+  const code = (error as { code?: unknown }).code
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return fileTooLarge(MAX_UPLOAD_BYTES)
+  if (code === 'FST_FILES_LIMIT') return fieldError('file', 'must be one file: the form holds more')
+  if (code === 'FST_FIELDS_LIMIT') return malformedForm(`it has more than ${FORM_LIMITS.fields} fields`)
+  if (code === 'FST_PROTO_VIOLATION') return malformedForm('a field is named like a property of every object')
+  return malformedForm(error instanceof Error ? error.message : String(error))
+}
+
+let checkFields: ReturnType<typeof compileCheck> | undefined
+
+/** A field's text as the type the schema wants: numbers for temperature, a list for the granularities. */
+function typed(name: string, values: string[]): unknown {
+  if (LISTS.has(name)) return values
+  if (values.length > 1) throw fieldError(name, 'must be given once')
+  const value = values[0]!
+  if (name === 'temperature' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value)
+  return value
+}
+
+export async function askFromForm(request: FastifyRequest): Promise<TranscriptionAsk> {
+  const { fields, file } = await readForm(request)
+  const values: Record<string, unknown> = {}
+  for (const [name, list] of Object.entries(fields)) {
+    // Other fields (prompt, stream, include[], trace...) are accepted and ignored, as JSON's are.
+    if (name in TranscriptionFormFields.properties) values[name] = typed(name, list)
+  }
+  checkFields ??= compileCheck(TranscriptionFormFields)
+  const problem = checkFields(values)
+  if (problem) throw fieldError(problem.field, problem.issue)
+  if (!file) throw fieldError('file', 'is required')
+  const form = values as TranscriptionFormFields
+  const format = formatOfUpload(file.filename, file.mimetype) ?? sniffed(file.bytes)
+  return {
+    model: form.model,
+    audio: file.bytes,
+    format,
+    audioField: 'file',
+    fixFormat: (format) => `name the file *.${format}`,
+    ...(form.language !== undefined && { language: form.language }),
+    responseFormat: form.response_format ?? 'json',
+    ...(form.temperature !== undefined && { temperature: form.temperature }),
+    granularities: form['timestamp_granularities[]'] ?? [],
+    ...(form.user !== undefined && { user: form.user }),
+  }
+}
+
+/** The format of an upload whose name and type do not say it, from its bytes. */
+function sniffed(bytes: Buffer): AudioFormat {
+  const seen = sniff(bytes)
+  if (seen === undefined || seen === 'webm')
+    throw fieldError('file', `has no format the emulator can measure: name it with an extension (.wav, .mp3...) or a content type; it reads ${FORMAT_LIST}`)
+  return seen
+}

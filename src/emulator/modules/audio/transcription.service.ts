@@ -1,0 +1,144 @@
+// Transcription: reads the audio's length (probe.ts), bills its seconds, and writes what it says: the
+// text the emulator's own speech endpoint embedded in it, else nothing for silence, else sentences
+// seeded by the audio's hash, as long as the audio.
+import { createHash } from 'node:crypto'
+import type { RequestOrigin } from '../../http/request-origin.ts'
+import { fieldError } from '../../core/errors.ts'
+import { loadFaker } from '../../core/faker.ts'
+import { priceUsd, nanosToUsd, usdToNanos } from '../../core/money.ts'
+import { createRng } from '../../core/rng.ts'
+import { countTokens, loadTokenizer } from '../../core/tokens.ts'
+import type { EmulatorContext } from '../module.ts'
+import type { AuthContext } from '../caller.ts'
+import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
+import { invalidModelId } from '../catalog/catalog.errors.ts'
+import { billAudio } from './audio.billing.ts'
+import { notATranscriptionModel } from './audio.errors.ts'
+import type { TranscriptionResult } from './audio.schemas.ts'
+import { probeAudio, type AudioFormat } from './probe.ts'
+import { generatedText, timeline, wordsFor } from './transcript.ts'
+
+/** Audio tokens reported per second of input (one per 100 ms, OpenAI's rate for audio input). */
+export const INPUT_TOKENS_PER_SECOND = 10
+
+/** What a transcription request asks, whether it came as JSON or as a form. */
+export interface TranscriptionAsk {
+  model: string
+  audio: Buffer
+  format: AudioFormat
+  /** Where the audio was in the request, and how to name its format otherwise, for errors. */
+  audioField: string
+  fixFormat: (format: AudioFormat) => string
+  language?: string
+  responseFormat: 'json' | 'verbose_json'
+  temperature?: number
+  granularities: readonly ('word' | 'segment')[]
+  user?: string
+}
+
+const LANGUAGES: Record<string, string> = {
+  ar: 'arabic',
+  cs: 'czech',
+  da: 'danish',
+  de: 'german',
+  el: 'greek',
+  en: 'english',
+  es: 'spanish',
+  fi: 'finnish',
+  fr: 'french',
+  he: 'hebrew',
+  hi: 'hindi',
+  hu: 'hungarian',
+  id: 'indonesian',
+  it: 'italian',
+  ja: 'japanese',
+  ko: 'korean',
+  nl: 'dutch',
+  no: 'norwegian',
+  pl: 'polish',
+  pt: 'portuguese',
+  ro: 'romanian',
+  ru: 'russian',
+  sv: 'swedish',
+  th: 'thai',
+  tr: 'turkish',
+  uk: 'ukrainian',
+  vi: 'vietnamese',
+  zh: 'chinese',
+}
+
+/** The language by name, as Whisper reports it: the code's, or English (the emulator's text is English) when none is given. */
+function languageOf(code: string | undefined): string {
+  if (code === undefined) return 'english'
+  if (!/^[A-Za-z]{2}$/.test(code)) throw fieldError('language', 'must be an ISO-639-1 code: two letters, such as en')
+  return LANGUAGES[code.toLowerCase()] ?? code.toLowerCase()
+}
+
+export function transcriptionModel(ctx: EmulatorContext, id: string): CatalogModel {
+  const model = ctx.services.catalog.get().find(id)
+  if (!model) throw invalidModelId(id)
+  if (!model.architecture.output_modalities.includes('transcription')) throw notATranscriptionModel(id, model.architecture.output_modalities)
+  return model
+}
+
+/**
+ * What a transcription costs at an endpoint: its `audio` price per second of input (as the catalog
+ * prices transcription models), the text's tokens at its completion price, and its request price,
+ * rounded once. The input's audio tokens are reported, and priced through the seconds only.
+ */
+export function transcriptionCostNanos(endpoint: CatalogEndpoint, seconds: number, outputTokens: number): number {
+  const pricing = endpoint.pricing
+  return usdToNanos(seconds * priceUsd(pricing.audio) + outputTokens * priceUsd(pricing.completion) + priceUsd(pricing.request))
+}
+
+const round3 = (n: number): number => Math.round(n * 1000) / 1000
+
+export async function createTranscription(
+  ctx: EmulatorContext,
+  caller: AuthContext,
+  ask: TranscriptionAsk,
+  region: Region | null,
+  origin: RequestOrigin,
+): Promise<{ generationId: string; result: TranscriptionResult }> {
+  const model = transcriptionModel(ctx, ask.model)
+  const language = languageOf(ask.language)
+  const probed = probeAudio(ask.audio, ask.format, ask.audioField, ask.fixFormat)
+  const seconds = Math.max(0.001, round3(probed.seconds))
+  const [makeFaker] = await Promise.all([loadFaker(), loadTokenizer()])
+  const digest = createHash('sha256').update(ask.audio).digest('hex')
+  const text =
+    probed.embeddedText ?? (probed.silent ? '' : generatedText(makeFaker, createRng(ctx.config.seed, `stt:${model.id}:${digest}`), wordsFor(seconds)))
+  const inputTokens = Math.ceil(seconds * INPUT_TOKENS_PER_SECOND)
+  const outputTokens = countTokens(text)
+
+  const billed = billAudio(ctx, caller, model, region, {
+    operation: 'audio.transcriptions',
+    apiType: 'stt',
+    price: (endpoint) => ({ prompt_tokens: inputTokens, completion_tokens: outputTokens, cost_nanos: transcriptionCostNanos(endpoint, seconds, outputTokens) }),
+    workTokens: outputTokens,
+    origin,
+    user: ask.user ?? null,
+  })
+
+  const usage = {
+    seconds,
+    input_tokens: inputTokens,
+    output_tokens: outputTokens,
+    total_tokens: inputTokens + outputTokens,
+    cost: nanosToUsd(billed.costNanos),
+  }
+  if (ask.responseFormat === 'json') return { generationId: billed.id, result: { text, usage } }
+  const { segments, words } = timeline(text, seconds, ask.temperature ?? 0, createRng(ctx.config.seed, `stt-segments:${model.id}:${digest}`))
+  return {
+    generationId: billed.id,
+    result: {
+      task: 'transcribe',
+      language,
+      duration: seconds,
+      text,
+      segments,
+      ...(ask.granularities.includes('word') && { words }),
+      usage,
+    },
+  }
+}

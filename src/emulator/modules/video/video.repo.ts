@@ -54,15 +54,18 @@ export function createVideoRepo(db: DB) {
   const timelineStmt = db.prepare<[string], { state: TaskState; at: number }>('SELECT state, at FROM video_task_states WHERE task_id = ? ORDER BY at, rowid')
   const dueStmt = db.prepare<[number], TaskRow>('SELECT * FROM video_tasks WHERE next_at IS NOT NULL AND next_at <= ? ORDER BY next_at, created_at, id')
   const nextDueStmt = db.prepare<[], { at: number | null }>('SELECT MIN(next_at) AS at FROM video_tasks WHERE next_at IS NOT NULL')
-  const listStmt = db.prepare<{ account_id: string | null; states: string | null; limit: number; offset: number }, TaskRow>(
+  // `except`: an operation left out (the router's list leaves out the gateway's jobs).
+  const listStmt = db.prepare<{ account_id: string | null; states: string | null; except: string | null; limit: number; offset: number }, TaskRow>(
     `SELECT * FROM video_tasks
      WHERE (@account_id IS NULL OR account_id = @account_id)
        AND (@states IS NULL OR state IN (SELECT value FROM json_each(@states)))
+       AND (@except IS NULL OR operation != @except)
      ORDER BY created_at DESC, rowid DESC LIMIT @limit OFFSET @offset`,
   )
-  const countStmt = db.prepare<{ account_id: string | null; states: string | null }, { n: number }>(
+  const countStmt = db.prepare<{ account_id: string | null; states: string | null; except: string | null }, { n: number }>(
     `SELECT COUNT(*) AS n FROM video_tasks
-     WHERE (@account_id IS NULL OR account_id = @account_id) AND (@states IS NULL OR state IN (SELECT value FROM json_each(@states)))`,
+     WHERE (@account_id IS NULL OR account_id = @account_id) AND (@states IS NULL OR state IN (SELECT value FROM json_each(@states)))
+       AND (@except IS NULL OR operation != @except)`,
   )
 
   return {
@@ -74,9 +77,10 @@ export function createVideoRepo(db: DB) {
     timeline: (id: string) => timelineStmt.all(id),
     due: (now: number) => dueStmt.all(now),
     nextDue: () => nextDueStmt.get()!.at,
-    list: (q: { account_id: string | null; states: string[] | null; limit: number; offset: number }) =>
-      listStmt.all({ ...q, states: q.states ? JSON.stringify(q.states) : null }),
-    count: (q: { account_id: string | null; states: string[] | null }) => countStmt.get({ ...q, states: q.states ? JSON.stringify(q.states) : null })!.n,
+    list: (q: { account_id: string | null; states: string[] | null; except?: string; limit: number; offset: number }) =>
+      listStmt.all({ ...q, states: q.states ? JSON.stringify(q.states) : null, except: q.except ?? null }),
+    count: (q: { account_id: string | null; states: string[] | null; except?: string }) =>
+      countStmt.get({ ...q, states: q.states ? JSON.stringify(q.states) : null, except: q.except ?? null })!.n,
   }
 }
 

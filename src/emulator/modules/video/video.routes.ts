@@ -9,7 +9,7 @@ import type { EmulatorContext } from '../module.ts'
 import { caller } from '../../http/auth.ts'
 import { OPERATIONS } from './video.models.ts'
 import type { TaskRow } from './video.repo.ts'
-import { createBodies, RouterResponses, type CreateBodies } from './video.schemas.ts'
+import { createBodies, GATEWAY_OPERATION, RouterResponses, type CreateBodies } from './video.schemas.ts'
 import type { OutcomeOverride } from './video.service.ts'
 import { validateCreate, vendorBodyValidator } from './video.validate.ts'
 import { badRequest, routerError, taskNotFound } from './video.errors.ts'
@@ -42,10 +42,10 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext }> = async (
   // browser's video element can seek. Only the paths above are ever sent.
   await app.register(fastifyStatic, { root: dirname(media.get('video.mp4')!), serve: false, index: false })
 
-  /** The caller's task, or TaskNotFound: another account's task is as unknown as a missing one. */
+  /** The caller's task, or TaskNotFound: another account's task, or a job of the gateway's video API, is as unknown as a missing one. */
   const ownTask = (request: FastifyRequest, id: string): TaskRow => {
     const task = ctx.services.video.tasks.get(id)
-    if (!task || task.account_id !== caller(request).account.id) throw taskNotFound(id)
+    if (!task || task.account_id !== caller(request).account.id || task.operation === GATEWAY_OPERATION) throw taskNotFound(id)
     return task
   }
 
@@ -113,7 +113,7 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext }> = async (
       const page = int('pager.page', 0)
       const size = int('pager.pagesz', 10)
       if (size < 1 || size > MAX_PAGE_SIZE) throw routerError('FieldInvalid', 'invalid field: pager.pagesz', `pager.pagesz must be from 1 to ${MAX_PAGE_SIZE}`)
-      const filter = { account_id: caller(request).account.id, states: states.length > 0 ? states : null }
+      const filter = { account_id: caller(request).account.id, states: states.length > 0 ? states : null, except: GATEWAY_OPERATION }
       const rows = ctx.services.video.tasks.list({ ...filter, limit: size, offset: page * size })
       const total = ctx.services.video.tasks.count(filter)
       const now = ctx.clock.now()

@@ -364,3 +364,38 @@ export const StoredVideoRequest = Type.Object({
   callback_url: Nullable(Type.String()),
   segments: Nullable(Type.Array(Type.Object({ prompt: Nullable(Type.String()), duration: Type.Number({ minimum: 0 }) }))),
 })
+export type StoredVideoRequest = Static<typeof StoredVideoRequest>
+
+// ---- Tasks of the gateway's own video API (modules/videos) ----------------------------------------
+// POST /api/v1/videos runs its jobs on this engine, as tasks of their own operation: the router's
+// routes never show them, and their stored request is the gateway's.
+
+/** The `operation` of a task made through the gateway's POST /api/v1/videos. */
+export const GATEWAY_OPERATION = 'gateway'
+
+/** Such a task's `request`, as modules/videos stores it: what the engine, the admin views and the gateway's answers read. */
+export const StoredGatewayVideoRequest = Type.Object({
+  operation: Type.Literal(GATEWAY_OPERATION),
+  model: Type.String({ minLength: 1 }),
+  prompt: Nullable(Type.String()),
+  duration: Type.Integer({ minimum: 1 }),
+  // frameSize reads the number before the unit.
+  resolution: Type.String({ pattern: '^[0-9]+[pK]$' }),
+  aspect_ratio: Type.String({ pattern: '^[0-9]+:[0-9]+$' }),
+  size: Nullable(Type.String()),
+  seed: Type.Integer(),
+  generate_audio: Type.Boolean(),
+  frame_images: Type.Array(Type.Object({ frame_type: Type.String(), url: Type.String() })),
+  input_references: Type.Array(Type.Object({ type: Type.String(), url: Type.String() })),
+  callback_url: Nullable(Type.String()),
+  generation_id: Type.String({ minLength: 1 }),
+})
+export type StoredGatewayVideoRequest = Static<typeof StoredGatewayVideoRequest>
+
+/** Any task's stored request: the gateway's for its operation, the router's otherwise (each checked with its own schema). */
+export const StoredTaskRequest = Type.Unsafe<StoredVideoRequest | StoredGatewayVideoRequest>({
+  if: { type: 'object', properties: { operation: { const: GATEWAY_OPERATION } }, required: ['operation'] },
+  // oxlint-disable-next-line unicorn/no-thenable -- JSON Schema's keyword, in a schema object nothing awaits
+  then: StoredGatewayVideoRequest,
+  else: StoredVideoRequest,
+})

@@ -115,12 +115,25 @@ export interface CreateTask {
   outcome: OutcomeOverride
 }
 
+/** A new task's own fields: `start` fills in its id, state and plan. */
+export type NewTask = Omit<TaskRow, 'id' | 'state' | 'err_code' | 'refunded' | 'outcome' | 'fail_code' | 'next_at' | 'state_at' | 'created_at'>
+
+/** Another surface whose jobs are tasks of this engine (the gateway's /api/v1/videos): what it does at each step. */
+export interface TaskSurface {
+  /**
+   * Called inside the transaction of each step of one of its tasks (`task` as it is after the step):
+   * records what the surface keeps of it, and gives the callback body to send for this state, if any.
+   */
+  stepped(task: TaskRow, state: TaskState, at: number): string | null
+}
+
 export class VideoService {
   settings: VideoSettings
   readonly fixtures: VideoFixtures
   /** The tasks' rows. */
   readonly tasks: VideoRepo
   private readonly ctx: EmulatorContext
+  private readonly surfaces = new Map<string, TaskSurface>()
 
   constructor(ctx: EmulatorContext, fixtures: VideoFixtures) {
     this.ctx = ctx
@@ -169,7 +182,6 @@ export class VideoService {
     return ctx.db
       .transaction((): TaskRow => {
         const label = ctx.ids.next('video-task')
-        const id = ctx.ids.task(label)
         let billed
         try {
           billed = bill(ctx, {
@@ -181,13 +193,8 @@ export class VideoService {
         } catch (error) {
           throw this.denial(error)
         }
-        const rate = this.settings.model_failure_rates[request.model ?? ''] ?? this.settings.failure_rate
-        // Fixed by (seed, task): the same seed and calls give the same outcomes.
-        const planned: TaskOutcome = outcome ?? (deriveUnit(ctx.config.seed, `outcome:${label}`) < rate ? 'failed' : 'success')
-        const now = ctx.clock.now()
         const seed = request.seed ?? Math.floor(deriveUnit(ctx.config.seed, `seed:${label}`) * 2_147_483_647) + 1
-        const row: TaskRow = {
-          id,
+        return this.start(label, outcome, {
           account_id: caller.account.id,
           key_hash: caller.key.hash,
           operation: request.operation,
@@ -198,29 +205,52 @@ export class VideoService {
             images: request.images.map((img) => (img.startsWith('http') ? img : `(inline image, ${img.length} characters)`)),
             seed,
           }),
-          state: 'created',
-          err_code: '',
           credits,
           usage_id: billed.usage_id,
-          refunded: 0,
           payload: request.payload,
           callback_url: request.callback_url,
           origin,
           off_peak: request.off_peak ? 1 : 0,
           watermark: request.watermark ? 1 : 0,
-          outcome: planned,
-          fail_code: planned === 'failed' ? this.settings.fail_code : null,
-          next_at: now + this.settings.created_ms,
-          state_at: now,
-          created_at: now,
-        }
-        this.repo.insert(row)
-        this.repo.recordState(id, 'created', now)
-        recordEffect('task', id)
-        ctx.events.emit('video.task', { id, state: 'created' })
-        return row
+        })
       })
       .immediate()
+  }
+
+  /**
+   * Opens a task in `created` under the id `label` mints (from the `video-task` sequence), its outcome
+   * planned by the engine's rules: `override` (X-Emulator-Video-Outcome), else the failure rates, fixed
+   * by (seed, task) so the same seed and calls give the same outcomes. Call inside the transaction that
+   * billed it; the router's creates and the gateway's (modules/videos) both open their tasks here.
+   */
+  start(label: string, override: OutcomeOverride, task: NewTask): TaskRow {
+    const ctx = this.ctx
+    const id = ctx.ids.task(label)
+    const rate = this.settings.model_failure_rates[task.model ?? ''] ?? this.settings.failure_rate
+    const planned: TaskOutcome = override ?? (deriveUnit(ctx.config.seed, `outcome:${label}`) < rate ? 'failed' : 'success')
+    const now = ctx.clock.now()
+    const row: TaskRow = {
+      ...task,
+      id,
+      state: 'created',
+      err_code: '',
+      refunded: 0,
+      outcome: planned,
+      fail_code: planned === 'failed' ? this.settings.fail_code : null,
+      next_at: now + this.settings.created_ms,
+      state_at: now,
+      created_at: now,
+    }
+    this.repo.insert(row)
+    this.repo.recordState(id, 'created', now)
+    recordEffect('task', id)
+    ctx.events.emit('video.task', { id, state: 'created' })
+    return row
+  }
+
+  /** Another surface's say in its own tasks' steps (see TaskSurface), by their operation. */
+  registerSurface(operation: string, surface: TaskSurface): void {
+    this.surfaces.set(operation, surface)
   }
 
   /** Ledger denials in the vendor's words: spending limits are CreditInsufficient; guardrails forbid. */
@@ -290,17 +320,23 @@ export class VideoService {
         this.repo.move({ id, state: target, err_code: errCode, next_at: nextAt, state_at: at, refunded: refunded || task.refunded ? 1 : 0 })
         this.repo.recordState(id, target, at)
         const after = this.repo.get(id)!
-        // The vendor calls back on processing, success and failed (not on created or queueing).
-        if (after.callback_url && after.key_hash && (target === 'processing' || terminal)) {
-          enqueueDelivery(ctx, {
-            account_id: after.account_id,
-            task_id: id,
-            key_hash: after.key_hash,
-            url: after.callback_url,
-            state: target,
-            body: JSON.stringify(this.view(after, at)),
-            terminal,
-          })
+        // Another surface's task: it records the step, and says what its callback carries.
+        const surface = this.surfaces.get(after.operation)
+        const surfaceBody = surface?.stepped(after, target, at) ?? null
+        if (after.callback_url && after.key_hash) {
+          // The vendor calls back on processing, success and failed (not on created or queueing).
+          const body = surface ? surfaceBody : target === 'processing' || terminal ? JSON.stringify(this.view(after, at)) : null
+          if (body !== null) {
+            enqueueDelivery(ctx, {
+              account_id: after.account_id,
+              task_id: id,
+              key_hash: after.key_hash,
+              url: after.callback_url,
+              state: target,
+              body,
+              terminal,
+            })
+          }
         }
         ctx.events.emit('video.task', { id, state: target })
         return after

@@ -1,0 +1,88 @@
+// The gateway's video API under /api/v1/videos (standard key; the model list is public like /models):
+// submit a job (202), poll it, download its video once completed, and list the video models.
+import fastifyStatic from '@fastify/static'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
+import { basename, dirname } from 'node:path'
+import { resolveFixture } from '../../config.ts'
+import type { EmulatorContext } from '../module.ts'
+import { requestOrigin } from '../../http/request-origin.ts'
+import { caller } from '../../http/auth.ts'
+import { isEuRequest } from '../../http/listeners.ts'
+import type { OutcomeOverride } from '../video/video.service.ts'
+import { badOutcomeHeader } from './videos.errors.ts'
+import {
+  ContentQuery,
+  ContentResponses,
+  CreateResponses,
+  JobParams,
+  JobResponses,
+  ModelsResponses,
+  OUTCOME_HEADER,
+  VideoGenerationBody,
+} from './videos.schemas.ts'
+
+/** Two frames and a few references inline, each up to the 50 MB an image may be (about 67 MB as base64). */
+const CREATE_BODY_LIMIT = 160 * 1024 * 1024
+const SAMPLE = 'media/sample.mp4'
+
+function outcomeOf(request: FastifyRequest): OutcomeOverride {
+  const value = request.headers[OUTCOME_HEADER]
+  if (value === undefined) return null
+  if (value === 'success' || value === 'failed' || value === 'stuck') return value
+  throw badOutcomeHeader()
+}
+
+export const videosRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
+  const videos = ctx.services.videos
+  const sample = resolveFixture(ctx.config.fixtures, SAMPLE)
+  // @fastify/static sends the video: its type, ETag, Last-Modified and single ranges (a player seeks).
+  await app.register(fastifyStatic, { root: dirname(sample), serve: false, index: false })
+
+  app.post(
+    '/videos',
+    {
+      config: { operation: 'videos.create', auth: 'standard' },
+      bodyLimit: CREATE_BODY_LIMIT,
+      schema: { summary: 'Submit a video generation job', tags: ['videos'], body: VideoGenerationBody, response: CreateResponses },
+    },
+    async (request, reply) => {
+      const task = videos.create({
+        caller: caller(request),
+        body: request.body,
+        origin: `${request.protocol}://${request.host}`,
+        region: isEuRequest(request.raw) ? 'eu' : null,
+        outcome: outcomeOf(request),
+        from: requestOrigin(request),
+      })
+      return reply.code(202).send(videos.view(task))
+    },
+  )
+
+  app.get(
+    '/videos/models',
+    { config: { operation: 'videos.models' }, schema: { summary: 'List the video generation models', tags: ['videos'], response: ModelsResponses } },
+    async () => ({ data: videos.models() }),
+  )
+
+  app.get(
+    '/videos/:jobId',
+    {
+      config: { operation: 'videos.get', auth: 'standard' },
+      schema: { summary: 'Poll a video generation job', tags: ['videos'], params: JobParams, response: JobResponses },
+    },
+    async (request) => videos.view(videos.own(caller(request), request.params.jobId)),
+  )
+
+  app.get(
+    '/videos/:jobId/content',
+    {
+      config: { operation: 'videos.content', auth: 'standard' },
+      schema: { summary: "Download a completed job's video", tags: ['videos'], params: JobParams, querystring: ContentQuery, response: ContentResponses },
+    },
+    async (request, reply) => {
+      videos.checkContent(videos.own(caller(request), request.params.jobId), request.query.index ?? 0)
+      return reply.header('cache-control', 'private, max-age=86400').sendFile(basename(sample), dirname(sample), { cacheControl: false })
+    },
+  )
+}

@@ -1,0 +1,191 @@
+// The gateway's own video API: a job is a task of the video engine (modules/video), of the operation
+// `gateway`, so it moves pending -> in_progress -> completed | failed on the same virtual clock, with
+// the same dwell times, failure rules and admin controls as the router's tasks. Creating one bills it
+// (per video second, through the ledger) and records its generation, in one transaction; a job that
+// fails is refunded by the engine. Its webhook, on completion or failure, goes out through the
+// callbacks outbox in the transaction of that step.
+import type { RequestOrigin } from '../../http/request-origin.ts'
+import { toIso } from '../../core/clock.ts'
+import { nanosToUsd } from '../../core/money.ts'
+import { deriveUnit } from '../../core/rng.ts'
+import { withStagedEffects } from '../../journal/journal.ts'
+import type { EmulatorContext } from '../module.ts'
+import type { AuthContext } from '../caller.ts'
+import type { CatalogModel, Region } from '../catalog/catalog.schemas.ts'
+import { invalidModelId } from '../catalog/catalog.errors.ts'
+import { bill } from '../ledger/ledger.service.ts'
+import type { TaskRow } from '../video/video.repo.ts'
+import { GATEWAY_OPERATION, type StoredGatewayVideoRequest, type TaskState } from '../video/video.schemas.ts'
+import type { OutcomeOverride } from '../video/video.service.ts'
+import { contentNotReady, jobNotFound, noSuchVideo, notAVideoModel, undescribedVideoModel } from './videos.errors.ts'
+import { isVideoModel, videoCostNanos, videoModelView } from './videos.models.ts'
+import type { JobStatus, VideoGenerationBody, VideoJob, VideoModel, VideoModelFixture } from './videos.schemas.ts'
+import { checkVideoRequest } from './videos.validate.ts'
+
+export interface CreateJob {
+  caller: AuthContext
+  body: VideoGenerationBody
+  /** `scheme://host` the request was made to: the job's URLs start with it. */
+  origin: string
+  region: Region | null
+  /** From X-Emulator-Video-Outcome. */
+  outcome: OutcomeOverride
+  from: RequestOrigin
+}
+
+/** The error code the engine gives a task cancelled (an admin's fail with this code). */
+const CANCELLED = 'UserCancelled'
+
+/** A job makes one video: content index 0. */
+const VIDEOS_PER_JOB = 1
+
+export class VideosService {
+  /** What each video model accepts, by id (fixtures/videos/models.json). */
+  readonly specs: ReadonlyMap<string, VideoModelFixture>
+  private readonly ctx: EmulatorContext
+
+  constructor(ctx: EmulatorContext, specs: ReadonlyMap<string, VideoModelFixture>) {
+    this.ctx = ctx
+    this.specs = specs
+    ctx.services.video.registerSurface(GATEWAY_OPERATION, { stepped: (task, state, at) => this.stepped(task, state, at) })
+  }
+
+  /** GET /videos/models: the catalog's video models the fixture describes, in catalog order. */
+  models(): VideoModel[] {
+    return this.ctx.services.catalog
+      .get()
+      .models.filter((m) => isVideoModel(m) && this.specs.has(m.id))
+      .map((m) => videoModelView(m, this.specs.get(m.id)!))
+  }
+
+  private videoModel(id: string): { model: CatalogModel; spec: VideoModelFixture } {
+    const model = this.ctx.services.catalog.get().find(id)
+    if (!model) throw invalidModelId(id)
+    if (!isVideoModel(model)) throw notAVideoModel(model.id, model.architecture.output_modalities)
+    const spec = this.specs.get(model.id)
+    if (!spec) throw undescribedVideoModel(model.id)
+    return { model, spec }
+  }
+
+  create(job: CreateJob): TaskRow {
+    const ctx = this.ctx
+    const { model, spec } = this.videoModel(job.body.model)
+    const checked = checkVideoRequest(job.body, spec, ctx.ownAddresses)
+    const costNanos = videoCostNanos(spec, checked.duration, checked.generate_audio)
+    ctx.services.ratelimit.admit(job.caller.key.hash, job.caller.account.id, ctx.clock.now())
+    // The job, its usage and its generation are reported to the journal only if the whole transaction holds.
+    return withStagedEffects(() =>
+      ctx.db
+        .transaction((): TaskRow => {
+          // The job's id, plan and seed come from the engine's sequence, as a router task's do.
+          const label = ctx.ids.next('video-task')
+          const billed = bill(ctx, {
+            caller: job.caller,
+            operation: 'videos.create',
+            model: { id: model.id, canonical_slug: model.canonical_slug },
+            endpoints: model.endpoints,
+            region: job.region,
+            price: () => ({ prompt_tokens: 0, cost_nanos: costNanos }),
+          })
+          const now = ctx.clock.now()
+          const generationId = `gen-${Math.floor(now / 1000)}-${ctx.ids.generation(`video:${billed.usage_id}`)}`
+          const dwell = ctx.services.video.settings
+          ctx.services.chat.generations.insert({
+            id: generationId,
+            usage_id: billed.usage_id,
+            account_id: job.caller.account.id,
+            api_type: 'video',
+            streamed: 0,
+            finish_reason: null,
+            latency_ms: 0,
+            generation_time_ms: dwell.created_ms + dwell.queueing_ms + dwell.processing_ms,
+            http_referer: job.from.referer,
+            app_title: job.from.title,
+            user_agent: job.from.userAgent,
+            external_user: null,
+            created_at: now,
+          })
+          const stored: StoredGatewayVideoRequest = {
+            operation: GATEWAY_OPERATION,
+            ...checked,
+            seed: checked.seed ?? Math.floor(deriveUnit(ctx.config.seed, `seed:${label}`) * 2_147_483_647) + 1,
+            generation_id: generationId,
+          }
+          return ctx.services.video.start(label, job.outcome, {
+            account_id: job.caller.account.id,
+            key_hash: job.caller.key.hash,
+            operation: GATEWAY_OPERATION,
+            model: model.id,
+            template: null,
+            request: JSON.stringify(stored),
+            // Priced in USD on the usage row, not in the router's credits.
+            credits: 0,
+            usage_id: billed.usage_id,
+            payload: '',
+            callback_url: checked.callback_url,
+            origin: job.origin,
+            off_peak: 0,
+            watermark: 0,
+          })
+        })
+        .immediate(),
+    )
+  }
+
+  /** The caller's job, or 404: another account's job, or a router task, is as unknown as a missing one. */
+  own(caller: AuthContext, id: string): TaskRow {
+    const task = this.ctx.services.video.tasks.get(id)
+    if (!task || task.operation !== GATEWAY_OPERATION || task.account_id !== caller.account.id) throw jobNotFound(id)
+    return task
+  }
+
+  /** Refuses content before the job completed (a 400, as the document has it), and an index past its videos. */
+  checkContent(task: TaskRow, index: number): void {
+    const status = statusOf(task)
+    if (status !== 'completed') throw contentNotReady(task.id, status)
+    if (index >= VIDEOS_PER_JOB) throw noSuchVideo(task.id, index, VIDEOS_PER_JOB)
+  }
+
+  /** The job as GET /videos/{jobId} answers it (and the create, and the webhook's data). */
+  view(task: TaskRow): VideoJob {
+    const stored = JSON.parse(task.request) as StoredGatewayVideoRequest
+    const status = statusOf(task)
+    const url = `${task.origin}/api/v1/videos/${task.id}`
+    const job: VideoJob = { id: task.id, polling_url: url, status, generation_id: stored.generation_id }
+    if (status === 'completed') {
+      const cost = task.usage_id === null ? 0 : (this.ctx.services.usage.get(task.usage_id)?.cost_nanos ?? 0)
+      job.unsigned_urls = Array.from({ length: VIDEOS_PER_JOB }, (_, i) => `${url}/content?index=${i}`)
+      job.usage = { cost: nanosToUsd(cost), is_byok: false }
+    }
+    if (status === 'cancelled') job.error = 'The video generation job was cancelled'
+    if (status === 'failed') job.error = `The provider could not generate the video (${task.err_code})`
+    return job
+  }
+
+  /**
+   * Each step of a job, in its transaction: a job that ends finishes its generation and is told to its
+   * callback URL, as the real gateway's webhook event (video.generation.<status>, the job in `data`).
+   */
+  private stepped(task: TaskRow, state: TaskState, at: number): string | null {
+    if (state !== 'success' && state !== 'failed') return null
+    const job = this.view(task)
+    this.ctx.services.chat.generations.finish(job.generation_id!, state === 'success' ? 'stop' : 'error')
+    const { polling_url: _, ...data } = job
+    return JSON.stringify({ type: `video.generation.${job.status}`, created_at: toIso(at), data: { ...data, model: task.model } })
+  }
+}
+
+/** The document's status of a task: created and queueing are pending, processing is in_progress. */
+export function statusOf(task: TaskRow): JobStatus {
+  switch (task.state) {
+    case 'created':
+    case 'queueing':
+      return 'pending'
+    case 'processing':
+      return 'in_progress'
+    case 'success':
+      return 'completed'
+    case 'failed':
+      return task.err_code === CANCELLED ? 'cancelled' : 'failed'
+  }
+}

@@ -46,7 +46,7 @@ function Content({ text, toolCalls, empty }: { text: ReactNode; toolCalls: ToolC
       {toolCalls.map((call) => (
         <ToolCallBox key={`${call.index}-${call.id ?? ''}`} call={call} />
       ))}
-      {!text && toolCalls.length === 0 && <span className="muted">{empty}</span>}
+      {!text && toolCalls.length === 0 && empty && <span className="muted">{empty}</span>}
     </>
   )
 }
@@ -90,21 +90,53 @@ export function MessageList({ messages, label }: { messages: MessageView[]; labe
   )
 }
 
+/** An answer that failed is marked bad; one cut short (at its token limit, incomplete, refused) a warning. */
+const finishClass = (reason: string): string =>
+  reason === 'error' || reason === 'failed' ? 'bad' : /^(length|max_tokens|incomplete|refusal)/.test(reason) ? 'warn' : ''
+
 export function ChoiceItem({ choice, label, streaming = false }: { choice: AnswerChoice; label: string; streaming?: boolean }) {
   return (
     <li className="chat-message role-assistant" aria-label={label} aria-busy={streaming || undefined}>
       <div className="chat-role row">
         <span className="grow">{label === 'Answer' ? 'assistant' : `assistant · ${label.toLowerCase()}`}</span>
         {choice.finishReason && (
-          <span className={`badge ${choice.finishReason === 'error' ? 'bad' : choice.finishReason === 'length' ? 'warn' : ''}`} title="Finish reason">
+          <span className={`badge ${finishClass(choice.finishReason)}`} title="Finish reason">
             {choice.finishReason}
           </span>
         )}
       </div>
+      {choice.reasoning && (
+        <details className="chat-reasoning">
+          <summary>Reasoning</summary>
+          <div className="chat-text">{choice.reasoning}</div>
+        </details>
+      )}
+      {choice.reasoningSummary && (
+        <details className="chat-reasoning">
+          <summary>Reasoning summary</summary>
+          <div className="chat-text">{choice.reasoningSummary}</div>
+        </details>
+      )}
+      {choice.refusal && (
+        <div className="chat-refusal">
+          <span className="badge warn">refusal</span> <span className="chat-text">{choice.refusal}</span>
+        </div>
+      )}
       <Content
-        text={choice.content ? <div className="chat-text">{choice.content}</div> : null}
+        text={
+          choice.content || choice.attachments ? (
+            <>
+              {choice.content && <div className="chat-text">{choice.content}</div>}
+              {choice.attachments?.map((label, i) => (
+                <div key={i} className="chat-media">
+                  [{label}]
+                </div>
+              ))}
+            </>
+          ) : null
+        }
         toolCalls={choice.toolCalls}
-        empty={streaming ? 'Waiting for the answer…' : '(no text)'}
+        empty={streaming ? 'Waiting for the answer…' : choice.refusal || choice.reasoning ? '' : '(no text)'}
       />
     </li>
   )
@@ -122,7 +154,8 @@ export function AnswerChoices({ answer, streaming = false }: { answer: Answer; s
 }
 
 export function GatewayErrorText({ error, status }: { error: GatewayError; status?: number | null }) {
-  const code = error.code ?? status ?? null
+  // A named code (Anthropic's `invalid_request_error`, a Responses `server_error`) goes with the status, when there is one.
+  const code = typeof error.code === 'string' && status ? `${status} (${error.code})` : (error.code ?? status ?? null)
   return (
     <p className="error chat-error" role="alert">
       <strong>Error{code !== null ? ` ${code}` : ''}:</strong> {error.message}
@@ -146,6 +179,6 @@ export function Facts({ label, items }: { label: string; items: Array<[string, R
   )
 }
 
-/** "12 prompt + 40 completion", or null when neither is known. */
-export const tokensText = (prompt: number | null, completion: number | null): string | null =>
-  prompt === null && completion === null ? null : `${prompt ?? '?'} prompt + ${completion ?? '?'} completion`
+/** "12 prompt + 40 completion" (or the API's own words: "12 input + 40 output"), or null when neither is known. */
+export const tokensText = (prompt: number | null, completion: number | null, words: readonly [string, string] = ['prompt', 'completion']): string | null =>
+  prompt === null && completion === null ? null : `${prompt ?? '?'} ${words[0]} + ${completion ?? '?'} ${words[1]}`

@@ -1,7 +1,9 @@
 // A completion's answer as one shape, however it came: a JSON body (`chat.completion`,
 // `text_completion`, or an error envelope) or a stream of chunks assembled (content deltas joined,
 // tool-call argument deltas joined per call index, the finish reason, the usage chunk, an error chunk).
-// Pure (no DOM): the Requests view reads recorded answers with it, the Playground live ones.
+// Pure (no DOM): the Requests view reads recorded answers with it, the Playground live ones. The
+// Responses and Messages APIs' answers are read into the same shape (responses.ts, messages.ts).
+import { describeUrl } from './describe.ts'
 
 export interface ToolCallView {
   /** The call's place in its message (streams address argument pieces by it). */
@@ -18,6 +20,14 @@ export interface AnswerChoice {
   content: string | null
   toolCalls: ToolCallView[]
   finishReason: string | null
+  /** The model's reasoning (chat's `reasoning`, a Responses reasoning item, Anthropic's thinking), when it came. */
+  reasoning?: string
+  /** A Responses reasoning item's summary, when it came. */
+  reasoningSummary?: string
+  /** A refusal the model gave instead of text (a Responses `refusal` part). */
+  refusal?: string
+  /** Placeholders for what else the answer carried: chat's `message.images`, a Responses image generation or web search. */
+  attachments?: string[]
 }
 
 export interface GatewayError {
@@ -44,7 +54,7 @@ export interface Answer {
 }
 
 export interface StreamedAnswer extends Answer {
-  /** `data: [DONE]` arrived; a stream that ended without it was cut. */
+  /** The stream's last event arrived (`data: [DONE]`, or the API's own end); a stream that ended without it was cut. */
   done: boolean
   /** Events received (the chunks, [DONE] included). */
   events: number
@@ -80,6 +90,23 @@ function toolCallsOf(value: unknown): ToolCallView[] {
   })
 }
 
+/** Placeholders for the images a chat message carries (`images: [{type: "image_url", image_url: {url}}]`). */
+function imageLabels(value: unknown): string[] {
+  if (!Array.isArray(value)) return []
+  return value.filter(isObject).map((image) => {
+    const url = isObject(image.image_url) ? str(image.image_url.url) : null
+    return url ? `image: ${describeUrl(url)}` : 'image'
+  })
+}
+
+/** A chat message's (or delta's) reasoning and images, added to its choice where they came. */
+function addExtras(choice: AnswerChoice, message: Json): void {
+  const reasoning = str(message.reasoning)
+  if (reasoning !== null && reasoning !== '') choice.reasoning = (choice.reasoning ?? '') + reasoning
+  const images = imageLabels(message.images)
+  if (images.length > 0) choice.attachments = [...(choice.attachments ?? []), ...images]
+}
+
 /** An answer sent whole, as JSON: a chat completion, a text completion, or an error. */
 export function answerFromJson(body: unknown): Answer {
   const answer: Answer = { id: null, model: null, provider: null, choices: [], usage: null, error: errorOf(body) }
@@ -91,12 +118,14 @@ export function answerFromJson(body: unknown): Answer {
   if (Array.isArray(body.choices)) {
     answer.choices = body.choices.filter(isObject).map((choice, i) => {
       const message = isObject(choice.message) ? choice.message : null
-      return {
+      const view: AnswerChoice = {
         index: num(choice.index) ?? i,
         content: message ? str(message.content) : str(choice.text),
         toolCalls: message ? toolCallsOf(message.tool_calls) : [],
         finishReason: str(choice.finish_reason),
       }
+      if (message) addExtras(view, message)
+      return view
     })
   }
   return answer
@@ -156,6 +185,7 @@ export class StreamAssembler {
     // A chat chunk carries a delta; a text completion's chunk its text.
     const piece = delta ? str(delta.content) : str(chunk.text)
     if (piece !== null) choice.content = (choice.content ?? '') + piece
+    if (delta) addExtras(choice, delta)
     if (delta && Array.isArray(delta.tool_calls)) {
       for (const part of delta.tool_calls) {
         if (!isObject(part)) continue
@@ -180,7 +210,11 @@ export class StreamAssembler {
   snapshot(): StreamedAnswer {
     const choices = [...this.byIndex.values()]
       .sort((a, b) => a.index - b.index)
-      .map((c) => ({ ...c, toolCalls: [...c.toolCalls].sort((a, b) => a.index - b.index).map((t) => ({ ...t })) }))
+      .map((c) => ({
+        ...c,
+        toolCalls: [...c.toolCalls].sort((a, b) => a.index - b.index).map((t) => ({ ...t })),
+        ...(c.attachments && { attachments: [...c.attachments] }),
+      }))
     return { ...this.answer, choices, usage: this.answer.usage && { ...this.answer.usage }, error: this.answer.error && { ...this.answer.error } }
   }
 }

@@ -3,6 +3,7 @@
 // calls, the call a tool result answers), the tools offered and the options that shape the answer.
 // Pure (no DOM), and lenient: the gateway has already said what was wrong with a bad request.
 import { type ToolCallView } from './answer.ts'
+import { describeUrl } from './describe.ts'
 
 export type ContentPart = { kind: 'text'; text: string } | { kind: 'media'; label: string }
 
@@ -33,19 +34,6 @@ export interface RequestView {
 type Json = Record<string, unknown>
 const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value)
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null)
-
-const KB = 1024
-const size = (chars: number): string => (chars < KB ? `${chars} B` : `${Math.round(chars / KB)} KB`)
-
-/** A short description of a URL or data URI, never the whole of a large one. */
-function describeUrl(url: string): string {
-  if (url.startsWith('data:')) {
-    const end = url.search(/[;,]/)
-    const type = end === -1 ? '' : url.slice(5, end)
-    return `${type || 'a'} data URI, ${size(url.length)}`
-  }
-  return url.length > 80 ? `${url.slice(0, 77)}…` : url
-}
 
 function mediaLabel(part: Json): string {
   const type = str(part.type) ?? 'part'

@@ -1,12 +1,16 @@
 // The Requests view: the live journal of gateway and router requests, with filters, and one
-// request's detail (a chat transcript for completions, headers, bodies, the fault that answered it,
-// what it caused, and as curl). `#/requests/<id>` opens with that request selected.
+// request's detail (a transcript for chat, text, Responses and Messages completions; the prompt,
+// text, ranking or transcription of the other surfaces and the files their answers carried; headers,
+// bodies, the fault that answered it, what it caused, and as curl). `#/requests/<id>` opens with
+// that request selected.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
-import { admin, ApiError, origin, type FaultRule } from '../../api.ts'
+import { admin, ApiError, origin, type FaultRule, type JournalEntry } from '../../api.ts'
 import { Body, Code, CopyButton, Empty, ErrorText, StatusBadge, compactLocalTime, localDateTime, localZone, shortTime } from '../../components/ui.tsx'
 import { bodyIncomplete, curlCommand } from './curl.ts'
 import { LIVE_KEY, mergeEntries, PAGE_KEY, useJournalEntry, useJournalPage, useLiveJournal, type JournalRow } from './journal.ts'
+import { MediaView } from './MediaView.tsx'
+import { SurfaceView } from './SurfaceView.tsx'
 import { hasTranscript } from './transcript.ts'
 import { TranscriptView } from './TranscriptView.tsx'
 
@@ -279,8 +283,8 @@ export function RequestsView() {
                 <RequestDetail key={selected.id} row={selected} />
               ) : (
                 <p className="muted detail-hint">
-                  Select a request (click it, or focus it and press Enter) to see its headers and bodies (a chat as a transcript), the fault that answered it,
-                  what it caused, and the same request as a curl command.
+                  Select a request (click it, or focus it and press Enter) to see its headers and bodies (a conversation as a transcript, images and audio
+                  shown), the fault that answered it, what it caused, and the same request as a curl command.
                 </p>
               )}
             </section>
@@ -390,6 +394,12 @@ function Effects({ entry }: { entry: JournalRow }) {
   )
 }
 
+/** The media type of an answer that is a file (speech audio, a video), whose bytes make no sense as text. */
+const binaryType = (entry: JournalEntry): string | null => {
+  const type = Object.entries(entry.response.headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? ''
+  return /^(audio|image|video)\//.test(type) || type.startsWith('application/octet-stream') ? type : null
+}
+
 function RequestDetail({ row }: { row: JournalRow }) {
   const full = useJournalEntry(row.id)
   const entry = full.data?.data
@@ -445,6 +455,8 @@ function RequestDetail({ row }: { row: JournalRow }) {
       ) : (
         <>
           {hasTranscript(entry.operation) && <TranscriptView entry={entry} />}
+          <SurfaceView entry={entry} />
+          <MediaView entry={entry} />
 
           <h4>Request</h4>
           <Headers headers={entry.request.headers} label="Request headers" />
@@ -460,7 +472,14 @@ function RequestDetail({ row }: { row: JournalRow }) {
           )}
           <Headers headers={entry.response.headers} label="Response headers" open />
           <p className="body-label">Response body</p>
-          <Body text={entry.response.body} />
+          {binaryType(entry) ? (
+            <p className="muted">
+              {entry.response.body_bytes.toLocaleString('en-US')} bytes of <code className="mono">{binaryType(entry)}</code>, not shown as text
+              {entry.media.length > 0 && ' (see Media above)'}.
+            </p>
+          ) : (
+            <Body text={entry.response.body} />
+          )}
         </>
       )}
 

@@ -1,26 +1,35 @@
-// A chat or text completion's transcript in the request detail: the facts, the conversation sent, then
-// the answer (assembled from the recorded stream, or the JSON choices). Read by transcript.ts.
+// A completion's transcript in the request detail (a chat or text completion, a Responses response,
+// an Anthropic message): the facts, the conversation sent, then the answer (assembled from the
+// recorded stream, or the JSON). Read by transcript.ts.
 import { useMemo } from 'react'
 import { AnswerChoices, Facts, GatewayErrorText, MessageList, preciseUsd, tokensText } from '../../chat/ChatParts.tsx'
 import type { JournalEntry } from '../../api.ts'
-import { transcriptOf } from './transcript.ts'
+import { transcriptOf, type TranscriptKind } from './transcript.ts'
 
 const ms = (n: number): string => (n < 10 ? `${n.toFixed(1)} ms` : `${Math.round(n).toLocaleString('en-US')} ms`)
+
+const TITLES: Record<TranscriptKind, { title: string; facts: string }> = {
+  chat: { title: 'Chat transcript', facts: 'Completion facts' },
+  text: { title: 'Text completion', facts: 'Completion facts' },
+  responses: { title: 'Responses transcript', facts: 'Response facts' },
+  messages: { title: 'Messages transcript', facts: 'Message facts' },
+}
 
 export function TranscriptView({ entry }: { entry: JournalEntry }) {
   const t = useMemo(() => transcriptOf(entry), [entry])
   const { facts, request, answer } = t
+  const titles = TITLES[t.kind]
   return (
     <section className="transcript" aria-label="Transcript">
-      <h4>{t.kind === 'chat' ? 'Chat transcript' : 'Text completion'}</h4>
+      <h4>{titles.title}</h4>
       <Facts
-        label="Completion facts"
+        label={titles.facts}
         items={[
           ['Model', facts.model && <code className="mono">{facts.model}</code>],
           ['Provider', facts.provider],
-          ['Tokens', tokensText(facts.promptTokens, facts.completionTokens)],
+          ['Tokens', tokensText(facts.promptTokens, facts.completionTokens, t.tokenWords)],
           ['Cost', facts.cost === null ? null : preciseUsd(facts.cost)],
-          ['Finish reason', facts.finishReason],
+          [t.finishLabel, facts.finishReason],
           ['Generation id', facts.generationId && <code className="mono">{facts.generationId}</code>],
           ['Timing', `${ms(facts.durationMs)}, ${facts.streamed ? 'streamed' : 'not streamed'}`],
         ]}
@@ -76,7 +85,7 @@ export function TranscriptView({ entry }: { entry: JournalEntry }) {
       )}
       {t.streamCut && (
         <p className="transcript-warning" role="note">
-          The stream ended before <code className="mono">data: [DONE]</code>: the connection was cut part way (a fault, or the client went away).
+          The stream ended before <code className="mono">{t.streamEnd}</code>: the connection was cut part way (a fault, or the client went away).
         </p>
       )}
     </section>

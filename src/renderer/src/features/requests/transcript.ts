@@ -1,16 +1,70 @@
-// A chat or text completion's journal entry read as a transcript: the conversation it sent, the answer
-// it got (a recorded stream assembled, or the JSON choices) and the facts around it (model, provider,
-// tokens, cost, finish reason, generation id, timing). Pure: no DOM, no requests. A body the journal
-// cut at its size limit is said to be cut, never parsed into a broken transcript; a recorded stream
-// cut that way still shows the events before the cut, marked as partial.
+// A completion's journal entry read as a transcript: a chat or text completion, a Responses API
+// response or an Anthropic Messages API message. The conversation it sent, the answer it got (a
+// recorded stream assembled from its events, or the JSON) and the facts around it (model, provider,
+// tokens, cost, finish or stop reason, generation id, timing). Pure: no DOM, no requests. A body the
+// journal cut at its size limit is said to be cut, never parsed into a broken transcript; a recorded
+// stream cut that way still shows the events before the cut, marked as partial.
 import type { JournalEntry } from '../../../../emulator/admin/types.ts'
 import { answerFromJson, finishReasons, StreamAssembler, type Answer, type StreamedAnswer } from '../../chat/answer.ts'
+import { MessagesStreamAssembler, messagesAnswerFromJson, messagesRequestView } from '../../chat/messages.ts'
 import { requestView, type RequestView } from '../../chat/request.ts'
+import { ResponsesStreamAssembler, responsesAnswerFromJson, responsesRequestView } from '../../chat/responses.ts'
 import { sseData } from '../../chat/sse.ts'
+import { header, kept, LIMIT_HINT, parseJson } from './body.ts'
 
-const OPERATIONS: Record<string, 'chat' | 'text'> = { 'chat.create': 'chat', 'completions.create': 'text' }
+export type TranscriptKind = 'chat' | 'text' | 'responses' | 'messages'
 
-/** True for the operations a transcript is made for: chat and text completions. */
+/** How each API's request and answer are read, and what its words are. */
+interface Format {
+  request: (body: unknown) => RequestView
+  answer: (body: unknown) => Answer
+  assembler: () => { push(data: string): void; snapshot(): StreamedAnswer }
+  /** What the API calls why the answer ended. */
+  finishLabel: string
+  /** What the API calls the two token counts. */
+  tokenWords: readonly [string, string]
+  /** The event that ends a whole stream, as the note about a cut stream names it. */
+  streamEnd: string
+}
+
+const CHAT: Format = {
+  request: requestView,
+  answer: answerFromJson,
+  assembler: () => new StreamAssembler(),
+  finishLabel: 'Finish reason',
+  tokenWords: ['prompt', 'completion'],
+  streamEnd: 'data: [DONE]',
+}
+
+const FORMATS: Record<TranscriptKind, Format> = {
+  chat: CHAT,
+  text: CHAT,
+  responses: {
+    request: responsesRequestView,
+    answer: responsesAnswerFromJson,
+    assembler: () => new ResponsesStreamAssembler(),
+    finishLabel: 'Status',
+    tokenWords: ['input', 'output'],
+    streamEnd: 'response.completed',
+  },
+  messages: {
+    request: messagesRequestView,
+    answer: messagesAnswerFromJson,
+    assembler: () => new MessagesStreamAssembler(),
+    finishLabel: 'Stop reason',
+    tokenWords: ['input', 'output'],
+    streamEnd: 'message_stop',
+  },
+}
+
+const OPERATIONS: Record<string, TranscriptKind> = {
+  'chat.create': 'chat',
+  'completions.create': 'text',
+  'responses.create': 'responses',
+  'messages.create': 'messages',
+}
+
+/** True for the operations a transcript is made for: chat and text completions, Responses and Messages. */
 export const hasTranscript = (operation: string): boolean => operation in OPERATIONS
 
 export interface TranscriptFacts {
@@ -28,7 +82,13 @@ export interface TranscriptFacts {
 }
 
 export interface Transcript {
-  kind: 'chat' | 'text'
+  kind: TranscriptKind
+  /** What the API calls why the answer ended: "Finish reason", "Status" (Responses), "Stop reason" (Messages). */
+  finishLabel: string
+  /** What the API calls its token counts: prompt and completion, or input and output. */
+  tokenWords: readonly [string, string]
+  /** The event a whole stream ends with (`data: [DONE]`, `response.completed`, `message_stop`). */
+  streamEnd: string
   /** The request as shown, or null with the reason in `requestProblem`. */
   request: RequestView | null
   requestProblem: string | null
@@ -37,7 +97,7 @@ export interface Transcript {
   answerProblem: string | null
   /** A recorded stream the journal kept only the start of: what is shown stops there. */
   answerCut: string | null
-  /** A stream that ended before `data: [DONE]` without an error chunk (the connection was cut); not the journal's limit. */
+  /** A stream that ended before its last event (`streamEnd`) without an error (the connection was cut); not the journal's limit. */
   streamCut: boolean
   facts: TranscriptFacts
 }
@@ -45,33 +105,7 @@ export interface Transcript {
 /** The parts of a journal entry a transcript reads. */
 export type TranscriptSource = Pick<JournalEntry, 'operation' | 'status' | 'aborted' | 'duration_ms' | 'request' | 'response'>
 
-const CUT = /… \((\d+) more bytes\)$/
-/** Notes the journal keeps instead of a body it did not record. */
-const NOT_KEPT = [/^\(\d+ bytes, too large to record\)$/, /^\(a stream, not recorded\)$/, /^\(\d+ bytes that could not be shown\)$/]
-
-type Kept = { text: string; cutBytes: number | null } | { problem: string }
-
-const LIMIT_HINT = 'raise --journal-body-limit to keep whole bodies'
-
-function kept(body: string | null, what: 'request' | 'answer'): Kept {
-  if (body === null || body === '') return { problem: `The ${what} had no body.` }
-  if (NOT_KEPT.some((note) => note.test(body))) return { problem: `The journal did not keep the ${what}'s body ${body}.` }
-  const cut = CUT.exec(body)
-  return cut ? { text: body.slice(0, cut.index), cutBytes: Number(cut[1]) } : { text: body, cutBytes: null }
-}
-
-const parseJson = (text: string): { value: unknown } | null => {
-  try {
-    return { value: JSON.parse(text) as unknown }
-  } catch {
-    return null
-  }
-}
-
-const header = (headers: Record<string, string>, name: string): string | null =>
-  Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1] ?? null
-
-function readRequest(entry: TranscriptSource): { request: RequestView | null; problem: string | null } {
+function readRequest(entry: TranscriptSource, format: Format): { request: RequestView | null; problem: string | null } {
   const body = kept(entry.request.body, 'request')
   if ('problem' in body) return { request: null, problem: body.problem }
   if (body.cutBytes !== null) {
@@ -82,7 +116,7 @@ function readRequest(entry: TranscriptSource): { request: RequestView | null; pr
   }
   const parsed = parseJson(body.text)
   if (!parsed) return { request: null, problem: 'The request body is not JSON; see it below.' }
-  return { request: requestView(parsed.value), problem: null }
+  return { request: format.request(parsed.value), problem: null }
 }
 
 interface ReadAnswer {
@@ -92,37 +126,41 @@ interface ReadAnswer {
   streamCut: boolean
 }
 
-function readAnswer(entry: TranscriptSource, streamed: boolean): ReadAnswer {
+function readAnswer(entry: TranscriptSource, streamed: boolean, format: Format): ReadAnswer {
   const none = (problem: string): ReadAnswer => ({ answer: null, problem, cut: null, streamCut: false })
   if (entry.status === 0) return none('No answer: the connection was closed before one was sent.')
   const body = kept(entry.response.body, 'answer')
   if ('problem' in body) return none(body.problem)
   if (streamed) {
-    const assembler = new StreamAssembler()
+    const assembler = format.assembler()
     for (const data of sseData(body.text)) assembler.push(data)
     const answer = assembler.snapshot()
     const cut =
       body.cutBytes === null
         ? null
         : `The journal kept only the first part of this stream (${body.cutBytes} more bytes were cut): the answer below stops there, and what came later (more text, the finish reason, the usage) is not known here; ${LIMIT_HINT}.`
-    // An error chunk ends a stream without [DONE] on purpose: that is not a cut.
+    // An error event ends a stream without its last event on purpose: that is not a cut.
     return { answer, problem: null, cut, streamCut: body.cutBytes === null && !answer.done && answer.error === null }
   }
   if (body.cutBytes !== null)
     return none(`The journal kept only the first part of the answer (${body.cutBytes} more bytes were cut), so it is not shown: ${LIMIT_HINT}.`)
   const parsed = parseJson(body.text)
   if (!parsed) return none('The answer is not JSON; see it below.')
-  return { answer: answerFromJson(parsed.value), problem: null, cut: null, streamCut: false }
+  return { answer: format.answer(parsed.value), problem: null, cut: null, streamCut: false }
 }
 
 export function transcriptOf(entry: TranscriptSource): Transcript {
   const kind = OPERATIONS[entry.operation] ?? 'chat'
+  const format = FORMATS[kind]
   const streamed = (header(entry.response.headers, 'content-type') ?? '').startsWith('text/event-stream')
-  const { request, problem: requestProblem } = readRequest(entry)
-  const read = readAnswer(entry, streamed)
+  const { request, problem: requestProblem } = readRequest(entry, format)
+  const read = readAnswer(entry, streamed, format)
   const answer = read.answer
   return {
     kind,
+    finishLabel: format.finishLabel,
+    tokenWords: format.tokenWords,
+    streamEnd: format.streamEnd,
     request,
     requestProblem,
     answer,

@@ -7,20 +7,26 @@ import { journalModule } from '../journal/journal.module.ts'
 import { storeModule } from '../store/store.module.ts'
 import { accountsModule } from './accounts/accounts.module.ts'
 import { activityModule } from './activity/activity.module.ts'
+import { audioModule } from './audio/audio.module.ts'
 import { callbacksModule } from './callbacks/callbacks.module.ts'
 import { catalogModule } from './catalog/catalog.module.ts'
 import { chatModule } from './chat/chat.module.ts'
 import { clockModule } from './clock/clock.module.ts'
 import { creditsModule } from './credits/credits.module.ts'
 import { embeddingsModule } from './embeddings/embeddings.module.ts'
+import { responsesModule } from './responses/responses.module.ts'
 import { stateModule } from './state/state.module.ts'
 import { guardrailsModule } from './guardrails/guardrails.module.ts'
+import { imagesModule } from './images/images.module.ts'
 import { keysModule } from './keys/keys.module.ts'
 import { ledgerModule } from './ledger/ledger.module.ts'
+import { messagesModule } from './messages/messages.module.ts'
 import type { EmulatorModule } from './module.ts'
 import { ratelimitModule } from './ratelimit/ratelimit.module.ts'
+import { rerankModule } from './rerank/rerank.module.ts'
 import { usageModule } from './usage/usage.module.ts'
 import { videoModule } from './video/video.module.ts'
+import { videosModule } from './videos/videos.module.ts'
 
 export const MODULES: readonly EmulatorModule[] = [
   storeModule,
@@ -39,6 +45,12 @@ export const MODULES: readonly EmulatorModule[] = [
   journalModule,
   ledgerModule,
   embeddingsModule,
+  audioModule,
+  imagesModule,
+  videosModule,
+  messagesModule,
+  responsesModule,
+  rerankModule,
   activityModule,
   stateModule,
 ]

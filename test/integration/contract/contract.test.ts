@@ -8,10 +8,13 @@ import { describe, expect, it } from 'vitest'
 import type { EmulatorOptions } from '../../../src/emulator/index.ts'
 import { dataUri, png } from '../../helpers/images.ts'
 import { testEmulator, type TestEmulator } from '../../helpers/emulator.ts'
+import { audioJson, form, tone, wav } from '../audio/audio-helpers.ts'
 import { componentProblems, gatewayProblems, hasRealDocument, realEnum, vendorProblems, type Answer } from './shapes.ts'
 
 const MODEL = 'openai/text-embedding-3-small'
 const CHAT_MODEL = 'openai/gpt-4o-mini'
+const MESSAGES_MODEL = 'anthropic/claude-sonnet-4'
+const RERANK_MODEL = 'cohere/rerank-v3.5'
 const ROUTER = '/router/v1/video/ent/v2'
 const IMG = dataUri(png(64, 36), 'image/png')
 const CHARGE = { amount: 10, sender: '0x9a85CB3bfd494Ea3a8C9E50aA6a3c1a7E8BACE11', chain_id: 8453 }
@@ -56,13 +59,26 @@ const REAL: Record<string, Real> = {
   'guardrails.assignments.members.assign': { gateway: ['post', '/guardrails/{id}/assignments/members'] },
   'guardrails.assignments.members.unassign': { gateway: ['post', '/guardrails/{id}/assignments/members/remove'] },
   'embeddings.create': { gateway: ['post', '/embeddings'] },
+  'images.create': { gateway: ['post', '/images'] },
+  'images.generations': { own: "OpenAI's image generation (the path the openai client's images.generate posts), absent from the real document" },
+  'images.models': { gateway: ['get', '/images/models'] },
+  'images.models.endpoints': { gateway: ['get', '/images/models/{author}/{slug}/endpoints'] },
+  'audio.speech': { gateway: ['post', '/audio/speech'] },
+  'audio.transcriptions': { gateway: ['post', '/audio/transcriptions'] },
+  'rerank.create': { gateway: ['post', '/rerank'] },
   'chat.create': { gateway: ['post', '/chat/completions'] },
+  'messages.create': { gateway: ['post', '/messages'] },
   'generation.get': { gateway: ['get', '/generation'] },
   'completions.create': { own: 'the legacy text completion, absent from the real document; the AI SDK provider and openai still call it' },
+  'responses.create': { gateway: ['post', '/responses'] },
   'activity.list': { gateway: ['get', '/activity'] },
   'credits.get': { gateway: ['get', '/credits'] },
   'credits.crypto': { gateway: ['post', '/credits/coinbase'] },
   'credits.coinbase': { gateway: ['post', '/credits/coinbase'] },
+  'videos.create': { gateway: ['post', '/videos'] },
+  'videos.get': { gateway: ['get', '/videos/{jobId}'] },
+  'videos.content': { gateway: ['get', '/videos/{jobId}/content'] },
+  'videos.models': { gateway: ['get', '/videos/models'] },
   'video.multiframe': { vendor: 'create' },
   'video.text2video': { vendor: 'create' },
   'video.img2video': { vendor: 'create' },
@@ -87,7 +103,11 @@ const DELIBERATE: Record<string, string> = {
   'credits.crypto 400': 'the spec validates the charge (amount, sender, chain_id); the deprecated real endpoint answers 410',
   'video.startend2video 402': 'CreditInsufficient is a 400 in the vendor table; 402 was observed, and is the --video-credit-status 402 setting',
   'embeddings.create 403': 'a key over its limit: the docs say 402 (the default); 403 "Key limit exceeded" is observed (--key-limit-status 403)',
+  'audio.transcriptions 413':
+    'an upload over 25 MB: the document names the 25 MB limit but declares no 413 here; the gateway answers PayloadTooLargeResponse elsewhere, and @openrouter/sdk 1.3 maps a 413 for this operation',
   'keys.list 403': 'a standard key on a management operation: the spec says 401 (the default); the real service answers 403 (--wrong-key-kind-status 403)',
+  'messages.create 402':
+    "no credits: the document declares no 402 for /messages; the gateway's 402, in Anthropic's envelope as billing_error (an enum value the document lists)",
 }
 
 const auth = (key?: string) => (key ? { authorization: `Bearer ${key}` } : {})
@@ -108,8 +128,43 @@ async function brokeAccountKey(emu: TestEmulator): Promise<string> {
   return (await send(emu, 'POST', '/_emulator/api/accounts', {})).body.data.standard_key
 }
 
+const TTS_MODEL = 'openai/gpt-4o-mini-tts'
+const STT_MODEL = 'openai/whisper-large-v3'
+const speechRequest = (body: Record<string, unknown>, key: string | undefined) => ({
+  method: 'POST' as const,
+  url: '/api/v1/audio/speech',
+  headers: { ...auth(key), 'content-type': 'application/json' },
+  payload: JSON.stringify({ model: TTS_MODEL, ...body }),
+})
+/** Audio answers are bytes: the body checked is their text, against the document's binary string. */
+const speech = (emu: TestEmulator, body: Record<string, unknown>, key: string | undefined = emu.keys.standard) => emu.request(speechRequest(body, key))
+const transcription = (emu: TestEmulator, body: Record<string, unknown>, key: string | undefined) =>
+  send(emu, 'POST', '/api/v1/audio/transcriptions', { model: STT_MODEL, ...body }, key)
+const upload = (emu: TestEmulator, body: { payload: Buffer; contentType: string }) =>
+  emu.request({
+    method: 'POST',
+    url: '/api/v1/audio/transcriptions',
+    headers: { ...auth(emu.keys.standard), 'content-type': body.contentType },
+    payload: body.payload,
+  })
+
 const createVideo = (emu: TestEmulator, operation: string, body: unknown, key: string | undefined = emu.keys.standard) =>
   send(emu, 'POST', `${ROUTER}/${operation}`, body, key)
+
+const submitVideo = (emu: TestEmulator, body: unknown, key: string | undefined, headers: Record<string, string> = {}) =>
+  emu.request({
+    method: 'POST',
+    url: '/api/v1/videos',
+    headers: { ...auth(key), 'content-type': 'application/json', ...headers },
+    payload: JSON.stringify(body),
+  })
+
+/** A job of the gateway's video API, finished when asked. */
+async function videoJob(emu: TestEmulator, finished = false): Promise<string> {
+  const id = (await submitVideo(emu, { model: 'openai/sora-2', prompt: 'a fox' }, emu.keys.standard)).body.id
+  if (finished) await emu.send('POST', '/_emulator/api/clock/advance', { ms: 3_600_000 })
+  return id
+}
 
 async function finishedTask(emu: TestEmulator): Promise<string> {
   const id = (await createVideo(emu, 'text2video', { model: 'videoq2', prompt: 'a fox' })).body.task_id
@@ -495,6 +550,69 @@ const CASES: Case[] = [
     status: 400,
     run: (emu) => send(emu, 'POST', '/api/v1/completions', { model: CHAT_MODEL }, emu.keys.standard),
   },
+  // The Responses API
+  {
+    operation: 'responses.create',
+    name: 'a string input',
+    status: 200,
+    run: (emu) => send(emu, 'POST', '/api/v1/responses', { model: CHAT_MODEL, input: 'hello', instructions: 'Be brief.' }, emu.keys.standard),
+  },
+  {
+    operation: 'responses.create',
+    name: 'a function call',
+    status: 200,
+    run: (emu) =>
+      send(
+        emu,
+        'POST',
+        '/api/v1/responses',
+        {
+          model: CHAT_MODEL,
+          input: [{ role: 'user', content: [{ type: 'input_text', text: 'x' }] }],
+          tools: [{ type: 'function', name: 'f', parameters: { type: 'object', properties: { id: { type: 'integer' } } }, strict: true }],
+          tool_choice: 'required',
+        },
+        emu.keys.standard,
+      ),
+  },
+  {
+    operation: 'responses.create',
+    name: 'reasoning with a summary, cut at max_output_tokens',
+    status: 200,
+    run: (emu) =>
+      send(
+        emu,
+        'POST',
+        '/api/v1/responses',
+        { model: 'openai/o4-mini', input: 'why?', reasoning: { effort: 'low', summary: 'auto' }, max_output_tokens: 40, metadata: { run: '1' } },
+        emu.keys.standard,
+      ),
+  },
+  {
+    operation: 'responses.create',
+    name: 'no input',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/responses', { model: CHAT_MODEL }, emu.keys.standard),
+  },
+  {
+    operation: 'responses.create',
+    name: 'an unknown model',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/responses', { model: 'nobody/nothing', input: 'x' }, emu.keys.standard),
+  },
+  {
+    operation: 'responses.create',
+    name: 'no credits',
+    status: 402,
+    run: async (emu) => send(emu, 'POST', '/api/v1/responses', { model: CHAT_MODEL, input: 'x' }, await brokeAccountKey(emu)),
+  },
+  {
+    operation: 'responses.create',
+    name: 'no endpoint matches the provider preferences',
+    status: 404,
+    run: (emu) => send(emu, 'POST', '/api/v1/responses', { model: CHAT_MODEL, input: 'x', provider: { only: ['nobody'] } }, emu.keys.standard),
+  },
+  ...authCases('responses.create', (emu, key) => send(emu, 'POST', '/api/v1/responses', { model: CHAT_MODEL, input: 'x' }, key), 'standard'),
   {
     operation: 'generation.get',
     name: 'a past chat',
@@ -552,6 +670,85 @@ const CASES: Case[] = [
     run: (emu) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: [0.25, -1.5, 3] }, emu.keys.standard),
   },
   ...authCases('embeddings.create', (emu, key) => send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'x' }, key), 'standard'),
+  // Audio
+  { operation: 'audio.speech', name: 'pcm (the default)', status: 200, run: (emu) => speech(emu, { input: 'Hello there.' }) },
+  {
+    operation: 'audio.speech',
+    name: 'mp3',
+    status: 200,
+    run: (emu) => speech(emu, { input: 'Hello there.', response_format: 'mp3', voice: 'nova', speed: 1.5 }),
+  },
+  { operation: 'audio.speech', name: 'a voice of another model', status: 400, run: (emu) => speech(emu, { input: 'x', voice: 'Kore' }) },
+  { operation: 'audio.speech', name: 'flac, outside the formats served', status: 400, run: (emu) => speech(emu, { input: 'x', response_format: 'flac' }) },
+  { operation: 'audio.speech', name: 'wav, served beside mp3 and pcm', status: 200, run: (emu) => speech(emu, { input: 'x', response_format: 'wav' }) },
+  { operation: 'audio.speech', name: 'a chat model', status: 400, run: (emu) => speech(emu, { input: 'x', model: CHAT_MODEL }) },
+  { operation: 'audio.speech', name: 'a malformed body', status: 400, run: (emu) => malformed(emu, 'POST', '/api/v1/audio/speech', emu.keys.standard) },
+  { operation: 'audio.speech', name: 'no credits', status: 402, run: async (emu) => speech(emu, { input: 'x' }, await brokeAccountKey(emu)) },
+  {
+    operation: 'audio.speech',
+    name: 'a voice reference (no endpoint clones voices)',
+    status: 404,
+    run: (emu) => speech(emu, { input: 'x', input_references: [{ type: 'text', text: 'hi' }] }),
+  },
+  {
+    operation: 'audio.speech',
+    name: 'a 429 fault',
+    status: 429,
+    run: (emu) => {
+      const request = speechRequest({ input: 'x' }, emu.keys.standard)
+      return emu.request({ ...request, headers: { ...request.headers, 'x-emulator-fault': '429' } })
+    },
+  },
+  ...authCases('audio.speech', (emu, key) => emu.request(speechRequest({ input: 'x' }, key)), 'standard'),
+  {
+    operation: 'audio.transcriptions',
+    name: 'JSON',
+    status: 200,
+    run: (emu) => transcription(emu, { input_audio: audioJson(wav(tone(1, 440)), 'wav') }, emu.keys.standard),
+  },
+  {
+    operation: 'audio.transcriptions',
+    name: 'verbose_json with words',
+    status: 200,
+    run: (emu) =>
+      transcription(
+        emu,
+        { input_audio: audioJson(wav(tone(3, 440)), 'wav'), response_format: 'verbose_json', timestamp_granularities: ['word'] },
+        emu.keys.standard,
+      ),
+  },
+  {
+    operation: 'audio.transcriptions',
+    name: 'a form',
+    status: 200,
+    run: async (emu) => upload(emu, await form({ model: STT_MODEL, response_format: 'verbose_json' }, [{ name: 'a.wav', bytes: wav(tone(2, 440)) }])),
+  },
+  {
+    operation: 'audio.transcriptions',
+    name: 'bad base64',
+    status: 400,
+    run: (emu) => transcription(emu, { input_audio: { data: '!!', format: 'wav' } }, emu.keys.standard),
+  },
+  {
+    operation: 'audio.transcriptions',
+    name: 'an unknown format',
+    status: 400,
+    run: (emu) => transcription(emu, { input_audio: { data: 'AAAA', format: 'aac' } }, emu.keys.standard),
+  },
+  { operation: 'audio.transcriptions', name: 'a form without a file', status: 400, run: async (emu) => upload(emu, await form({ model: STT_MODEL })) },
+  {
+    operation: 'audio.transcriptions',
+    name: 'an upload over 25 MB',
+    status: 413,
+    run: async (emu) => upload(emu, await form({ model: STT_MODEL }, [{ name: 'big.pcm', bytes: Buffer.alloc(25 * 1024 * 1024 + 2) }])),
+  },
+  {
+    operation: 'audio.transcriptions',
+    name: 'no credits',
+    status: 402,
+    run: async (emu) => transcription(emu, { input_audio: audioJson(wav(tone(1, 440)), 'wav') }, await brokeAccountKey(emu)),
+  },
+  ...authCases('audio.transcriptions', (emu, key) => transcription(emu, { input_audio: { data: 'AAAA', format: 'pcm' } }, key), 'standard'),
   ...[500, 502, 503].map((status): Case => ({
     operation: 'embeddings.create',
     name: `a ${status} fault`,
@@ -561,6 +758,229 @@ const CASES: Case[] = [
       return send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'x' }, emu.keys.standard)
     },
   })),
+
+  // Rerank
+  {
+    operation: 'rerank.create',
+    name: 'strings',
+    status: 200,
+    run: (emu) => send(emu, 'POST', '/api/v1/rerank', { model: RERANK_MODEL, query: 'capital of France', documents: ['Paris', 'Berlin'] }, emu.keys.standard),
+  },
+  {
+    operation: 'rerank.create',
+    name: 'objects, top_n and provider preferences',
+    status: 200,
+    run: (emu) =>
+      send(
+        emu,
+        'POST',
+        '/api/v1/rerank',
+        { model: RERANK_MODEL, query: 'q', documents: [{ text: 'a' }, 'b', { text: 'c' }], top_n: 2, provider: { order: ['amazon-bedrock'] } },
+        emu.keys.standard,
+      ),
+  },
+  {
+    operation: 'rerank.create',
+    name: 'no documents',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/rerank', { model: RERANK_MODEL, query: 'q', documents: [] }, emu.keys.standard),
+  },
+  {
+    operation: 'rerank.create',
+    name: 'top_n 0',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/rerank', { model: RERANK_MODEL, query: 'q', documents: ['a'], top_n: 0 }, emu.keys.standard),
+  },
+  {
+    operation: 'rerank.create',
+    name: 'a chat model',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/rerank', { model: CHAT_MODEL, query: 'q', documents: ['a'] }, emu.keys.standard),
+  },
+  { operation: 'rerank.create', name: 'a malformed body', status: 400, run: (emu) => malformed(emu, 'POST', '/api/v1/rerank', emu.keys.standard) },
+  {
+    operation: 'rerank.create',
+    name: 'no provider left',
+    status: 404,
+    run: (emu) => send(emu, 'POST', '/api/v1/rerank', { model: RERANK_MODEL, query: 'q', documents: ['a'], provider: { only: ['nobody'] } }, emu.keys.standard),
+  },
+  {
+    operation: 'rerank.create',
+    name: 'no credits',
+    status: 402,
+    run: async (emu) => send(emu, 'POST', '/api/v1/rerank', { model: RERANK_MODEL, query: 'q', documents: ['a'] }, await brokeAccountKey(emu)),
+  },
+  {
+    operation: 'rerank.create',
+    name: 'rate limited',
+    status: 429,
+    options: { rateLimitKeyPerMinute: 1 },
+    run: async (emu) => (
+      await send(emu, 'POST', '/api/v1/rerank', { model: RERANK_MODEL, query: 'q', documents: ['a'] }, emu.keys.standard),
+      send(emu, 'POST', '/api/v1/rerank', { model: RERANK_MODEL, query: 'q', documents: ['a'] }, emu.keys.standard)
+    ),
+  },
+  ...authCases('rerank.create', (emu, key) => send(emu, 'POST', '/api/v1/rerank', { model: RERANK_MODEL, query: 'q', documents: ['a'] }, key), 'standard'),
+  ...[500, 502, 503].map((status): Case => ({
+    operation: 'rerank.create',
+    name: `a ${status} fault`,
+    status,
+    run: async (emu) => {
+      await send(emu, 'POST', '/_emulator/api/faults', { match: { operation: 'rerank.create' }, action: { status } })
+      return send(emu, 'POST', '/api/v1/rerank', { model: RERANK_MODEL, query: 'q', documents: ['a'] }, emu.keys.standard)
+    },
+  })),
+  {
+    operation: 'generation.get',
+    name: 'a past rerank',
+    status: 200,
+    run: async (emu) => {
+      const ranked = await send(emu, 'POST', '/api/v1/rerank', { model: RERANK_MODEL, query: 'q', documents: ['a'] }, emu.keys.standard)
+      return get(emu, `/api/v1/generation?id=${(ranked.body as { id: string }).id}`, emu.keys.standard)
+    },
+  },
+
+  // The Anthropic Messages API
+  ...(() => {
+    const messages = (emu: TestEmulator, body: Record<string, unknown>, key?: string) =>
+      send(emu, 'POST', '/api/v1/messages', { model: MESSAGES_MODEL, max_tokens: 256, messages: [{ role: 'user', content: 'hello' }], ...body }, key)
+    const tool = { name: 'lookup', input_schema: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } }
+    const cases: Case[] = [
+      {
+        operation: 'messages.create',
+        name: 'a conversation',
+        status: 200,
+        run: (emu) => messages(emu, { system: 'Be brief.', stop_sequences: ['zzz'] }, emu.keys.standard),
+      },
+      {
+        operation: 'messages.create',
+        name: 'thinking and a tool call',
+        status: 200,
+        run: (emu) => messages(emu, { thinking: { type: 'enabled', budget_tokens: 64 }, tools: [tool], tool_choice: { type: 'any' } }, emu.keys.standard),
+      },
+      {
+        operation: 'messages.create',
+        name: 'a tool result answered',
+        status: 200,
+        run: (emu) =>
+          messages(
+            emu,
+            {
+              tools: [tool],
+              messages: [
+                { role: 'user', content: 'look it up' },
+                { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { id: 1 } }] },
+                { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'found' }] },
+              ],
+            },
+            emu.keys.standard,
+          ),
+      },
+      { operation: 'messages.create', name: 'no messages', status: 400, run: (emu) => messages(emu, { messages: [] }, emu.keys.standard) },
+      {
+        operation: 'messages.create',
+        name: 'a tool_result without tool_use_id',
+        status: 400,
+        run: (emu) => messages(emu, { messages: [{ role: 'user', content: [{ type: 'tool_result', content: 'x' }] }] }, emu.keys.standard),
+      },
+      { operation: 'messages.create', name: 'a malformed body', status: 400, run: (emu) => malformed(emu, 'POST', '/api/v1/messages', emu.keys.standard) },
+      ...authCases('messages.create', (emu, key) => messages(emu, {}, key), 'standard'),
+      { operation: 'messages.create', name: 'no credits', status: 402, run: async (emu) => messages(emu, {}, await brokeAccountKey(emu)) },
+      { operation: 'messages.create', name: 'an unknown model', status: 404, run: (emu) => messages(emu, { model: 'nobody/nothing' }, emu.keys.standard) },
+      ...[429, 500, 503, 529].map((status) => ({
+        operation: 'messages.create',
+        name: `a ${status} fault (X-Emulator-Fault)`,
+        status,
+        run: (emu: TestEmulator) =>
+          emu.request({
+            method: 'POST',
+            url: '/api/v1/messages',
+            headers: { ...auth(emu.keys.standard), 'content-type': 'application/json', 'x-emulator-fault': String(status) },
+            payload: { model: MESSAGES_MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'x' }] },
+          }),
+      })),
+    ]
+    return cases
+  })(),
+
+  // Images
+  ...((): Case[] => {
+    const image = (body: Record<string, unknown>, key?: string) => (emu: TestEmulator) =>
+      send(emu, 'POST', '/api/v1/images', { model: 'openai/gpt-image-1', prompt: 'a red panda', ...body }, key ?? emu.keys.standard)
+    const openAi = (body: Record<string, unknown>) => (emu: TestEmulator) =>
+      send(emu, 'POST', '/api/v1/images/generations', { model: 'openai/gpt-image-1', prompt: 'a red panda', ...body }, emu.keys.standard)
+    return [
+      { operation: 'images.create', name: 'a png', status: 200, run: image({}) },
+      { operation: 'images.create', name: 'two webp at 3:2', status: 200, run: image({ n: 2, aspect_ratio: '3:2', output_format: 'webp' }) },
+      {
+        operation: 'images.create',
+        name: 'a 2K jpeg with a seed',
+        status: 200,
+        run: image({ model: 'bytedance-seed/seedream-4.5', size: '2K', output_format: 'jpeg', seed: 1 }),
+      },
+      { operation: 'images.create', name: 'no prompt', status: 400, run: image({ prompt: undefined }) },
+      { operation: 'images.create', name: 'a bad aspect ratio', status: 400, run: image({ aspect_ratio: '7:3' }) },
+      { operation: 'images.create', name: 'a model that makes no images', status: 400, run: image({ model: CHAT_MODEL }) },
+      { operation: 'images.create', name: 'n over the model’s bound', status: 400, run: image({ model: 'openai/dall-e-3', n: 2 }) },
+      { operation: 'images.create', name: 'a malformed body', status: 400, run: (emu) => malformed(emu, 'POST', '/api/v1/images', emu.keys.standard) },
+      { operation: 'images.create', name: 'no provider left', status: 404, run: image({ provider: { only: ['nobody'] } }) },
+      { operation: 'images.create', name: 'no credits', status: 402, run: async (emu) => image({}, await brokeAccountKey(emu))(emu) },
+      {
+        operation: 'images.create',
+        name: 'rate limited',
+        status: 429,
+        options: { rateLimitKeyPerMinute: 1 },
+        run: async (emu) => (await image({})(emu), image({})(emu)),
+      },
+      ...authCases('images.create', (emu, key) => send(emu, 'POST', '/api/v1/images', { model: 'openai/gpt-image-1', prompt: 'x' }, key), 'standard'),
+      ...[500, 502, 529].map((status): Case => ({
+        operation: 'images.create',
+        name: `a ${status} fault`,
+        status,
+        run: async (emu) => {
+          await send(emu, 'POST', '/_emulator/api/faults', { match: { operation: 'images.create' }, action: { status } })
+          return image({})(emu)
+        },
+      })),
+      { operation: 'images.generations', name: 'b64_json', status: 200, run: openAi({ size: '1536x1024' }) },
+      { operation: 'images.generations', name: 'a data URL', status: 200, run: openAi({ response_format: 'url', output_format: 'jpeg' }) },
+      { operation: 'images.generations', name: 'stream', status: 400, run: openAi({ stream: true }) },
+      {
+        operation: 'images.generations',
+        name: 'no credits',
+        status: 402,
+        run: async (emu) => send(emu, 'POST', '/api/v1/images/generations', { model: 'openai/gpt-image-1', prompt: 'x' }, await brokeAccountKey(emu)),
+      },
+      { operation: 'images.models', name: 'the list', status: 200, run: (emu) => get(emu, '/api/v1/images/models') },
+      {
+        operation: 'images.models',
+        name: 'a 500 fault',
+        status: 500,
+        run: (emu) => emu.request({ method: 'GET', url: '/api/v1/images/models', headers: { 'x-emulator-fault': '500' } }),
+      },
+      {
+        operation: 'images.models.endpoints',
+        name: 'an image model',
+        status: 200,
+        run: (emu) => get(emu, '/api/v1/images/models/bytedance-seed/seedream-4.5/endpoints'),
+      },
+      { operation: 'images.models.endpoints', name: 'a text model', status: 404, run: (emu) => get(emu, `/api/v1/images/models/${CHAT_MODEL}/endpoints`) },
+      { operation: 'images.models.endpoints', name: 'an unknown model', status: 404, run: (emu) => get(emu, '/api/v1/images/models/nobody/nothing/endpoints') },
+    ]
+  })(),
+  {
+    operation: 'chat.create',
+    name: 'an image asked for',
+    status: 200,
+    run: (emu) =>
+      send(
+        emu,
+        'POST',
+        '/api/v1/chat/completions',
+        { model: 'google/gemini-2.5-flash-image', modalities: ['image', 'text'], messages: [{ role: 'user', content: 'a red panda' }] },
+        emu.keys.standard,
+      ),
+  },
 
   // Activity
   { operation: 'activity.list', name: '30 days', status: 200, options: { demo: true }, run: (emu) => get(emu, '/api/v1/activity', emu.keys.management) },
@@ -599,6 +1019,101 @@ const CASES: Case[] = [
     status: 410,
     options: { cryptoCharges: 'gone' },
     run: (emu) => send(emu, 'POST', '/api/v1/credits/coinbase', CHARGE),
+  },
+
+  // The gateway's video API
+  {
+    operation: 'videos.create',
+    name: 'a job',
+    status: 202,
+    run: (emu) => submitVideo(emu, { model: 'google/veo-3.1', prompt: 'a fox', duration: 4 }, emu.keys.standard),
+  },
+  {
+    operation: 'videos.create',
+    name: 'first and last frames, a size, a webhook',
+    status: 202,
+    run: (emu) =>
+      submitVideo(
+        emu,
+        {
+          model: 'google/veo-3.1',
+          size: '1080x1920',
+          frame_images: [
+            { type: 'image_url', image_url: { url: IMG }, frame_type: 'first_frame' },
+            { type: 'image_url', image_url: { url: 'https://example.com/last.png' }, frame_type: 'last_frame' },
+          ],
+          callback_url: 'https://example.com/hook',
+        },
+        emu.keys.standard,
+      ),
+  },
+  {
+    operation: 'videos.create',
+    name: 'a duration the model lacks',
+    status: 400,
+    run: (emu) => submitVideo(emu, { model: 'openai/sora-2', prompt: 'x', duration: 5 }, emu.keys.standard),
+  },
+  { operation: 'videos.create', name: 'a chat model', status: 400, run: (emu) => submitVideo(emu, { model: CHAT_MODEL, prompt: 'x' }, emu.keys.standard) },
+  { operation: 'videos.create', name: 'a malformed body', status: 400, run: (emu) => malformed(emu, 'POST', '/api/v1/videos', emu.keys.standard) },
+  {
+    operation: 'videos.create',
+    name: 'no credits',
+    status: 402,
+    run: async (emu) => submitVideo(emu, { model: 'openai/sora-2', prompt: 'x' }, await brokeAccountKey(emu)),
+  },
+  {
+    operation: 'videos.create',
+    name: 'rate limited',
+    status: 429,
+    options: { rateLimitKeyPerMinute: 1 },
+    run: async (emu) => (
+      await submitVideo(emu, { model: 'openai/sora-2', prompt: 'x' }, emu.keys.standard),
+      submitVideo(emu, { model: 'openai/sora-2', prompt: 'x' }, emu.keys.standard)
+    ),
+  },
+  ...authCases('videos.create', (emu, key) => submitVideo(emu, { model: 'openai/sora-2', prompt: 'x' }, key), 'standard'),
+  { operation: 'videos.get', name: 'a pending job', status: 200, run: async (emu) => get(emu, `/api/v1/videos/${await videoJob(emu)}`, emu.keys.standard) },
+  {
+    operation: 'videos.get',
+    name: 'a completed job',
+    status: 200,
+    run: async (emu) => get(emu, `/api/v1/videos/${await videoJob(emu, true)}`, emu.keys.standard),
+  },
+  {
+    operation: 'videos.get',
+    name: 'a failed job',
+    status: 200,
+    run: async (emu) => {
+      const id = (await submitVideo(emu, { model: 'openai/sora-2', prompt: 'x' }, emu.keys.standard, { 'x-emulator-video-outcome': 'failed' })).body.id
+      await emu.send('POST', '/_emulator/api/clock/advance', { ms: 3_600_000 })
+      return get(emu, `/api/v1/videos/${id}`, emu.keys.standard)
+    },
+  },
+  { operation: 'videos.get', name: 'an unknown job', status: 404, run: (emu) => get(emu, '/api/v1/videos/123456789012345678', emu.keys.standard) },
+  ...authCases('videos.get', (emu, key) => get(emu, '/api/v1/videos/123456789012345678', key), 'standard'),
+  {
+    operation: 'videos.content',
+    name: 'the video',
+    status: 200,
+    run: async (emu) => get(emu, `/api/v1/videos/${await videoJob(emu, true)}/content?index=0`, emu.keys.standard),
+  },
+  {
+    operation: 'videos.content',
+    name: 'a job not completed yet',
+    status: 400,
+    run: async (emu) => get(emu, `/api/v1/videos/${await videoJob(emu)}/content`, emu.keys.standard),
+  },
+  { operation: 'videos.content', name: 'an unknown job', status: 404, run: (emu) => get(emu, '/api/v1/videos/123456789012345678/content', emu.keys.standard) },
+  ...authCases('videos.content', (emu, key) => get(emu, '/api/v1/videos/123456789012345678/content', key), 'standard'),
+  { operation: 'videos.models', name: 'the video models', status: 200, run: (emu) => get(emu, '/api/v1/videos/models') },
+  {
+    operation: 'videos.models',
+    name: 'a 500 fault',
+    status: 500,
+    run: async (emu) => (
+      await send(emu, 'POST', '/_emulator/api/faults', { match: { operation: 'videos.models' }, action: { status: 500 } }),
+      get(emu, '/api/v1/videos/models')
+    ),
   },
 
   // The video router
@@ -868,10 +1383,74 @@ describe.skipIf(!hasRealDocument)('the real contract (needs ../shared/docs/refer
       tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { id: { type: 'integer' } } } } }],
       tool_choice: 'required',
     })
+    const images = await chunksOf({ model: 'google/gemini-2.5-flash-image', modalities: ['image', 'text'] })
+    expect(images.some((chunk) => (chunk.choices as Array<{ delta: Record<string, unknown> }>)[0]?.delta.images)).toBe(true)
     await emu.send('POST', '/_emulator/api/faults', { match: { operation: 'chat.create' }, action: { status: 502, stream: { after_chunks: 3 } } })
     const broken = await chunksOf({})
     expect(broken.at(-1)).toHaveProperty('error')
-    for (const chunk of [...text, ...tools, ...broken]) expect(componentProblems('ChatStreamChunk', chunk), JSON.stringify(chunk)).toEqual([])
+    for (const chunk of [...text, ...tools, ...broken, ...images]) expect(componentProblems('ChatStreamChunk', chunk), JSON.stringify(chunk)).toEqual([])
+  })
+
+  it("streams the events the real document's StreamEvents describes: text, reasoning, function calls, incomplete and a failure", async () => {
+    const emu = await testEmulator()
+    const eventsOf = async (body: Record<string, unknown>) => {
+      const res = await emu.app.inject({
+        method: 'POST',
+        url: '/api/v1/responses',
+        headers: { authorization: `Bearer ${emu.keys.standard}`, 'content-type': 'application/json' },
+        payload: { model: CHAT_MODEL, input: 'hello', stream: true, ...body },
+      })
+      expect(res.statusCode).toBe(200)
+      expect(res.headers['content-type']).toMatch(/^text\/event-stream/)
+      return res.body
+        .split('\n\n')
+        .map((event) => event.split('\n').find((line) => line.startsWith('data: {')))
+        .filter((line) => line !== undefined)
+        .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>)
+    }
+    const reasoning = await eventsOf({ model: 'openai/o4-mini', reasoning: { effort: 'low', summary: 'detailed' }, max_output_tokens: 60 })
+    expect(reasoning.at(-1)!.type).toBe('response.incomplete')
+    const tools = await eventsOf({
+      tools: [{ type: 'function', name: 'lookup', parameters: { type: 'object', properties: { id: { type: 'integer' } } } }],
+      tool_choice: 'required',
+    })
+    await emu.send('POST', '/_emulator/api/faults', { match: { operation: 'responses.create' }, action: { status: 502, stream: { after_chunks: 5 } } })
+    const broken = await eventsOf({})
+    expect(broken.at(-1)!.type).toBe('response.failed')
+    for (const event of [...reasoning, ...tools, ...broken]) expect(componentProblems('StreamEvents', event), JSON.stringify(event)).toEqual([])
+  })
+
+  it("streams the events the real document's MessagesStreamEvents describes: thinking, text, a tool call, an error event", async () => {
+    const emu = await testEmulator()
+    const eventsOf = async (body: Record<string, unknown>) => {
+      const res = await emu.app.inject({
+        method: 'POST',
+        url: '/api/v1/messages',
+        headers: { authorization: `Bearer ${emu.keys.standard}`, 'content-type': 'application/json' },
+        payload: { model: MESSAGES_MODEL, max_tokens: 256, messages: [{ role: 'user', content: 'hello' }], stream: true, ...body },
+      })
+      expect(res.statusCode).toBe(200)
+      expect(res.headers['content-type']).toMatch(/^text\/event-stream/)
+      return res.body
+        .split('\n\n')
+        .filter((block) => block.startsWith('event: '))
+        .map((block) => {
+          const [event, data] = block.split('\n') as [string, string]
+          return { event: event.slice('event: '.length), data: JSON.parse(data.slice('data: '.length)) as Record<string, unknown> }
+        })
+    }
+    const thought = await eventsOf({ thinking: { type: 'enabled', budget_tokens: 64 } })
+    const tools = await eventsOf({
+      tools: [{ name: 'lookup', input_schema: { type: 'object', properties: { id: { type: 'integer' } } } }],
+      tool_choice: { type: 'any' },
+    })
+    await emu.send('POST', '/_emulator/api/faults', { match: { operation: 'messages.create' }, action: { status: 529, stream: { after_chunks: 3 } } })
+    const broken = await eventsOf({})
+    expect(broken.at(-1)!.event).toBe('error')
+    for (const event of [...thought, ...tools, ...broken]) {
+      expect(componentProblems('MessagesStreamingResponse', event), JSON.stringify(event)).toEqual([])
+      expect(event.data.type).toBe(event.event)
+    }
   })
 
   it("names providers and parameters only from the real document's enums", async () => {

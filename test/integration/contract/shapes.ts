@@ -62,8 +62,10 @@ export function gatewayProblems(method: string, path: string, answer: Answer): s
   const key = status in responses ? status : `${status[0]}XX` in responses ? `${status[0]}XX` : 'default' in responses ? 'default' : undefined
   if (key === undefined) return [`status ${status} is not declared (declared: ${Object.keys(responses).join(', ')})`]
   const content = (responses[key].content ?? {}) as Json
-  const type = mediaType(answer.headers)
-  if (!(type in content)) return [`content type ${type || '(none)'} is not declared for ${key} (declared: ${Object.keys(content).join(', ') || 'no body'})`]
+  const sent = mediaType(answer.headers)
+  // A range such as `audio/*` declares every type of its kind (audio/mpeg, audio/pcm).
+  const type = sent in content ? sent : `${sent.split('/')[0]}/*` in content ? `${sent.split('/')[0]}/*` : undefined
+  if (type === undefined) return [`content type ${sent || '(none)'} is not declared for ${key} (declared: ${Object.keys(content).join(', ') || 'no body'})`]
   const ref = `real#/${pointer('paths', path, method, 'responses', key, 'content', type, 'schema')}`
   let validate = validators.get(ref)
   if (!validate) {

@@ -70,6 +70,65 @@ const OPERATIONS: Operation[] = [
     key: 'standard',
     body: { model: 'openai/text-embedding-3-small', input: ['a', 'b'], dimensions: 8, encoding_format: 'base64', provider: { order: ['openai'] } },
   },
+  {
+    method: 'POST',
+    path: '/api/v1/images',
+    key: 'standard',
+    body: {
+      model: 'openai/gpt-image-1',
+      prompt: 'p',
+      n: 2,
+      size: '1024x1024',
+      output_format: 'webp',
+      background: 'transparent',
+      input_references: [{ type: 'image_url', image_url: { url: IMG } }],
+      provider: { order: ['openai'] },
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/images',
+    key: 'standard',
+    body: { model: 'bytedance-seed/seedream-4.5', prompt: 'p', resolution: '2K', aspect_ratio: '16:9', output_format: 'jpeg', seed: 1 },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/images/generations',
+    key: 'standard',
+    body: { model: 'openai/dall-e-3', prompt: 'p', size: '1792x1024', response_format: 'url', quality: 'hd' },
+  },
+  { method: 'GET', path: '/api/v1/images/models' },
+  { method: 'GET', path: '/api/v1/images/models/openai/gpt-image-1/endpoints' },
+  {
+    method: 'POST',
+    path: '/api/v1/chat/completions',
+    key: 'standard',
+    body: { model: 'openai/gpt-image-1', messages: [{ role: 'user', content: 'p' }], modalities: ['image'], image_config: { aspect_ratio: '3:2' } },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/audio/speech',
+    key: 'standard',
+    body: { model: 'openai/gpt-4o-mini-tts', input: 'Hello there.', voice: 'nova', response_format: 'mp3', speed: 2 },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/audio/transcriptions',
+    key: 'standard',
+    body: {
+      model: 'openai/whisper-large-v3',
+      input_audio: { data: Buffer.alloc(4800, 1).toString('base64'), format: 'pcm' },
+      response_format: 'verbose_json',
+      timestamp_granularities: ['word'],
+      language: 'en',
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/rerank',
+    key: 'standard',
+    body: { model: 'cohere/rerank-v3.5', query: 'capital of France', documents: ['Paris', { text: 'Berlin' }], top_n: 1, provider: { order: ['cohere'] } },
+  },
   { method: 'GET', path: '/api/v1/activity?date=2026-01-01', key: 'management' },
   {
     method: 'POST',
@@ -87,6 +146,22 @@ const OPERATIONS: Operation[] = [
   { method: 'POST', path: '/router/v1/video/ent/v2/start-end2video', key: 'standard', body: { model: 'videoq2-pro', images: [IMG, IMG] } },
   { method: 'POST', path: '/router/v1/video/ent/v2/reference2video', key: 'standard', body: { model: 'videoq2', images: [IMG], prompt: 'p' } },
   { method: 'POST', path: '/router/v1/video/ent/v2/template2video', key: 'standard', body: { template: 'hug', images: [IMG], prompt: 'p', seed: 1 } },
+  {
+    method: 'POST',
+    path: '/api/v1/videos',
+    key: 'standard',
+    body: {
+      model: 'google/veo-3.1',
+      prompt: 'p',
+      duration: 4,
+      size: '1280x720',
+      frame_images: [{ type: 'image_url', image_url: { url: IMG }, frame_type: 'first_frame' }],
+      callback_url: 'http://127.0.0.1:9/x',
+    },
+  },
+  { method: 'GET', path: '/api/v1/videos/models' },
+  { method: 'GET', path: '/api/v1/videos/123', key: 'standard' },
+  { method: 'GET', path: '/api/v1/videos/123/content?index=0', key: 'standard' },
   { method: 'GET', path: '/router/v1/video/ent/v2/tasks?states=success&pager.pagesz=5', key: 'standard' },
   { method: 'GET', path: '/router/v1/video/ent/v2/tasks/123/creations', key: 'standard' },
   { method: 'POST', path: '/router/v1/video/ent/v2/tasks/123/cancel', key: 'standard', body: {} },
@@ -122,6 +197,71 @@ const OPERATIONS: Operation[] = [
     body: { model: CHAT_MODEL, messages: [{ role: 'user', content: 'weather please' }], stream: true, tools: [CHAT_TOOL], tool_choice: 'required' },
   },
   { method: 'POST', path: '/api/v1/completions', key: 'standard', body: { model: CHAT_MODEL, prompt: 'Once upon a time', stream: true, n: 3 } },
+  {
+    method: 'POST',
+    path: '/api/v1/responses',
+    key: 'standard',
+    body: {
+      model: CHAT_MODEL,
+      instructions: 'Be brief.',
+      input: [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'weather in Paris?' },
+            { type: 'input_image', image_url: IMG, detail: 'low' },
+          ],
+        },
+        { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        { type: 'function_call_output', call_id: 'call_1', output: '{"sky":"clear"}' },
+      ],
+      tools: [{ type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }],
+      text: { format: { type: 'json_schema', name: 's', schema: { type: 'object', properties: { a: { type: 'string' } } } } },
+      max_output_tokens: 200,
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/responses',
+    key: 'standard',
+    body: { model: 'openai/o4-mini', input: 'why?', stream: true, reasoning: { effort: 'low', summary: 'auto' }, tool_choice: 'auto' },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/messages',
+    key: 'standard',
+    body: {
+      model: 'anthropic/claude-sonnet-4',
+      max_tokens: 200,
+      system: [{ type: 'text', text: 'Be brief.' }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'weather in Paris?' },
+            { type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } },
+          ],
+        },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'clear' }] }] },
+      ],
+      tools: [{ name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }],
+      thinking: { type: 'enabled', budget_tokens: 64 },
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/messages',
+    key: 'standard',
+    body: {
+      model: 'anthropic/claude-sonnet-4',
+      max_tokens: 64,
+      messages: [{ role: 'user', content: 'weather?' }],
+      stream: true,
+      stop_sequences: ['.'],
+      tool_choice: { type: 'auto' },
+    },
+  },
   {
     method: 'POST',
     path: '/_emulator/api/accounts/{account}/chat-fixtures',
@@ -439,7 +579,12 @@ export async function fuzz(runs: number, seed: number): Promise<FuzzResult> {
           const router = typeof parsed.code === 'number' && typeof parsed.reason === 'string' && typeof parsed.message === 'string'
           const main =
             typeof (parsed.error as { code?: unknown } | undefined)?.code === 'number' && typeof (parsed.error as { message?: unknown }).message === 'string'
-          const ok = respelt ? router || main : path.startsWith('/router/') ? router : main
+          // The Messages API answers in Anthropic's envelope.
+          const anthropic =
+            parsed.type === 'error' &&
+            typeof (parsed.error as { type?: unknown } | undefined)?.type === 'string' &&
+            typeof (parsed.error as { message?: unknown }).message === 'string'
+          const ok = respelt ? router || main || anthropic : path.startsWith('/router/') ? router : path.startsWith('/api/v1/messages') ? anthropic : main
           if (!ok) {
             result.failures.push(`bad envelope: ${where}`)
             return false

@@ -48,6 +48,9 @@ describe('the admin API in the OpenAPI document', () => {
         // JSON answers are objects described property by property (this document itself: an open object).
         expect(schema.type, op.operationId).toBe('object')
         expect(schema.properties ?? schema.additionalProperties, op.operationId).toBeTruthy()
+      } else if (op.operationId === 'admin.journal.media') {
+        // A file an answer carried, as it was sent (its own media type on the wire).
+        expect([type, schema.type], op.operationId).toEqual(['application/octet-stream', 'string'])
       } else {
         // The event stream is text.
         expect([type, schema.type], op.operationId).toEqual(['text/event-stream', 'string'])
@@ -218,7 +221,16 @@ describe('admin answers against the served document', () => {
     await call('admin.chatFixtures.delete', 'DELETE', `${ADMIN}/chat-fixtures/${fixture.id}`)
     await call('admin.chatFixtures.clear', 'DELETE', `${ADMIN}/accounts/${owner.id}/chat-fixtures`)
 
+    // An answer that carried a file (speech), so the journal has one to serve.
+    expect(
+      (await emu.send('POST', '/api/v1/audio/speech', { model: 'openai/gpt-4o-mini-tts', input: 'Hello', response_format: 'mp3' }, emu.keys.standard)).status,
+    ).toBe(200)
     const entries = (await call('admin.journal.list', 'GET', `${ADMIN}/journal?limit=100`)).data
+    const spoken = entries.find((e: Json) => e.operation === 'audio.speech')
+    const file = await emu.app.inject({ method: 'GET', url: `${ADMIN}/journal/${spoken.id}/media/0` })
+    expect([file.statusCode, file.headers['content-type']]).toEqual([200, 'audio/mpeg'])
+    checked.add('admin.journal.media')
+    await call('admin.journal.media', 'GET', `${ADMIN}/journal/${spoken.id}/media/1`)
     expect(entries.some((e: Json) => e.fault !== null && e.request.body === null)).toBe(true)
     await call('admin.journal.get', 'GET', `${ADMIN}/journal/${entries.at(-1).id}`)
     await call('admin.journal.get', 'GET', `${ADMIN}/journal/999999`)

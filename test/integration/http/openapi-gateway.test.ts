@@ -158,6 +158,43 @@ describe('OpenAPI document: the gateway’s answers', () => {
     await check('embeddings.create', await embed({ encoding_format: 'base64', dimensions: 256 }))
   })
 
+  it('documents each inference surface: its success answer, its media types, and its error envelope', async () => {
+    const emu = await testEmulator()
+    const doc = (await emu.get('/_emulator/api/openapi.json')).body as { paths: Record<string, Record<string, Operation>> }
+    const surfaces = Object.entries(doc.paths)
+      .filter(([path]) => /^\/api\/v1\/(responses|messages|images|audio|rerank|videos)(\/|$)/.test(path))
+      .flatMap(([, methods]) => Object.values(methods))
+    const answers = Object.fromEntries(
+      surfaces.map((o) => {
+        const [status, response] = Object.entries(o.responses).find(([code]) => code.startsWith('2'))!
+        return [o.operationId, `${status} ${Object.keys(response.content as Json).join(' ')}`]
+      }),
+    )
+    expect(answers).toEqual({
+      'responses.create': '200 application/json text/event-stream',
+      'messages.create': '200 application/json text/event-stream',
+      'images.create': '200 application/json',
+      'images.generations': '200 application/json',
+      'images.models': '200 application/json',
+      'images.models.endpoints': '200 application/json',
+      'audio.speech': '200 audio/pcm audio/mpeg audio/wav',
+      'audio.transcriptions': '200 application/json',
+      'rerank.create': '200 application/json',
+      'videos.create': '202 application/json',
+      'videos.get': '200 application/json',
+      'videos.content': '200 video/mp4',
+      'videos.models': '200 application/json',
+    })
+    for (const o of surfaces) {
+      const envelope = (o.responses['4XX'] ?? o.responses.default)!.content['application/json'].schema
+      // The Messages API answers every error in Anthropic's envelope; the rest in the gateway's.
+      if (o.operationId === 'messages.create') {
+        expect(envelope.required, o.operationId).toEqual(['type', 'error', 'request_id'])
+        expect(o.responses.default!.content['application/json'].schema).toEqual(envelope)
+      } else expect(envelope, o.operationId).toEqual({ $ref: '#/components/schemas/Error' })
+    }
+  })
+
   it('documents the charge paths as 410 when crypto charges are gone', async () => {
     const emu = await testEmulator({ cryptoCharges: 'gone' })
     const { op } = await documentOf(emu)

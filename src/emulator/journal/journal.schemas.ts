@@ -38,6 +38,18 @@ const journalFields = {
     charges: Type.Array(Type.String()),
     callbacks: Type.Array(Type.String()),
   }),
+  // Where an inference answer came from: generated here, replayed from a recording, or proxied upstream; null where not said.
+  source: Type.Union([
+    Shape({ kind: Type.Literal('generated') }),
+    Shape({ kind: Type.Literal('replayed'), file: Type.String({ description: 'The recorded file that answered, relative to --replay' }) }),
+    Shape({
+      kind: Type.Literal('proxied'),
+      upstream_status: Type.Integer(),
+      upstream_ms: Type.Number(),
+      recorded_file: Nullable(Type.String({ description: 'The file the answer was saved to (--record), or null' })),
+    }),
+    Type.Null(),
+  ]),
   media: Type.Array(
     Shape({
       index: Type.Integer(),

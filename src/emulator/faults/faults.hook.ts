@@ -29,6 +29,23 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Moves a body with fallback models to its next one: `model` becomes the first of `models` other than
+ * it, and `models` keeps those after. False when there is none left to try.
+ */
+function nextModel(body: unknown): boolean {
+  if (body === null || typeof body !== 'object') return false
+  const fields = body as { model?: unknown; models?: unknown }
+  if (!Array.isArray(fields.models)) return false
+  const models = fields.models as unknown[]
+  const current: unknown = typeof fields.model === 'string' ? fields.model : models[0]
+  const rest = models.filter((m): m is string => typeof m === 'string' && m !== current)
+  if (rest.length === 0) return false
+  fields.model = rest[0]
+  fields.models = rest.slice(1)
+  return true
+}
+
 /** Operations whose answer can be streamed, and so can break part way. */
 const STREAMING = new Set(['chat.create', 'completions.create', 'responses.create', 'messages.create'])
 
@@ -37,14 +54,17 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 function target(request: FastifyRequest, operation: string): FaultTarget {
   const token = bearerToken(request)
-  const body = request.body as { model?: unknown } | null | undefined
+  const body = request.body as { model?: unknown; models?: unknown } | null | undefined
+  // The model tried first: `model`, or the first of `models` when only the list is given.
+  const listed: unknown = body && typeof body === 'object' && Array.isArray(body.models) ? (body.models as unknown[])[0] : null
+  const first: unknown = body && typeof body === 'object' && typeof body.model === 'string' ? body.model : listed
   return {
     operation,
     method: request.method,
     path: request.url.split('?')[0]!,
     key_hash: request.auth?.key.hash ?? (token ? sha256Hex(token) : null),
     account_id: request.auth?.account.id ?? null,
-    model: body && typeof body === 'object' && typeof body.model === 'string' ? body.model : null,
+    model: typeof first === 'string' ? first : null,
   }
 }
 
@@ -79,6 +99,29 @@ async function applyFaults(
   const rules = ctx.services.faults.active()
   if (rules.length === 0) return
   const now = ctx.clock.now()
+  // A request with fallback models (`models`) tries each in turn, as the real router does when a
+  // provider fails: a fault that answers the first model's attempt moves the request to the next, and
+  // only the last model's fault is the answer. The engine then serves, and names, the model left.
+  for (;;) {
+    const outcome = await firstFault(ctx, request, reply, operation, journal, rules, now)
+    if (!(outcome instanceof ApiError)) return outcome
+    if (!nextModel(request.body)) throw outcome
+  }
+}
+
+/**
+ * The first rule that fires for the request as it stands: an error to answer with, a reply already
+ * given (a dropped connection), or undefined (none fired, or only latency or a stream fault).
+ */
+async function firstFault(
+  ctx: EmulatorContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  operation: string,
+  journal: Journal | undefined,
+  rules: ReturnType<EmulatorContext['services']['faults']['active']>,
+  now: number,
+): Promise<ApiError | FastifyReply | undefined> {
   const seen = target(request, operation)
   for (const rule of rules) {
     if (rule.expires_at !== null && rule.expires_at <= now) continue
@@ -111,7 +154,7 @@ async function applyFaults(
       journal?.record(request, reply, true)
       return reply
     }
-    if (action.status !== undefined) throw faultError(action.status, now, rule.id, action)
+    if (action.status !== undefined) return faultError(action.status, now, rule.id, action)
     // Latency alone: the request goes on to its handler, late.
     return
   }

@@ -33,3 +33,9 @@ export const insufficientCredits = (costNanos: number, balanceNanos: number): Ap
     `Insufficient credits. This request costs ${formatUsd(costNanos)} and the account has ${formatUsd(Math.max(0, balanceNanos))} left; add credits with a crypto charge or the admin API`,
     { metadata: { limit_source: 'openrouter_credits', balance_usd: nanosToUsd(balanceNanos), cost_usd: nanosToUsd(costNanos) } },
   )
+
+/** Refused before an action whose cost is not known yet (a call relayed to the upstream gateway): nothing left to spend. */
+export const creditsExhausted = (balanceNanos: number): ApiError =>
+  new ApiError(402, `Insufficient credits. The account has ${formatUsd(Math.max(0, balanceNanos))} left; add credits with a crypto charge or the admin API`, {
+    metadata: { limit_source: 'openrouter_credits', balance_usd: nanosToUsd(balanceNanos) },
+  })

@@ -11,9 +11,11 @@ import type { CatalogEndpoint, Region } from '../catalog/catalog.schemas.ts'
 import { availableEndpoints, type ModelNames, type PolicyEndpoint } from '../catalog/policy.ts'
 import { healthiest } from '../catalog/routing.ts'
 import { userNotFound } from '../keys/keys.errors.ts'
-import { guardrailBudgetExceeded, insufficientCredits, keyLimitExceeded, noAllowedEndpoints } from './ledger.errors.ts'
+import { creditsExhausted, guardrailBudgetExceeded, insufficientCredits, keyLimitExceeded, noAllowedEndpoints } from './ledger.errors.ts'
 import { guardrailsOf } from '../guardrails/guardrails.service.ts'
 import { limitUsageNanos } from '../keys/keys.service.ts'
+import type { KeyRow } from '../keys/keys.repo.ts'
+import type { AccountRow } from '../accounts/accounts.repo.ts'
 
 export interface Charge {
   prompt_tokens: number
@@ -61,43 +63,11 @@ export function bill<E extends LedgerEndpoint>(ctx: EmulatorContext, request: Bi
 function billNow<E extends LedgerEndpoint>(ctx: EmulatorContext, request: BillingRequest<E>): Billed<E> {
   return immediateTransaction(ctx.db, (): Billed<E> => {
     const now = ctx.clock.now()
-    const { caller, model } = request
-    // The key as of now: it may have been changed, or revoked, since the request was authenticated
-    // (authentication runs before the body has arrived). A revoked key is as unknown as at the door.
-    const key = ctx.services.keys.byHash(caller.key.hash)
-    if (!key) throw userNotFound()
-    const account = ctx.services.accounts.get(caller.account.id)!
-
-    const policies = ctx.services.catalog.policies.for({ key, account }, request.region ?? null)
-    const allowed = availableEndpoints(model, request.endpoints, policies)
-    if (allowed.length === 0) {
-      throw noAllowedEndpoints(
-        model.id,
-        policies.map((p) => p.source),
-      )
-    }
+    const { key, account, allowed } = allowedFor(ctx, request)
     const endpoint = (request.route ?? healthiest)(allowed)
     const charge = request.price(endpoint)
     const byok = request.byok ?? false
-
-    for (const guardrail of guardrailsOf(ctx.services.guardrails, { key, account })) {
-      if (guardrail.limit_nanos === null) continue
-      const since = windowStartFor(guardrail.reset_interval, windowStarts(now))
-      const spent = ctx.services.guardrails.spentNanos(guardrail.id, since, now, guardrail.include_byok_in_budgets === 1)
-      if (spent >= guardrail.limit_nanos) {
-        const window = guardrail.reset_interval ? WINDOW_NAME[guardrail.reset_interval] : 'total'
-        throw guardrailBudgetExceeded({ ...guardrail, limit_nanos: guardrail.limit_nanos }, window, spent)
-      }
-    }
-
-    if (key.limit_nanos !== null) {
-      // Summing usage costs a scan of the key's rows, so only keys with a limit pay for it.
-      const used = limitUsageNanos(ctx.services.keys.withUsage(key.hash, windowStarts(now))!)
-      if (used >= key.limit_nanos) {
-        const window = key.limit_reset ? WINDOW_NAME[key.limit_reset] : 'total'
-        throw keyLimitExceeded(ctx.config.keyLimitStatus, { limit_nanos: key.limit_nanos, limit_reset: key.limit_reset }, window, used)
-      }
-    }
+    checkBudgets(ctx, key, account, now)
 
     const balance = account.credits_nanos - account.spent_nanos
     if (!byok && charge.cost_nanos > 0 && balance < charge.cost_nanos) {
@@ -109,7 +79,7 @@ function billNow<E extends LedgerEndpoint>(ctx: EmulatorContext, request: Billin
       key_hash: key.hash,
       member_id: key.creator_user_id,
       operation: request.operation,
-      model: model.id,
+      model: request.model.id,
       provider: endpoint.provider_name,
       endpoint_id: endpoint.id,
       prompt_tokens: charge.prompt_tokens,
@@ -123,6 +93,66 @@ function billNow<E extends LedgerEndpoint>(ctx: EmulatorContext, request: Billin
     recordEffect('usage', usage_id)
     return { usage_id, endpoint, charge }
   })
+}
+
+/** What `admit` is asked: who calls, for which model, on which endpoints; the cost is not known yet. */
+export type AdmissionRequest<E extends LedgerEndpoint> = Pick<BillingRequest<E>, 'caller' | 'model' | 'endpoints' | 'region' | 'byok'>
+
+/**
+ * Whether `bill` would take an action whose cost is known only once it is done (an answer relayed from
+ * the upstream gateway): the same checks in the same order (the key, the policies' model and provider
+ * rules, the guardrail budgets, the key's limit), and credits left above zero. Writes nothing; throws
+ * the error `bill` would; returns the endpoints the caller may use.
+ */
+export function admit<E extends LedgerEndpoint>(ctx: EmulatorContext, request: AdmissionRequest<E>): readonly E[] {
+  const now = ctx.clock.now()
+  const { key, account, allowed } = allowedFor(ctx, request)
+  checkBudgets(ctx, key, account, now)
+  const balance = account.credits_nanos - account.spent_nanos
+  if (!(request.byok ?? false) && balance <= 0) throw creditsExhausted(balance)
+  return allowed
+}
+
+/** The caller's key as of now, its account, and the endpoints of the model its policies allow (404 for none). */
+function allowedFor<E extends LedgerEndpoint>(ctx: EmulatorContext, request: AdmissionRequest<E>): { key: KeyRow; account: AccountRow; allowed: readonly E[] } {
+  const { caller, model } = request
+  // The key as of now: it may have been changed, or revoked, since the request was authenticated
+  // (authentication runs before the body has arrived). A revoked key is as unknown as at the door.
+  const key = ctx.services.keys.byHash(caller.key.hash)
+  if (!key) throw userNotFound()
+  const account = ctx.services.accounts.get(caller.account.id)!
+
+  const policies = ctx.services.catalog.policies.for({ key, account }, request.region ?? null)
+  const allowed = availableEndpoints(model, request.endpoints, policies)
+  if (allowed.length === 0) {
+    throw noAllowedEndpoints(
+      model.id,
+      policies.map((p) => p.source),
+    )
+  }
+  return { key, account, allowed }
+}
+
+/** The guardrail budgets of the key and its member, then the key's own limit: 402 (or 403) for the first spent. */
+function checkBudgets(ctx: EmulatorContext, key: KeyRow, account: AccountRow, now: number): void {
+  for (const guardrail of guardrailsOf(ctx.services.guardrails, { key, account })) {
+    if (guardrail.limit_nanos === null) continue
+    const since = windowStartFor(guardrail.reset_interval, windowStarts(now))
+    const spent = ctx.services.guardrails.spentNanos(guardrail.id, since, now, guardrail.include_byok_in_budgets === 1)
+    if (spent >= guardrail.limit_nanos) {
+      const window = guardrail.reset_interval ? WINDOW_NAME[guardrail.reset_interval] : 'total'
+      throw guardrailBudgetExceeded({ ...guardrail, limit_nanos: guardrail.limit_nanos }, window, spent)
+    }
+  }
+
+  if (key.limit_nanos !== null) {
+    // Summing usage costs a scan of the key's rows, so only keys with a limit pay for it.
+    const used = limitUsageNanos(ctx.services.keys.withUsage(key.hash, windowStarts(now))!)
+    if (used >= key.limit_nanos) {
+      const window = key.limit_reset ? WINDOW_NAME[key.limit_reset] : 'total'
+      throw keyLimitExceeded(ctx.config.keyLimitStatus, { limit_nanos: key.limit_nanos, limit_reset: key.limit_reset }, window, used)
+    }
+  }
 }
 
 /**

@@ -5,6 +5,8 @@ import './cli-heap.ts'
 import { parseArgs } from 'node:util'
 import { CLI_FLAGS, ConfigError, helpText, loadConfig, settingFlags, VERSION } from './config.ts'
 import { startEmulator } from './emulator.ts'
+import { problemLine } from './modules/recordings/recordings.errors.ts'
+import { loadFolder } from './modules/recordings/recordings.store.ts'
 
 /** A repeat of the signal that started the stop, within this many ms, is the same stop delivered twice. */
 const DUPLICATE_SIGNAL_MS = 500
@@ -14,7 +16,34 @@ function fail(message: string, code: number): never {
   process.exit(code)
 }
 
+/** `gateway-emulator validate <dir>`: checks a folder of recordings as --replay reads it, without starting. */
+function validate(args: string[]): void {
+  let parsed
+  try {
+    parsed = parseArgs({ args, options: { help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: true })
+  } catch (error) {
+    fail(`${(error as Error).message} (see validate --help)`, 2)
+  }
+  if (parsed.values.help) {
+    process.stdout.write(
+      'Usage: gateway-emulator validate <dir>\n\nChecks the recordings of <dir> (its *.json files, subfolders included) as --replay reads them,\nwithout starting a server: one line per problem (file, field, what is wrong), exit 1 if any.\n',
+    )
+    return
+  }
+  if (parsed.positionals.length !== 1) fail('validate takes one folder: gateway-emulator validate <dir>', 2)
+  const folder = parsed.positionals[0]!
+  const loaded = loadFolder(folder)
+  for (const problem of loaded.problems) process.stdout.write(`${problemLine(problem)}\n`)
+  if (loaded.problems.length > 0) {
+    process.stdout.write(`${loaded.problems.length} ${loaded.problems.length === 1 ? 'problem' : 'problems'} in ${folder}\n`)
+    process.exit(1)
+  }
+  const text = loaded.recordings.filter((r) => r.body.text !== undefined).length
+  process.stdout.write(`${folder}: ${loaded.recordings.length} recordings are valid (${text} text, ${loaded.recordings.length - text} other)\n`)
+}
+
 async function main(): Promise<void> {
+  if (process.argv[2] === 'validate') return validate(process.argv.slice(3))
   let parsed
   try {
     parsed = parseArgs({ options: CLI_FLAGS, strict: true, allowPositionals: false })
@@ -82,6 +111,11 @@ async function main(): Promise<void> {
     `  Database        ${config.db}`,
     `  Clock           ${config.clock} (${emulator.clock.nowIso()})`,
     `  Seed            ${config.seed}`,
+    // Record and replay, where configured: the upstream by its origin only (never its key).
+    ...(config.upstream !== null ? [`  Upstream        ${config.upstream} (key ${config.upstreamKey !== null ? 'set' : 'not set'})`] : []),
+    ...(config.replay !== null ? [`  Replay          ${config.replay} (${emulator.ctx.services.recordings.list().length} recordings)`] : []),
+    ...(config.record !== null ? [`  Record          ${config.record}`] : []),
+    ...(config.replay !== null || config.upstream !== null ? [`  On a miss       ${emulator.ctx.services.recordings.onMiss}`] : []),
     '',
     `  Management key  ${emulator.keys.management}`,
     `  Standard key    ${emulator.keys.standard}`,

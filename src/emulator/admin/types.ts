@@ -139,4 +139,5 @@ export type { CallbackDeliveryStatus, CallbackDelivery } from '../modules/callba
 export type { AccountGuardrail } from '../modules/guardrails/guardrails.schemas.ts'
 export type { Member, Account, AccountDetail, CreatedAccount } from '../modules/accounts/accounts.schemas.ts'
 export type { KeyKind, AdminKey } from '../modules/keys/keys.schemas.ts'
+export type { RecordingView, RecordingsList } from '../modules/recordings/recordings.schemas.ts'
 export type { Stats } from './admin.responses.ts'

@@ -27,3 +27,7 @@ export interface EmulatorEvents {
   /** A change made through the admin API (its operation id, e.g. `admin.faults.create`). */
   'admin.changed': { operation: string }
 }
+
+/** What a request no recording answers gets (--on-miss): a generated answer, the upstream's, or the no-match error. */
+export const ON_MISS = ['generate', 'upstream', 'error'] as const
+export type OnMiss = (typeof ON_MISS)[number]

@@ -138,6 +138,8 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks): FastifyInstan
     ctx.services.journal.install(api)
     installAuth(api, ctx)
     installFaults(api, ctx, ctx.services.journal)
+    // Record and replay on the recorded operations, after the faults (none attached when nothing is configured).
+    ctx.services.recordings.install(api)
     for (const module of MODULES) if (module.gateway) api.register(module.gateway, { prefix: API_PREFIX, ctx })
     api.register(
       async function videoRouter(router) {

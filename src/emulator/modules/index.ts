@@ -24,6 +24,7 @@ import { messagesModule } from './messages/messages.module.ts'
 import type { EmulatorModule } from './module.ts'
 import { ratelimitModule } from './ratelimit/ratelimit.module.ts'
 import { rerankModule } from './rerank/rerank.module.ts'
+import { recordingsModule } from './recordings/recordings.module.ts'
 import { usageModule } from './usage/usage.module.ts'
 import { videoModule } from './video/video.module.ts'
 import { videosModule } from './videos/videos.module.ts'
@@ -50,6 +51,7 @@ export const MODULES: readonly EmulatorModule[] = [
   videosModule,
   messagesModule,
   responsesModule,
+  recordingsModule,
   rerankModule,
   activityModule,
   stateModule,

@@ -220,6 +220,8 @@ describe('admin answers against the served document', () => {
     await call('admin.chatFixtures.list', 'GET', `${ADMIN}/accounts/${owner.id}/chat-fixtures`)
     await call('admin.chatFixtures.delete', 'DELETE', `${ADMIN}/chat-fixtures/${fixture.id}`)
     await call('admin.chatFixtures.clear', 'DELETE', `${ADMIN}/accounts/${owner.id}/chat-fixtures`)
+    await call('admin.recordings.list', 'GET', `${ADMIN}/recordings`)
+    await call('admin.recordings.reload', 'POST', `${ADMIN}/recordings/reload`)
 
     // An answer that carried a file (speech), so the journal has one to serve.
     expect(

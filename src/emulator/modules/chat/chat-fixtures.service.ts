@@ -26,7 +26,11 @@ export function answeringFixture(repo: ChatFixturesRepo, accountId: string, subj
 export function mismatch(row: ChatFixtureRow, subject: FixtureSubject): string | null {
   if (row.enabled === 0) return 'it is disabled'
   if (row.remaining !== null && row.remaining <= 0) return 'it is used up'
-  const match = JSON.parse(row.match) as ChatFixtureMatch
+  return conditionsMismatch(JSON.parse(row.match) as ChatFixtureMatch, subject)
+}
+
+/** Why a rule's conditions do not hold for a request, or null when they all do (recorded files match by them too). */
+export function conditionsMismatch(match: ChatFixtureMatch, subject: FixtureSubject): string | null {
   if (match.model !== undefined && !globMatches(match.model, subject.model)) return `the model is not ${match.model}`
   if (match.last_user !== undefined && !contains(subject.lastUser, match.last_user)) return `the last user message does not contain "${match.last_user}"`
   if (match.last_user_regex !== undefined) {

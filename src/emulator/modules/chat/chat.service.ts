@@ -24,7 +24,7 @@ function chatReasoning(body: ChatBody): TextAsk['reasoning'] {
 }
 
 /** A chat body as the engine's ask. */
-function chatAsk(body: ChatBody): TextAsk {
+export function chatAsk(body: ChatBody): TextAsk {
   const tools = parseTools(body.tools)
   const candidates = [...(body.model ? [body.model] : []), ...(body.models ?? [])]
   if (candidates.length === 0) throw fieldError('model', 'is required (or `models`, a list to try in order)')
@@ -63,10 +63,21 @@ export async function createTextCompletion(
   region: Region | null,
   origin: RequestOrigin,
 ): Promise<Completion> {
+  return generateText(ctx, caller, completionAsk(body), {
+    operation: 'completions.create',
+    apiType: 'completions',
+    region,
+    streamed: body.stream === true,
+    origin,
+  })
+}
+
+/** A text completion's body as the engine's ask: its prompt is the one user message. */
+export function completionAsk(body: CompletionBody): TextAsk {
   // Only the fields a text completion has: chat's (tools, response_format, reasoning) are not read
   // from its body, where nothing has checked their shape.
   const { prompt, ...common } = body
-  const ask = chatAsk({
+  return chatAsk({
     model: common.model,
     models: common.models,
     max_tokens: common.max_tokens,
@@ -77,7 +88,6 @@ export async function createTextCompletion(
     provider: common.provider,
     messages: [{ role: 'user', content: typeof prompt === 'string' ? prompt : prompt[0]! }],
   })
-  return generateText(ctx, caller, ask, { operation: 'completions.create', apiType: 'completions', region, streamed: body.stream === true, origin })
 }
 
 /** Usage as the real gateway reports it (the AI SDK needs the details objects' counts). */

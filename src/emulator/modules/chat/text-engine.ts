@@ -5,6 +5,8 @@
 // the caller's preferences, fits schemas to the answer's budget, writes the answers (or takes a chat
 // fixture's), bills them through the ledger (402 before anything is sent) and records the generation.
 // The surface then renders the Completion as its JSON or its stream of events (text-stream.ts).
+// A recording (--replay, the recordings module) answers before any of that: its answers, billed at its
+// recorded usage and cost, paced by its recorded timing.
 import { ApiError, fieldError } from '../../core/errors.ts'
 import { nanosToUsd, priceUsd, tokenCostNanos, usdToNanos } from '../../core/money.ts'
 import type { RequestOrigin } from '../../http/request-origin.ts'
@@ -16,10 +18,11 @@ import { invalidModelId } from '../catalog/catalog.errors.ts'
 import { routeByPreferences, type ProviderPreferences } from '../catalog/routing.ts'
 import { contextLengthExceeded, noToolEndpoints, notATextModel } from './chat.errors.ts'
 import { countTokens, loadTokenizer } from '../../core/tokens.ts'
+import type { RecordedText } from '../recordings/recordings.format.ts'
 import { bill, settle } from '../ledger/ledger.service.ts'
 import { loadFaker, type MakeFaker } from '../../core/faker.ts'
 import { faultError } from '../../faults/faults.ts'
-import { givenAnswer, writeAnswers, type Answer, type AnswerRequest } from './chat.answer.ts'
+import { givenAnswer, writeAnswers, type Answer, type AnswerRequest, type FinishReason } from './chat.answer.ts'
 import type { ChatFixtureAnswer } from './chat-fixtures.schemas.ts'
 import { answeringFixture, type FixtureSubject } from './chat-fixtures.service.ts'
 import { answerTokensFor } from './chat.settings.ts'
@@ -91,6 +94,23 @@ export interface Completion {
   tokensPerSecond: number
   /** Each answer's images (PNG data URLs), where asked for and the model makes them. */
   images?: string[][]
+  /** Where the answers came from: written here (or a chat fixture's), or a recording's (the journal shows it). */
+  source: CompletionSource
+}
+
+export type CompletionSource = { kind: 'generated' } | { kind: 'replayed'; file: string }
+
+/**
+ * A recording that answers an ask (found by the recordings module): what it says, and the model and
+ * endpoints it is billed through (the catalog's, or a stand-in named by the recording where the
+ * catalog lacks its model).
+ */
+export interface RecordedTextAnswer {
+  /** The file, relative to the --replay folder. */
+  file: string
+  text: RecordedText
+  model: CatalogModel
+  endpoints: readonly CatalogEndpoint[]
 }
 
 const isText = (model: CatalogModel): boolean => model.architecture.output_modalities.includes('text')
@@ -216,6 +236,48 @@ const p50 = (figures: { p50?: number | null } | null | undefined): number | null
 
 /** Writes, bills and records the answers to `ask`: the one way every text surface generates. */
 export async function generateText(ctx: EmulatorContext, caller: AuthContext, ask: TextAsk, call: TextCall): Promise<Completion> {
+  // With fallback models, a model whose answer is an error (a chat fixture's) hands the request to the
+  // next one, as the real router does when a provider fails; the answer names the model that served it.
+  for (let candidates = ask.candidates; ;) {
+    try {
+      return await generateWith(ctx, caller, { ...ask, candidates }, call)
+    } catch (error) {
+      if (!(error instanceof ModelFailed)) throw error
+      // The candidate that named the failed model (by its id or another name the catalog knows it by).
+      const at = candidates.findIndex((c) => c === error.model || ctx.services.catalog.get().find(c)?.id === error.model)
+      const next = at === -1 ? [] : candidates.slice(at + 1)
+      if (next.length === 0) throw error.error
+      candidates = next
+    }
+  }
+}
+
+/** A model's answer was an error: the request may go on to the next model of its list. */
+class ModelFailed extends Error {
+  readonly model: string
+  readonly error: ApiError
+  constructor(model: string, error: ApiError) {
+    super(error.message)
+    this.model = model
+    this.error = error
+  }
+}
+
+/** The answer of the first usable model of `ask.candidates`. */
+async function generateWith(ctx: EmulatorContext, caller: AuthContext, ask: TextAsk, call: TextCall): Promise<Completion> {
+  // A recording answers first (reached lazily: the recordings module comes after this one). Should
+  // another request use it up meanwhile, the next recording that matches is tried.
+  const recordings = ctx.services.recordings
+  for (
+    let found = recordings.findText(ask, call.operation, call.origin.fixture);
+    found;
+    found = recordings.findText(ask, call.operation, call.origin.fixture)
+  ) {
+    const replayed = await replayText(ctx, caller, ask, call, found)
+    if (replayed) return replayed
+  }
+  // No recording: under --on-miss error this is the no-match error; otherwise the answer is written here.
+  recordings.missed(ask)
   const prepared = await prepare(ctx, ask)
   const { model, promptTokens } = prepared
   checkContext(model, promptTokens, ask.maxTokens)
@@ -246,7 +308,7 @@ export async function generateText(ctx: EmulatorContext, caller: AuthContext, as
         : await writeAnswers(prepared.answerRequest, ask.choices, prepared.makeFaker, ctx.services.chat.filler)
     const outcome = billCompletion(ctx, caller, prepared, call, { endpoints, now, subject, generated, imageCount: images?.count })
     if (outcome === 'no answers') continue
-    if ('error' in outcome) throw outcome.error
+    if ('error' in outcome) throw new ModelFailed(model.id, outcome.error)
     return images ? { ...outcome, images: images.draw().map((url) => [url]) } : outcome
   }
 }
@@ -299,21 +361,13 @@ function billCompletion(
     const latencyMs = Math.round((p50(endpoint.latency_last_30m) ?? 0.5) * 1000)
     const tokensPerSecond = p50(endpoint.throughput_last_30m) ?? 50
     const created = Math.floor(now / 1000)
-    const id = `gen-${created}-${ctx.ids.generation(`chat:${billed.usage_id}`)}`
-    ctx.services.chat.generations.insert({
-      id,
-      usage_id: billed.usage_id,
-      account_id: caller.account.id,
-      api_type: call.apiType,
-      streamed: call.streamed ? 1 : 0,
-      finish_reason: answers[0]!.finishReason,
-      latency_ms: latencyMs,
-      generation_time_ms: latencyMs + Math.round((completionTokens / tokensPerSecond) * 1000),
-      http_referer: call.origin.referer,
-      app_title: call.origin.title,
-      user_agent: call.origin.userAgent,
-      external_user: ask.user,
-      created_at: now,
+    const id = recordGeneration(ctx, caller, ask, call, {
+      usageId: billed.usage_id,
+      finishReason: answers[0]!.finishReason,
+      latencyMs,
+      tokensPerSecond,
+      completionTokens,
+      now,
     })
     return {
       id,
@@ -329,13 +383,149 @@ function billCompletion(
       imageCount: at.imageCount ?? 0,
       latencyMs,
       tokensPerSecond,
+      source: { kind: 'generated' },
     }
   })
 }
 
+/** The generation row of a billed completion (GET /api/v1/generation finds it by the id returned). */
+function recordGeneration(
+  ctx: EmulatorContext,
+  caller: AuthContext,
+  ask: TextAsk,
+  call: TextCall,
+  done: { usageId: number; finishReason: FinishReason; latencyMs: number; tokensPerSecond: number; completionTokens: number; now: number },
+): string {
+  const id = `gen-${Math.floor(done.now / 1000)}-${ctx.ids.generation(`chat:${done.usageId}`)}`
+  ctx.services.chat.generations.insert({
+    id,
+    usage_id: done.usageId,
+    account_id: caller.account.id,
+    api_type: call.apiType,
+    streamed: call.streamed ? 1 : 0,
+    finish_reason: done.finishReason,
+    latency_ms: done.latencyMs,
+    generation_time_ms: done.latencyMs + Math.round((done.completionTokens / done.tokensPerSecond) * 1000),
+    http_referer: call.origin.referer,
+    app_title: call.origin.title,
+    user_agent: call.origin.userAgent,
+    external_user: ask.user,
+    created_at: done.now,
+  })
+  return id
+}
+
+/** Chat's finish reasons an answer can have; a recorded other one (`content_filter`) ends as `stop`. */
+const finishOf = (recorded: string): FinishReason => (recorded === 'length' || recorded === 'tool_calls' ? recorded : 'stop')
+
+/**
+ * One answer of a recording: its text (cut by `stop` and the max tokens as a fixture's), or its tool
+ * calls (ids drawn from the request's stream, so the same request gets the same ids), and its
+ * reasoning. `whole` when nothing was cut: its finish reason is then the recorded one.
+ */
+function recordedAnswer(request: AnswerRequest, found: RecordedTextAnswer, choice: number): { answer: Answer; whole: boolean } {
+  const given = found.text.choices[choice % found.text.choices.length]!
+  const calls = given.tool_calls?.map((c) => ({ name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) }))
+  const written = givenAnswer(request, { content: given.content ?? undefined, tool_calls: calls }, `recording:${found.file}:${choice}`)
+  const whole = written.finishReason !== 'length' && (calls !== undefined || written.content === (given.content ?? ''))
+  const answer: Answer = whole ? { ...written, finishReason: finishOf(given.finish_reason) } : written
+  if (!given.reasoning) return { answer, whole }
+  // Reasoning comes as it was recorded: a model that reasons unasked did so upstream too.
+  const reasoningTokens = countTokens(given.reasoning)
+  return { answer: { ...answer, reasoning: given.reasoning, reasoningTokens, completionTokens: answer.completionTokens + reasoningTokens }, whole }
+}
+
+/**
+ * Answers `ask` from a recording: billed at the recorded cost (not the catalog's prices) through the
+ * ledger's one path (credits first, then guardrails and key limits), with the recorded token counts
+ * where the answer is given whole (the counts of what was given where a loosened match cut it), the
+ * generation recorded, and the recording's use counted in the same transaction (a 402 uses none).
+ * Null when another request used the recording up meanwhile.
+ */
+async function replayText(ctx: EmulatorContext, caller: AuthContext, ask: TextAsk, call: TextCall, found: RecordedTextAnswer): Promise<Completion | null> {
+  await loadTokenizer()
+  const { text, model } = found
+  const request: AnswerRequest = {
+    seed: ctx.config.seed,
+    model: model.id,
+    requestSeed: ask.seed,
+    messages: ask.messages,
+    tools: ask.tools,
+    toolChoice: ask.toolChoice,
+    format: ask.format,
+    maxTokens: ask.maxTokens ?? Number.MAX_SAFE_INTEGER,
+    stop: ask.stop,
+    answerTokens: 0,
+    reasoningTokens: 0,
+    fields: ask.fields,
+    fitted: { tools: new Map(), format: null },
+  }
+  const given = Array.from({ length: ask.choices }, (_, choice) => recordedAnswer(request, found, choice))
+  const answers = given.map((g) => g.answer)
+  const whole = ask.choices === text.choices.length && given.every((g) => g.whole)
+  const promptTokens = text.usage.prompt_tokens
+  const completionTokens = whole ? text.usage.completion_tokens : answers.reduce((n, a) => n + a.completionTokens, 0)
+  const reasoningTokens = whole && text.usage.reasoning_tokens !== undefined ? text.usage.reasoning_tokens : answers.reduce((n, a) => n + a.reasoningTokens, 0)
+
+  ctx.services.ratelimit.admit(caller.key.hash, caller.account.id, ctx.clock.now())
+  const now = ctx.clock.now()
+  return immediateTransaction(ctx.db, (): Completion | null => {
+    if (!ctx.services.recordings.usable(found.file)) return null
+    const billed = bill(ctx, {
+      caller,
+      operation: call.operation,
+      model: { id: model.id, canonical_slug: model.canonical_slug },
+      endpoints: found.endpoints,
+      region: call.region,
+      route: routeByPreferences(model, ask.provider ?? undefined),
+      price: () => ({
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        reasoning_tokens: reasoningTokens,
+        cost_nanos: usdToNanos(text.usage.cost),
+      }),
+    })
+    const endpoint = billed.endpoint
+    const latencyMs = Math.round(text.timing?.first_token_ms ?? (p50(endpoint.latency_last_30m) ?? 0.5) * 1000)
+    const tokensPerSecond = text.timing?.tokens_per_second ?? p50(endpoint.throughput_last_30m) ?? 50
+    const id = recordGeneration(ctx, caller, ask, call, {
+      usageId: billed.usage_id,
+      finishReason: answers[0]!.finishReason,
+      latencyMs,
+      tokensPerSecond,
+      completionTokens,
+      now,
+    })
+    ctx.services.recordings.use(found.file)
+    return {
+      id,
+      usageId: billed.usage_id,
+      created: Math.floor(now / 1000),
+      model,
+      endpoint,
+      answers,
+      promptTokens,
+      completionTokens,
+      reasoningTokens,
+      costNanos: billed.charge.cost_nanos,
+      imageCount: 0,
+      latencyMs,
+      tokensPerSecond,
+      source: { kind: 'replayed', file: found.file },
+    }
+  })
+}
+
+/** The prompt's share of a replayed completion's recorded cost, by its share of the tokens (the recording has one figure). */
+function recordedPromptNanos(completion: Completion): number {
+  const tokens = completion.promptTokens + completion.completionTokens
+  return tokens === 0 ? 0 : Math.round((completion.costNanos * completion.promptTokens) / tokens)
+}
+
 /** The cost of a completion split as the gateway reports it: the prompt's part and the answer's. */
 export function costSplit(completion: Completion): { totalUsd: number; promptUsd: number; completionUsd: number } {
-  const promptNanos = tokenCostNanos(completion.endpoint.pricing, completion.promptTokens, 0)
+  const promptNanos =
+    completion.source.kind === 'replayed' ? recordedPromptNanos(completion) : tokenCostNanos(completion.endpoint.pricing, completion.promptTokens, 0)
   return {
     totalUsd: nanosToUsd(completion.costNanos),
     promptUsd: nanosToUsd(promptNanos),
@@ -349,6 +539,14 @@ export function costSplit(completion: Completion): { totalUsd: number; promptUsd
  */
 export function settleBroken(ctx: EmulatorContext, completion: Completion, sentTokens: number, finishReason: 'error' | null): void {
   const pricing = completion.endpoint.pricing
+  if (completion.source.kind === 'replayed') {
+    // A replayed answer cost what was recorded: what was sent bills its share of the tokens.
+    const tokens = completion.promptTokens + completion.completionTokens
+    const cost = tokens === 0 ? 0 : Math.round((completion.costNanos * (completion.promptTokens + sentTokens)) / tokens)
+    settle(ctx, completion.usageId, { completion_tokens: sentTokens, cost_nanos: cost })
+    ctx.services.chat.generations.finish(completion.id, finishReason)
+    return
+  }
   settle(ctx, completion.usageId, {
     completion_tokens: sentTokens,
     cost_nanos:

@@ -10,6 +10,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { RecordedStream } from '../../core/buffers.ts'
 import { createRng, type Rng } from '../../core/rng.ts'
 import type { StreamFault } from '../../faults/faults.hook.ts'
+import { noteSource } from '../../journal/journal.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { Pacer, StreamTimeline } from './chat.pace.ts'
 import { settleBroken, type Completion } from './text-engine.ts'
@@ -153,6 +154,7 @@ export function answerText(
   answer: { stream: boolean; json: () => unknown; frames: () => FrameSource },
 ): FastifyReply {
   reply.header('x-generation-id', completion.id)
+  noteSource(request, completion.source)
   if (!answer.stream) return reply.type('application/json').send(JSON.stringify(answer.json()))
   return sendStream(ctx, ctx.services.chat.pacer, request, reply, completion, answer.frames())
 }

@@ -3,4 +3,4 @@
 import { defineModule } from '../module.ts'
 import { messagesRoutes } from './messages.routes.ts'
 
-export const messagesModule = defineModule({ name: 'messages', needs: ['catalog', 'chat'], gateway: messagesRoutes })
+export const messagesModule = defineModule({ name: 'messages', needs: ['catalog', 'chat', 'recordings'], gateway: messagesRoutes })

@@ -22,12 +22,13 @@ export interface MessageOptions {
 }
 
 /** A Messages body as the engine's ask, with how the answer is to be rendered. */
-function messagesAsk(ctx: EmulatorContext, body: MessagesBody): { ask: TextAsk; options: MessageOptions } {
+export function messagesAsk(ctx: EmulatorContext, body: MessagesBody): { ask: TextAsk; options: MessageOptions } {
   if (body.models && body.fallbacks) throw fieldError('fallbacks', 'cannot be combined with `models`')
   const candidates = [body.model, ...(body.models ?? []), ...(body.fallbacks ?? []).map((f) => f.model)]
   // The Messages API answers a model it does not know with a 404 (the engine's words are chat's 400).
   const catalog = ctx.services.catalog.get()
-  if (!candidates.some((id) => catalog.find(id))) throw modelNotFound(body.model)
+  // A model a recording answers (--replay) is answered even where the catalog lacks it.
+  if (!candidates.some((id) => catalog.find(id) || ctx.services.recordings.answersModel(id))) throw modelNotFound(body.model)
   const { tools, places } = parseTools(body.tools)
   const output = parseOutputConfig(body.output_config)
   const thinking = parseThinking(body.thinking, output.effort)

@@ -41,7 +41,8 @@ function refuseStateful(body: ResponsesBody): void {
   if (body.prompt !== undefined && body.prompt !== null) throw statelessOnly('prompt')
 }
 
-function askOf(body: ResponsesBody): TextAsk {
+/** A Responses body as the engine's ask. */
+export function askOf(body: ResponsesBody): TextAsk {
   refuseStateful(body)
   checkMetadata(body.metadata)
   const candidates = [...(body.model ? [body.model] : []), ...(body.models ?? [])]

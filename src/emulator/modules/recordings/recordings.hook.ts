@@ -1,0 +1,171 @@
+// Record and replay on the gateway's routes: a preHandler on each recorded operation (attached by its
+// `config.operation`, as faults and the journal attach), after authentication, faults and validation.
+// Another operation's recording (embeddings, images, speech, transcriptions) answers here, billed at
+// its recorded cost; a text operation's is answered by the text engine (text-engine.ts), which asks
+// the recordings first, so here a text request only learns whether one will. A request no recording
+// answers gets what --on-miss says: a generated answer (the handler runs), the upstream's, or the
+// no-match error in the route's envelope (Anthropic's for the Messages API), with nothing billed.
+//
+// Installed from build-app.ts on the gateway scope, before the modules register their routes: a
+// module's own plugin is a scope of its own, whose onRoute hook would see only its own routes.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { ApiError } from '../../core/errors.ts'
+import { usdToNanos } from '../../core/money.ts'
+import { caller } from '../../http/auth.ts'
+import { isEuRequest } from '../../http/listeners.ts'
+import { requestOrigin } from '../../http/request-origin.ts'
+import { addRouteHook } from '../../http/route-hooks.ts'
+import { keepMedia, MEDIA_TYPES, noteSource, type MediaType } from '../../journal/journal.ts'
+import { immediateTransaction } from '../../store/db.ts'
+import type { ApiType } from '../chat/chat.repo.ts'
+import { routeByPreferences } from '../catalog/routing.ts'
+import { bill } from '../ledger/ledger.service.ts'
+import type { EmulatorContext } from '../module.ts'
+import { noRecording } from './recordings.errors.ts'
+import type { RecordedOperation } from './recordings.format.ts'
+import { isRawOperation, isRecordedOperation, isTextOperation, normalTextRequest, textAskOf, type RawOperation } from './recordings.normal.ts'
+import { proxyToUpstream } from './recordings.proxy.ts'
+import type { RecordedRawAnswer } from './recordings.store.ts'
+
+/** The generation's `api_type` of each raw operation (the real document's enum). */
+const API_TYPE: Record<RawOperation, ApiType> = {
+  'embeddings.create': 'embeddings',
+  'images.create': 'image',
+  'images.generations': 'image',
+  'audio.speech': 'tts',
+  'audio.transcriptions': 'stt',
+}
+
+/** Whether anything of record and replay is configured: without, no hook is attached at all. */
+export const replayConfigured = (ctx: EmulatorContext): boolean =>
+  ctx.config.replay !== null || ctx.config.upstream !== null || ctx.services.recordings.onMiss !== 'generate'
+
+export function installRecordingsHook(app: FastifyInstance, ctx: EmulatorContext): void {
+  if (!replayConfigured(ctx)) return
+  app.addHook('onRoute', (route) => {
+    const operation = route.config?.operation
+    if (!operation || !isRecordedOperation(operation)) return
+    addRouteHook(route, 'preHandler', async (request, reply) => replayOrMiss(ctx, request, reply, operation))
+  })
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
+
+async function replayOrMiss(
+  ctx: EmulatorContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  operation: RecordedOperation,
+): Promise<FastifyReply | undefined> {
+  const recordings = ctx.services.recordings
+  const header = requestOrigin(request).fixture
+  if (isTextOperation(operation)) {
+    // The engine replays what matches and writes the rest: nothing to decide here.
+    if (recordings.onMiss === 'generate') return undefined
+    let ask
+    try {
+      ask = textAskOf(ctx, operation, request.body)
+    } catch (error) {
+      // A body its surface refuses: the handler answers it, in the surface's words.
+      if (error instanceof ApiError) return undefined
+      throw error
+    }
+    if (recordings.findText(ask, operation, header)) return undefined
+    const normal = normalTextRequest(ask)
+    return miss(ctx, request, reply, operation, normal.model, normal.messages.findLast((m) => m.role === 'user')?.content ?? null)
+  }
+  if (!isRawOperation(operation)) return undefined
+  const body = request.body
+  // A form (a multipart transcription) is read by its handler only: it is never replayed.
+  const found = isObject(body) ? recordings.findRaw(operation, body, header) : null
+  if (found) {
+    const answered = replayRaw(ctx, request, reply, operation, found)
+    if (answered) return answered
+    // Used up meanwhile by another request: whatever answers next.
+    return replayOrMiss(ctx, request, reply, operation)
+  }
+  return miss(ctx, request, reply, operation, isObject(body) && typeof body.model === 'string' ? body.model : null, null)
+}
+
+function miss(
+  ctx: EmulatorContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  operation: RecordedOperation,
+  model: string | null,
+  lastUser: string | null,
+): Promise<FastifyReply> | undefined {
+  switch (ctx.services.recordings.onMiss) {
+    case 'error':
+      throw noRecording(model, lastUser)
+    case 'upstream':
+      return proxyToUpstream(ctx, request, reply, operation)
+    case 'generate':
+      // A text surface notes the source itself, once it has answered.
+      if (!isTextOperation(operation)) noteSource(request, { kind: 'generated' })
+      return undefined
+  }
+}
+
+/** Tokens a recorded JSON answer reports (`usage.prompt_tokens`, or `input_tokens`), else 0. */
+function promptTokensOf(json: unknown): number {
+  const usage = isObject(json) && isObject(json.usage) ? json.usage : {}
+  const tokens = usage.prompt_tokens ?? usage.input_tokens
+  return typeof tokens === 'number' && Number.isInteger(tokens) && tokens >= 0 ? tokens : 0
+}
+
+const p50 = (figures: { p50?: number | null } | null): number | null => (typeof figures?.p50 === 'number' ? figures.p50 : null)
+
+/**
+ * Answers with a recording of another operation: its JSON or bytes, content type and status, billed
+ * at the recorded cost through the ledger (402 first, guardrails, key limits), with a generation row
+ * (its id in X-Generation-Id; the body stays as recorded). The recording's use is counted in the
+ * billing transaction. Null when another request used it up meanwhile.
+ */
+function replayRaw(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply, operation: RawOperation, found: RecordedRawAnswer): FastifyReply | null {
+  const who = caller(request)
+  const { raw, model } = found
+  const origin = requestOrigin(request)
+  const provider = isObject(request.body) ? request.body.provider : undefined
+  ctx.services.ratelimit.admit(who.key.hash, who.account.id, ctx.clock.now())
+  const now = ctx.clock.now()
+  const generationId = immediateTransaction(ctx.db, (): string | null => {
+    if (!ctx.services.recordings.usable(found.file)) return null
+    const billed = bill(ctx, {
+      caller: who,
+      operation,
+      model: { id: model.id, canonical_slug: model.canonical_slug },
+      endpoints: found.endpoints,
+      region: isEuRequest(request.raw) ? 'eu' : null,
+      route: routeByPreferences(model, isObject(provider) ? provider : undefined),
+      price: () => ({ prompt_tokens: promptTokensOf(raw.json), cost_nanos: usdToNanos(raw.cost) }),
+    })
+    const created = Math.floor(now / 1000)
+    const apiType = API_TYPE[operation]
+    const id = `gen-${apiType}-${created}-${ctx.ids.generation(`${apiType}:${billed.usage_id}`)}`
+    const latencyMs = Math.round(found.latencyMs ?? (p50(billed.endpoint.latency_last_30m) ?? 0.5) * 1000)
+    ctx.services.chat.generations.insert({
+      id,
+      usage_id: billed.usage_id,
+      account_id: who.account.id,
+      api_type: apiType,
+      streamed: 0,
+      finish_reason: null,
+      latency_ms: latencyMs,
+      generation_time_ms: latencyMs,
+      http_referer: origin.referer,
+      app_title: origin.title,
+      user_agent: origin.userAgent,
+      external_user: isObject(request.body) && typeof request.body.user === 'string' ? request.body.user : null,
+      created_at: now,
+    })
+    ctx.services.recordings.use(found.file)
+    return id
+  })
+  if (generationId === null) return null
+  noteSource(request, { kind: 'replayed', file: found.file })
+  const bytes = raw.base64 !== undefined ? Buffer.from(raw.base64, 'base64') : Buffer.from(JSON.stringify(raw.json))
+  const mediaType = raw.content_type.split(';')[0]!.trim().toLowerCase()
+  if (raw.base64 !== undefined && (MEDIA_TYPES as readonly string[]).includes(mediaType)) keepMedia(request, { contentType: mediaType as MediaType, bytes })
+  return reply.code(raw.status).type(raw.content_type).header('x-generation-id', generationId).header('content-length', bytes.length).send(bytes)
+}

@@ -1,0 +1,125 @@
+// Record and replay: the recordings of the --replay folder answer matching requests (text ones through
+// the text engine, the others through the hook, recordings.hook.ts), a request none answers gets what
+// --on-miss says (a generated answer, the --upstream gateway's, or an error), and the upstream's answers
+// are saved with --record. The recordings live in memory: `times` counts per process, a reset gives
+// the uses back, and no table holds them.
+import type { FastifyInstance } from 'fastify'
+import { onMissOf } from '../../config.ts'
+import type { OnMiss } from '../../core/types.ts'
+import type { RecordedTextAnswer, TextAsk } from '../chat/text-engine.ts'
+import type { EmulatorContext } from '../module.ts'
+import { defineModule } from '../module.ts'
+import { recordingsAdminRoutes } from './recordings.admin.ts'
+import type { RecordingView } from './recordings.schemas.ts'
+import { noRecording, problemLine, RecordingsError, reloadRefused } from './recordings.errors.ts'
+import { installRecordingsHook } from './recordings.hook.ts'
+import type { RawOperation } from './recordings.normal.ts'
+import { loadFolder, rawAnswerOf, RecordingSet, textAnswerOf, watchFolder, type RecordedRawAnswer } from './recordings.store.ts'
+
+export interface RecordingsService {
+  /** The --replay folder, as given; null without one. */
+  readonly folder: string | null
+  /** What a request no recording answers gets. */
+  readonly onMiss: OnMiss
+  /** The first recording (in name order, with uses left) that answers a text ask, through any text operation. */
+  findText(ask: TextAsk, operation: string, header: string | null): RecordedTextAnswer | null
+  /** The first recording of `operation` that answers its body. */
+  findRaw(operation: RawOperation, body: unknown, header: string | null): RecordedRawAnswer | null
+  /** Whether a text recording may answer a model (which the catalog may lack). */
+  answersModel(id: string): boolean
+  /** Whether the file still has uses left (checked in the billing transaction). */
+  usable(file: string): boolean
+  /** Counts one use of the file: an answer it gave was billed. */
+  use(file: string): void
+  /** A text ask no recording answered: the no-match error under --on-miss error; nothing otherwise. */
+  missed(ask: TextAsk): void
+  list(): RecordingView[]
+  /** Reads the folder again; a malformed file keeps the loaded set and is a 400 naming it. */
+  reload(): void
+  /** Gives every recording its uses back (a reset of the emulator's state). */
+  restoreUses(): void
+  /** Attaches the hook to the recorded operations of the gateway scope (none when nothing is configured). */
+  install(app: FastifyInstance): void
+  close(): void
+}
+
+declare module '../module.ts' {
+  interface Services {
+    recordings: RecordingsService
+  }
+}
+
+function createRecordings(ctx: EmulatorContext): RecordingsService {
+  const folder = ctx.config.replay
+  const set = new RecordingSet()
+  const find = (id: string) => ctx.services.catalog.get().find(id)
+  const reload = (): void => {
+    if (folder === null) return
+    const loaded = loadFolder(folder)
+    if (loaded.problems.length > 0) throw reloadRefused(loaded.problems, set.size)
+    set.replace(loaded.recordings)
+  }
+  let watcher: { close(): void } | null = null
+  if (folder !== null) {
+    // A malformed file refuses the start, naming the file and the field.
+    const loaded = loadFolder(folder)
+    if (loaded.problems.length > 0) throw new RecordingsError(folder, loaded.problems)
+    set.replace(loaded.recordings)
+    watcher = watchFolder(
+      folder,
+      () => {
+        const loaded = loadFolder(folder)
+        if (loaded.problems.length > 0)
+          ctx.warn(`--replay ${folder}: not reloaded, the ${set.size} recordings loaded before stay in use: ${problemLine(loaded.problems[0]!)}`)
+        else {
+          set.replace(loaded.recordings)
+          // An open inspector follows the folder as it follows a reload through the admin API.
+          ctx.events.emit('admin.changed', { operation: 'admin.recordings.reload' })
+        }
+      },
+      ctx.warn,
+    )
+  }
+  const onMiss = onMissOf(ctx.config)
+  return {
+    folder,
+    onMiss,
+    findText(ask, _operation, header) {
+      // A text recording answers every text operation: the operation does not narrow the search.
+      const found = set.findText(ask, header)
+      return found ? textAnswerOf(find, found, ask) : null
+    },
+    findRaw(operation, body, header) {
+      const found = set.findRaw(operation, body, header)
+      return found ? rawAnswerOf(find, found, body) : null
+    },
+    answersModel: (id) => set.answersModel(id),
+    usable: (file) => set.usable(file),
+    use: (file) => set.use(file),
+    missed(ask) {
+      if (onMiss !== 'error') return
+      throw noRecording(ask.candidates[0] ?? null, ask.messages.findLast((m) => m.role === 'user')?.text ?? null)
+    },
+    list: () => set.list(),
+    reload,
+    install: (app) => installRecordingsHook(app, ctx),
+    restoreUses: () => set.restoreUses(),
+    close: () => watcher?.close(),
+  }
+}
+
+export const recordingsModule = defineModule({
+  name: 'recordings',
+  needs: ['audio', 'catalog', 'chat', 'journal', 'ledger', 'messages', 'ratelimit', 'responses'],
+  create: createRecordings,
+  state: (ctx) => [
+    {
+      name: 'recordings',
+      tables: [],
+      afterStateChange: (change) => {
+        if (change === 'reset') ctx.services.recordings.restoreUses()
+      },
+    },
+  ],
+  admin: recordingsAdminRoutes,
+})

@@ -1,0 +1,713 @@
+// Proxying to the upstream gateway (--upstream): a request no recording answers is forwarded to
+// `<upstream>/api/v1/<the same path>` with the caller's body and the upstream key (never the caller's),
+// and the answer relayed: JSON as it came, a stream chunk by chunk as it arrives. It is billed on the
+// emulator's ledger with the cost the upstream reported, so the caller's key usage, limits, credits and
+// activity move as for a local answer, and with --record each successful answer is saved as a file.
+//
+// Safety: http(s) only; no redirect is followed (a 3xx is a 502); the connection must open within
+// UPSTREAM_CONNECT_TIMEOUT_MS and the whole exchange end within UPSTREAM_TIMEOUT_MS; the caller's body
+// is bounded by the route's own limit and the upstream's answer by UPSTREAM_ANSWER_BYTES. Nothing is
+// forwarded for a request the ledger would refuse (402, 403, 404) or the rate limiter (429). An upstream
+// error is relayed with its status and is neither billed nor saved (a 401, the upstream refusing
+// --upstream-key, is a 502 saying so); the upstream key is never in an answer, an error, the journal or
+// a file.
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http'
+import { RecordedStream } from '../../core/buffers.ts'
+import { wallClock } from '../../core/clock.ts'
+import { ApiError } from '../../core/errors.ts'
+import { nanosToUsd, priceUsd, tokenCostNanos, usdToNanos } from '../../core/money.ts'
+import { http, https } from '../../core/node-http.ts'
+import { sha256Hex } from '../../core/rng.ts'
+import { countTokens, loadTokenizer } from '../../core/tokens.ts'
+import { bearerToken, caller } from '../../http/auth.ts'
+import { anthropicError } from '../../http/error-handler.ts'
+import { isEuRequest } from '../../http/listeners.ts'
+import { requestOrigin, type RequestOrigin } from '../../http/request-origin.ts'
+import { keepMedia, MEDIA_TYPES, noteSource } from '../../journal/journal.ts'
+import { immediateTransaction } from '../../store/db.ts'
+import type { AuthContext } from '../caller.ts'
+import type { Region } from '../catalog/catalog.schemas.ts'
+import type { ApiType } from '../chat/chat.repo.ts'
+import { askFromForm } from '../audio/transcription.input.ts'
+import { admit, bill } from '../ledger/ledger.service.ts'
+import type { EmulatorContext } from '../module.ts'
+import { rawFromAnswer, rawUsage, SseParser, textFromJson, TextStreamReader, type ReadRaw, type ReadText, type ReadUsage } from './recordings.answers.ts'
+import type { RecordedOperation } from './recordings.format.ts'
+import { isTextOperation, normalRawRequest, normalTextRequest, textAskOf } from './recordings.normal.ts'
+import { saveRecording, type Recorded } from './recordings.record.ts'
+import { servingModel } from './recordings.store.ts'
+
+/** The upstream's connection (TCP, and TLS for https) must be open within this. */
+export const UPSTREAM_CONNECT_TIMEOUT_MS = 10_000
+/** The whole exchange, a stream's last byte included, must end within this (a long reasoning stream takes minutes). */
+export const UPSTREAM_TIMEOUT_MS = 10 * 60_000
+/** The largest answer relayed from the upstream (16 images as base64 fit); a larger one is a 502. */
+export const UPSTREAM_ANSWER_BYTES = 64 * 1024 * 1024
+/** The largest upstream error body relayed as it is; a larger one is answered with its status alone. */
+const UPSTREAM_ERROR_BYTES = 64 * 1024
+/** Caller headers that go upstream besides the body's content type: what it accepts and who the app is. */
+const FORWARDED_HEADERS = ['accept', 'http-referer', 'x-title'] as const
+/** Upstream headers relayed with an error: when to retry. */
+const RELAYED_ERROR_HEADERS = ['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const
+
+/** The generation kind of each operation (the real document's `api_type`). */
+const API_TYPES: Record<RecordedOperation, ApiType> = {
+  'chat.create': 'completions',
+  'completions.create': 'completions',
+  'responses.create': 'completions',
+  'messages.create': 'completions',
+  'embeddings.create': 'embeddings',
+  'images.create': 'image',
+  'images.generations': 'image',
+  'audio.speech': 'tts',
+  'audio.transcriptions': 'stt',
+}
+
+type Json = Record<string, unknown>
+const object = (value: unknown): Json => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {})
+
+// ---- The exchange -----------------------------------------------------------------------------------
+
+type StopReason = 'connect' | 'timeout' | 'client' | 'too large'
+
+/** One request to the upstream, with its timeouts and its abort when the caller goes away. */
+class UpstreamCall {
+  readonly started = wallClock.perf()
+  readonly origin: string
+  private readonly controller = new AbortController()
+  /** Why the call was stopped, where it was. */
+  stopped: StopReason | null = null
+  private readonly total: NodeJS.Timeout
+
+  constructor(origin: string, reply: FastifyReply) {
+    this.origin = origin
+    this.total = setTimeout(() => this.stop('timeout'), UPSTREAM_TIMEOUT_MS)
+    this.total.unref()
+    // The caller gone (its connection closed before the answer ended): the upstream request ends too.
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) this.stop('client')
+    })
+  }
+
+  elapsed(): number {
+    return wallClock.perf() - this.started
+  }
+
+  stop(reason: StopReason): void {
+    if (this.stopped !== null || this.controller.signal.aborted) return
+    this.stopped = reason
+    this.controller.abort()
+  }
+
+  done(): void {
+    clearTimeout(this.total)
+  }
+
+  /** Sends the request; resolves with the answer's head (its body is read by the caller). */
+  open(url: URL, headers: OutgoingHttpHeaders, body: Buffer): Promise<IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      const send = url.protocol === 'https:' ? https.request : http.request
+      // agent: false: one connection per call, closed after it, so no pooled socket outlives the emulator.
+      const request = send(url, { method: 'POST', headers, agent: false, signal: this.controller.signal }, resolve)
+      request.on('socket', (socket) => {
+        if (!socket.connecting) return
+        const timer = setTimeout(() => this.stop('connect'), UPSTREAM_CONNECT_TIMEOUT_MS)
+        socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(timer))
+        socket.once('close', () => clearTimeout(timer))
+      })
+      request.on('error', reject)
+      request.end(body)
+    })
+  }
+
+  /** Why the call failed, as the caller is told it: never the key, the upstream's origin only. */
+  failure(error: unknown): ApiError {
+    const at = `the upstream gateway ${this.origin}`
+    switch (this.stopped) {
+      case 'connect':
+        return new ApiError(502, `Could not connect to ${at} within ${UPSTREAM_CONNECT_TIMEOUT_MS / 1000} s`, { metadata: { upstream: this.origin } })
+      case 'timeout':
+        return new ApiError(504, `${capitalized(at)} did not answer within ${UPSTREAM_TIMEOUT_MS / 1000} s`, { metadata: { upstream: this.origin } })
+      case 'client':
+        return new ApiError(408, 'The client closed the request before the upstream answered')
+      case 'too large':
+        return new ApiError(502, `${capitalized(at)} answered more than ${UPSTREAM_ANSWER_BYTES / 1024 / 1024} MiB, which the emulator does not relay`, {
+          metadata: { upstream: this.origin, limit_bytes: UPSTREAM_ANSWER_BYTES },
+        })
+      case null:
+        return new ApiError(502, `${capitalized(at)} is unreachable: ${networkError(error)}`, { metadata: { upstream: this.origin } })
+    }
+  }
+}
+
+const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1)
+
+const NETWORK_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host not found',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connection timed out',
+  EPIPE: 'connection closed',
+}
+
+/** A network error in a few words: its code's meaning, never a message that could echo a header. */
+function networkError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code
+  return (code !== undefined ? (NETWORK_ERRORS[code] ?? code) : undefined) ?? 'the connection failed'
+}
+
+/** The answer's body, whole, or null when it is larger than `limit` (the call is stopped then). */
+function readAll(call: UpstreamCall, answer: IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    answer.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limit) {
+        call.stop('too large')
+        resolve(null)
+        return
+      }
+      chunks.push(chunk)
+    })
+    answer.on('end', () => resolve(Buffer.concat(chunks)))
+    answer.on('error', reject)
+    answer.on('close', () => {
+      if (!answer.complete) reject(new Error('the upstream answer was cut short'))
+    })
+  })
+}
+
+// ---- What is forwarded ------------------------------------------------------------------------------
+
+interface Outgoing {
+  bytes: Buffer
+  contentType: string
+  /** The body as the emulator reads it: the JSON, or a form's fields (its file as base64 input_audio). */
+  body: unknown
+}
+
+/**
+ * The caller's body: its JSON as it arrived; or a transcription's form, read and checked by the audio
+ * area as its own route does (the same limits and errors), and sent on as the same form.
+ */
+async function outgoingBody(request: FastifyRequest): Promise<Outgoing> {
+  const multipart = (request as { isMultipart?: () => boolean }).isMultipart
+  if (typeof multipart !== 'function' || !multipart.call(request)) {
+    const text = request.bodyText ?? JSON.stringify(request.body ?? {})
+    return { bytes: Buffer.from(text), contentType: request.headers['content-type'] ?? 'application/json', body: request.body }
+  }
+  const ask = await askFromForm(request)
+  const fields: Array<[string, string]> = [
+    ['model', ask.model],
+    ...(ask.language !== undefined ? [['language', ask.language] as [string, string]] : []),
+    ['response_format', ask.responseFormat],
+    ...(ask.temperature !== undefined ? [['temperature', String(ask.temperature)] as [string, string]] : []),
+    ...ask.granularities.map((g): [string, string] => ['timestamp_granularities[]', g]),
+    ...(ask.user !== undefined ? [['user', ask.user] as [string, string]] : []),
+  ]
+  // A boundary made from the content, so it is the same for the same form and found in none of it.
+  const boundary = `gateway-emulator-${sha256Hex(ask.audio.toString('base64')).slice(0, 32)}`
+  const part = (head: string): Buffer => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; ${head}\r\n\r\n`)
+  const bytes = Buffer.concat([
+    ...fields.flatMap(([name, value]) => [part(`name="${name}"`), Buffer.from(`${value}\r\n`)]),
+    part(`name="file"; filename="audio.${ask.format}"\r\nContent-Type: application/octet-stream`),
+    ask.audio,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ])
+  const body = {
+    model: ask.model,
+    input_audio: { data: ask.audio.toString('base64'), format: ask.format },
+    ...(ask.language !== undefined && { language: ask.language }),
+    response_format: ask.responseFormat,
+    ...(ask.temperature !== undefined && { temperature: ask.temperature }),
+    ...(ask.granularities.length > 0 && { timestamp_granularities: ask.granularities }),
+    ...(ask.user !== undefined && { user: ask.user }),
+  }
+  return { bytes, contentType: `multipart/form-data; boundary=${boundary}`, body }
+}
+
+/** The headers sent upstream: the upstream key, the body's type and length, and the few caller headers that say what the app is. */
+function outgoingHeaders(ctx: EmulatorContext, request: FastifyRequest, outgoing: Outgoing): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = {
+    'content-type': outgoing.contentType,
+    'content-length': String(outgoing.bytes.length),
+    'user-agent': 'model-gateway-emulator',
+  }
+  if (ctx.config.upstreamKey) headers.authorization = `Bearer ${ctx.config.upstreamKey}`
+  for (const name of FORWARDED_HEADERS) {
+    const value = request.headers[name]
+    // A value Node would refuse to send is dropped rather than failing the call.
+    if (typeof value === 'string' && value.length <= 512 && /^[\x20-\x7e\t]*$/.test(value)) headers[name] = value
+  }
+  return headers
+}
+
+// ---- Which model is billed --------------------------------------------------------------------------
+
+/** The models a body asks for: `model`, then `models` (a fallback list). */
+function modelsAsked(body: unknown): string[] {
+  const json = object(body)
+  const listed: unknown[] = Array.isArray(json.models) ? json.models : []
+  return [json.model, ...listed].filter((m): m is string => typeof m === 'string' && m !== '')
+}
+
+/**
+ * The model a proxied answer is billed on, by the rule replay bills a recording by (servingModel): the
+ * model the upstream said answered where the catalog has it (else the first asked for that it has), on
+ * the endpoints of the provider the upstream named (all of the model's where none of them is it); a
+ * model the catalog lacks on one endpoint named by that provider, priced at nothing.
+ */
+function billingTarget(ctx: EmulatorContext, operation: RecordedOperation, asked: readonly string[], answered: string | null, provider: string | null) {
+  const find = (id: string) => ctx.services.catalog.get().find(id)
+  const requested = asked.find((id) => find(id) !== undefined) ?? asked[0] ?? null
+  const { model, endpoints } = servingModel(find, operation, { model: answered || requested || 'unknown', provider }, requested)
+  return { model: { id: model.id, canonical_slug: model.canonical_slug }, endpoints }
+}
+
+interface Bill {
+  caller: AuthContext
+  operation: RecordedOperation
+  region: Region | null
+  asked: readonly string[]
+  model: string | null
+  provider: string | null
+  usage: ReadUsage
+  finishReason: string | null
+  streamed: boolean
+  origin: RequestOrigin
+  user: string | null
+  /** The upstream's id of the generation, kept as the local one where it is free. */
+  generationId: string | null
+  latencyMs: number
+  totalMs: number
+}
+
+/**
+ * Bills a proxied answer through the ledger, with the upstream's cost (or, where it reported none, the
+ * tokens at the catalog's price of the serving endpoint), and records its generation: one transaction.
+ */
+function billProxied(ctx: EmulatorContext, b: Bill): { generationId: string; costNanos: number } {
+  const target = billingTarget(ctx, b.operation, b.asked, b.model, b.provider)
+  const { prompt_tokens, completion_tokens, reasoning_tokens, cost } = b.usage
+  return immediateTransaction(ctx.db, () => {
+    const billed = bill(ctx, {
+      caller: b.caller,
+      operation: b.operation,
+      model: target.model,
+      endpoints: target.endpoints,
+      region: b.region,
+      price: (endpoint) => ({
+        prompt_tokens,
+        completion_tokens,
+        reasoning_tokens: reasoning_tokens ?? 0,
+        cost_nanos:
+          cost !== null
+            ? usdToNanos(cost)
+            : tokenCostNanos(endpoint.pricing, prompt_tokens, completion_tokens) + usdToNanos(priceUsd(endpoint.pricing.request)),
+      }),
+    })
+    const now = ctx.clock.now()
+    const row = {
+      usage_id: billed.usage_id,
+      account_id: b.caller.account.id,
+      api_type: API_TYPES[b.operation],
+      streamed: b.streamed ? (1 as const) : (0 as const),
+      finish_reason: b.finishReason,
+      latency_ms: Math.round(b.latencyMs),
+      generation_time_ms: Math.round(b.totalMs),
+      http_referer: b.origin.referer,
+      app_title: b.origin.title,
+      user_agent: b.origin.userAgent,
+      external_user: b.user,
+      created_at: now,
+    }
+    const local = `gen-${Math.floor(now / 1000)}-${ctx.ids.generation(`proxy:${billed.usage_id}`)}`
+    let id = b.generationId ?? local
+    try {
+      ctx.services.chat.generations.insert({ id, ...row })
+    } catch (error) {
+      // The upstream's id is taken here already (an earlier run against the same upstream): a local one.
+      if ((error as { code?: unknown }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY' || id === local) throw error
+      ctx.services.chat.generations.insert({ id: (id = local), ...row })
+    }
+    return { generationId: id, costNanos: billed.charge.cost_nanos }
+  })
+}
+
+/** A generation id the upstream gave (its header, or the answer's `gen-` id), where it looks like one. */
+function upstreamGenerationId(answer: IncomingMessage, json: unknown): string | null {
+  const header = answer.headers['x-generation-id']
+  const id = typeof header === 'string' ? header : object(json).id
+  return typeof id === 'string' && /^gen-[A-Za-z0-9_-]{1,120}$/.test(id) ? id : null
+}
+
+// ---- Counting what the upstream did not ------------------------------------------------------------
+
+/** Prompt tokens as the text engine counts them, for an answer that reported none (a stream cut short). */
+function promptTokensOf(ctx: EmulatorContext, operation: RecordedOperation, body: unknown): number {
+  if (!isTextOperation(operation)) return 0
+  try {
+    const ask = textAskOf(ctx, operation, body)
+    return ask.messages.reduce((n, m) => n + 4 + countTokens(m.text), 3)
+  } catch {
+    return 0
+  }
+}
+
+/** The tokens of what a text answer says, for an answer that reported none. */
+const completionTokensOf = (read: ReadText): number =>
+  read.choices.reduce(
+    (n, c) =>
+      n + countTokens(c.content ?? '') + countTokens(c.reasoning ?? '') + (c.tool_calls ?? []).reduce((m, t) => m + countTokens(String(t.arguments)), 0),
+    0,
+  )
+
+/** What a raw answer is billed by: its reported tokens and cost; speech reports neither, so its text is counted. */
+function rawBilling(operation: RecordedOperation, raw: ReadRaw, body: unknown): ReadUsage {
+  const usage = { ...rawUsage(raw), cost: raw.cost }
+  const input = object(body).input
+  if (operation === 'audio.speech' && usage.prompt_tokens === 0 && typeof input === 'string') usage.prompt_tokens = countTokens(input)
+  return usage
+}
+
+// ---- Errors -----------------------------------------------------------------------------------------
+
+/** The message of an error body in the gateway's envelope or Anthropic's; null for anything else. */
+function errorMessage(json: unknown): { envelope: 'main' | 'anthropic'; message: string; metadata?: Json } | null {
+  const body = object(json)
+  const error = object(body.error)
+  if (typeof error.message !== 'string') return null
+  if (body.type === 'error' && typeof error.type === 'string') return { envelope: 'anthropic', message: error.message }
+  if (typeof error.code === 'number' || typeof error.code === 'string')
+    return { envelope: 'main', message: error.message, ...(error.metadata !== undefined && { metadata: object(error.metadata) }) }
+  return null
+}
+
+/** `text` with every appearance of a secret replaced. */
+const withoutSecrets = (text: string, secrets: readonly (string | null | undefined)[]): string =>
+  secrets.reduce<string>((out, secret) => (secret && secret.length >= 8 ? out.split(secret).join('[redacted]') : out), text)
+
+/**
+ * An upstream error, relayed: in the route's envelope as it is, where the upstream answered in it
+ * (the gateway's, or Anthropic's for /messages); in the route's envelope with the upstream's message
+ * otherwise. A 401 is the upstream refusing --upstream-key, not the caller's key: a 502 saying so.
+ */
+async function relayError(
+  ctx: EmulatorContext,
+  call: UpstreamCall,
+  answer: IncomingMessage,
+  reply: FastifyReply,
+  operation: RecordedOperation,
+): Promise<FastifyReply> {
+  const status = answer.statusCode ?? 502
+  const bytes = await readAll(call, answer, UPSTREAM_ERROR_BYTES).catch(() => null)
+  const secrets = [ctx.config.upstreamKey, ctx.config.adminToken]
+  let json: unknown
+  try {
+    json = bytes ? JSON.parse(withoutSecrets(bytes.toString('utf8'), secrets)) : undefined
+  } catch {
+    json = undefined
+  }
+  const said = errorMessage(json)
+  if (status === 401) {
+    throw new ApiError(502, `The upstream gateway ${call.origin} refused the upstream key (401${said ? `: ${said.message}` : ''}): check --upstream-key`, {
+      metadata: { upstream: call.origin, upstream_status: 401 },
+    })
+  }
+  const headers: Record<string, string> = {}
+  for (const name of RELAYED_ERROR_HEADERS) {
+    const value = answer.headers[name]
+    if (typeof value === 'string') headers[name] = value
+  }
+  const wanted = operation === 'messages.create' ? 'anthropic' : 'main'
+  if (said?.envelope === wanted && status >= 400 && status <= 599) {
+    return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(JSON.stringify(json))
+  }
+  const relayed = status >= 400 && status <= 599 ? status : 502
+  const message = said?.message ?? `The upstream gateway ${call.origin} answered ${status}${answer.statusMessage ? ` ${answer.statusMessage}` : ''}`
+  throw new ApiError(relayed, message, { headers, ...(said?.metadata && { metadata: said.metadata }) })
+}
+
+/** The event a stream ends with when the upstream's stream broke part way, in the route's words. */
+function streamErrorFrame(operation: RecordedOperation, status: number, message: string): string {
+  switch (operation) {
+    case 'messages.create':
+      return `event: error\ndata: ${JSON.stringify({ type: 'error', error: anthropicError(status, message) })}\n\n`
+    case 'responses.create':
+      return `event: error\ndata: ${JSON.stringify({ type: 'error', code: 'server_error', message, param: null })}\n\n`
+    case 'completions.create':
+      return `data: ${JSON.stringify({ error: { code: status, message }, choices: [{ index: 0, text: '', finish_reason: 'error', native_finish_reason: 'error', logprobs: null }] })}\n\n`
+    case 'chat.create':
+    case 'embeddings.create':
+    case 'images.create':
+    case 'images.generations':
+    case 'audio.speech':
+    case 'audio.transcriptions':
+      return `data: ${JSON.stringify({ error: { code: status, message }, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error', native_finish_reason: 'error', logprobs: null }] })}\n\n`
+  }
+}
+
+// ---- The proxy ----------------------------------------------------------------------------------------
+
+/** What the proxy knows of one request, from its start to its answer's end. */
+interface Exchange {
+  ctx: EmulatorContext
+  request: FastifyRequest
+  reply: FastifyReply
+  operation: RecordedOperation
+  caller: AuthContext
+  region: Region | null
+  outgoing: Outgoing
+  asked: string[]
+  call: UpstreamCall
+  answer: IncomingMessage
+  /** When the answer's head arrived (ms after the request was sent). */
+  headMs: number
+}
+
+/**
+ * Forwards the request to the upstream gateway and relays its answer (see the file's head). Called
+ * by the recordings hook for a request no recording answers when --on-miss is `upstream`.
+ */
+export async function proxyToUpstream(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply, operation: RecordedOperation): Promise<FastifyReply> {
+  const upstream = ctx.config.upstream
+  if (!upstream) throw new ApiError(502, 'No upstream gateway is set: start the emulator with --upstream <url>')
+  const url = new URL(`${new URL(upstream).origin}${request.url.split('?')[0]}`)
+  const who = caller(request)
+  const region = isEuRequest(request.raw) ? 'eu' : null
+  const outgoing = await outgoingBody(request)
+  const asked = modelsAsked(outgoing.body)
+
+  // Refused here as a local answer would be, before anything is forwarded: rate limits, then the ledger.
+  ctx.services.ratelimit.admit(who.key.hash, who.account.id, ctx.clock.now())
+  const target = billingTarget(ctx, operation, asked, null, null)
+  admit(ctx, { caller: who, model: target.model, endpoints: target.endpoints, region })
+  await loadTokenizer()
+
+  const call = new UpstreamCall(url.origin, reply)
+  let answer: IncomingMessage
+  try {
+    answer = await call.open(url, outgoingHeaders(ctx, request, outgoing), outgoing.bytes)
+  } catch (error) {
+    call.done()
+    throw call.failure(error)
+  }
+  const exchange: Exchange = { ctx, request, reply, operation, caller: who, region, outgoing, asked, call, answer, headMs: call.elapsed() }
+  const status = answer.statusCode ?? 0
+  // Said at once, for an answer that ends in an error; said again, with its file, once it is complete.
+  noteSource(request, { kind: 'proxied', upstream_status: status, upstream_ms: Math.round(exchange.headMs), recorded_file: null })
+  if (status >= 300 && status < 400) {
+    answer.resume()
+    call.done()
+    throw new ApiError(502, `The upstream gateway ${call.origin} answered ${status}, a redirect, which the emulator does not follow`, {
+      metadata: { upstream: call.origin, upstream_status: status },
+    })
+  }
+  if (status < 200 || status >= 300) {
+    try {
+      return await relayError(ctx, call, answer, reply, operation)
+    } finally {
+      call.done()
+    }
+  }
+  const contentType = answer.headers['content-type'] ?? 'application/octet-stream'
+  if (/^text\/event-stream\b/i.test(contentType)) return relayStream(exchange, contentType)
+  try {
+    return await relayWhole(exchange, contentType)
+  } finally {
+    call.done()
+  }
+}
+
+/** Saves the answer when --record is set: its file's name, or null. */
+async function record(x: Exchange, answer: Recorded['answer']): Promise<string | null> {
+  const { ctx, operation } = x
+  const dir = ctx.config.record
+  if (!dir) return null
+  let normal: unknown
+  try {
+    normal = isTextOperation(operation) ? normalTextRequest(textAskOf(ctx, operation, x.outgoing.body)) : normalRawRequest(operation, x.outgoing.body)
+  } catch (error) {
+    ctx.warn(
+      `record: the ${operation} answer was relayed but not saved: its request has no normal form (${error instanceof Error ? error.message : String(error)})`,
+    )
+    return null
+  }
+  const secrets = [ctx.config.upstreamKey, ctx.config.adminToken, bearerToken(x.request)]
+  return saveRecording(ctx, dir, { operation, request: normal, answer, upstream: x.call.origin, latencyMs: x.call.elapsed() }, secrets)
+}
+
+const userOf = (body: unknown): string | null => {
+  const user = object(body).user
+  return typeof user === 'string' && user !== '' ? user.slice(0, 512) : null
+}
+
+/** A JSON (or bytes) answer: read whole, billed (a refusal is the answer, as for a local one), saved, relayed. */
+async function relayWhole(x: Exchange, contentType: string): Promise<FastifyReply> {
+  const { ctx, call, answer, operation, reply } = x
+  const bytes = await readAll(call, answer, UPSTREAM_ANSWER_BYTES).catch((error: unknown) => {
+    throw call.failure(error)
+  })
+  if (bytes === null) throw call.failure(null)
+  const totalMs = call.elapsed()
+  const status = answer.statusCode ?? 200
+
+  let text: ReadText | null = null
+  let raw: { raw: ReadRaw; keep: boolean } | null = null
+  let json: unknown
+  if (isTextOperation(operation)) {
+    try {
+      json = JSON.parse(bytes.toString('utf8'))
+    } catch {
+      json = undefined
+    }
+    text = textFromJson(operation, json)
+  } else {
+    raw = rawFromAnswer(status, contentType, bytes, x.asked[0] ?? '')
+    json = raw.raw.json
+  }
+  const reported: ReadUsage = text ? text.usage : rawBilling(operation, raw!.raw, x.outgoing.body)
+  const billed = billProxied(ctx, {
+    caller: x.caller,
+    operation,
+    region: x.region,
+    asked: x.asked,
+    model: text ? text.model || null : null,
+    provider: text?.provider ?? raw?.raw.provider ?? null,
+    usage: reported,
+    finishReason: text?.choices[0]?.finish_reason ?? null,
+    streamed: false,
+    origin: requestOrigin(x.request),
+    user: userOf(x.outgoing.body),
+    generationId: upstreamGenerationId(answer, json),
+    latencyMs: x.headMs,
+    totalMs,
+  })
+  const costUsd = nanosToUsd(billed.costNanos)
+  let file: string | null = null
+  if (text) file = await record(x, { text: { ...text, usage: { ...text.usage, cost: costUsd } } })
+  else if (raw && !raw.keep)
+    ctx.warn(`record: the ${operation} answer (${bytes.length} bytes) was relayed but not saved: recordings keep raw answers up to 4 MiB`)
+  else if (raw) file = await record(x, { raw: { ...raw.raw, cost: costUsd } })
+  noteSource(x.request, { kind: 'proxied', upstream_status: status, upstream_ms: Math.round(totalMs), recorded_file: file })
+  const media = MEDIA_TYPES.find((type) => contentType.toLowerCase().startsWith(type))
+  if (operation === 'audio.speech' && media) keepMedia(x.request, { contentType: media, bytes })
+  return reply.code(status).header('x-generation-id', billed.generationId).type(contentType).send(bytes)
+}
+
+/**
+ * A stream, relayed chunk by chunk as it arrives (the reader's pace holds the upstream back), read as
+ * it goes, and billed when it ends: by the usage it reported, or, cut part way, by what arrived.
+ * Saved only when it ended whole.
+ */
+function relayStream(x: Exchange, contentType: string): FastifyReply {
+  const { ctx, call, answer, operation, reply } = x
+  const body = new RecordedStream(ctx.config.journalBodyLimit)
+  const parser = new SseParser()
+  const reader = isTextOperation(operation) ? new TextStreamReader(operation) : null
+  const decoder = new TextDecoder()
+  let size = 0
+  let settled = false
+  /** What arrived from the answer's last event on, sent once it is billed and saved. */
+  let held: string | null = null
+
+  const take = (text: string): void => {
+    const at = call.elapsed()
+    for (const event of parser.push(text)) reader?.push(event, at)
+  }
+
+  const finish = async (ended: boolean): Promise<void> => {
+    if (settled) return
+    settled = true
+    call.done()
+    const rest = decoder.decode()
+    take(rest)
+    if (rest !== '') held = (held ?? '') + rest
+    for (const event of parser.end()) reader?.push(event, call.elapsed())
+    const whole = ended && (reader === null || (reader.finished && reader.error === null))
+    if (!ended && call.stopped !== 'client') {
+      const [status, message] =
+        call.stopped === 'timeout'
+          ? [504, `The upstream gateway ${call.origin} did not finish within ${UPSTREAM_TIMEOUT_MS / 1000} s`]
+          : call.stopped === 'too large'
+            ? [502, `The upstream gateway ${call.origin} streamed more than ${UPSTREAM_ANSWER_BYTES / 1024 / 1024} MiB`]
+            : [502, `The upstream gateway ${call.origin} closed the stream part way`]
+      body.write((held ?? '') + streamErrorFrame(operation, status, message))
+      held = null
+    }
+    const read = reader?.read() ?? null
+    const counted: ReadUsage | null =
+      read && !reader!.reportedUsage
+        ? { prompt_tokens: promptTokensOf(ctx, operation, x.outgoing.body), completion_tokens: completionTokensOf(read), cost: null }
+        : null
+    let file: string | null = null
+    try {
+      const billed = billProxied(ctx, {
+        caller: x.caller,
+        operation,
+        region: x.region,
+        asked: x.asked,
+        model: read?.model || null,
+        provider: read?.provider ?? null,
+        usage: counted ?? read?.usage ?? { prompt_tokens: 0, completion_tokens: 0, cost: null },
+        // As a local stream ends: its finish reason; `error` where the upstream said one; null where it was cut.
+        finishReason: whole ? (read?.choices[0]?.finish_reason ?? null) : reader?.error ? 'error' : null,
+        streamed: true,
+        origin: requestOrigin(x.request),
+        user: userOf(x.outgoing.body),
+        generationId: upstreamGenerationId(answer, undefined),
+        latencyMs: read?.timing?.first_token_ms ?? x.headMs,
+        totalMs: call.elapsed(),
+      })
+      if (whole && read) file = await record(x, { text: { ...read, usage: { ...read.usage, cost: nanosToUsd(billed.costNanos) } } })
+    } catch (error) {
+      // The answer has gone out; the ledger refused it after the fact (credits spent meanwhile).
+      ctx.warn(`upstream: a streamed ${operation} answer was relayed but not billed: ${error instanceof Error ? error.message : String(error)}`)
+    }
+    noteSource(x.request, { kind: 'proxied', upstream_status: answer.statusCode ?? 200, upstream_ms: Math.round(call.elapsed()), recorded_file: file })
+    if (held !== null) body.write(held)
+    body.end()
+  }
+
+  const settle = (ended: boolean): void => {
+    finish(ended).catch((error: unknown) => {
+      x.request.log.error({ err: error }, 'proxied stream failed')
+      body.end()
+    })
+  }
+
+  answer.on('data', (chunk: Buffer) => {
+    size += chunk.length
+    if (size > UPSTREAM_ANSWER_BYTES) return call.stop('too large')
+    const text = decoder.decode(chunk, { stream: true })
+    take(text)
+    // From the answer's last event on, the bytes wait for it to be billed and saved: a client that
+    // closes on `[DONE]` would otherwise leave before the journal hears where the answer went.
+    if (held !== null || reader?.finished) {
+      held = (held ?? '') + text
+      return
+    }
+    if (!body.write(text)) return call.stop('client')
+    if (body.full) {
+      answer.pause()
+      void body.drained().then(() => answer.resume())
+    }
+  })
+  answer.on('end', () => settle(true))
+  answer.on('error', () => undefined) // a stop aborts the answer: `close` settles it
+  answer.on('close', () => settle(answer.complete && call.stopped === null))
+
+  const generationId = upstreamGenerationId(answer, undefined)
+  if (generationId) reply.header('x-generation-id', generationId)
+  return reply
+    .code(answer.statusCode ?? 200)
+    .type(contentType)
+    .header('cache-control', 'no-cache')
+    .header('x-accel-buffering', 'no')
+    .send(body)
+}

@@ -9,6 +9,7 @@ import { DataView } from './features/data/DataView.tsx'
 import { FaultsView } from './features/faults/FaultsView.tsx'
 import { FixturesView } from './features/fixtures/FixturesView.tsx'
 import { PlaygroundView } from './features/playground/PlaygroundView.tsx'
+import { RecordingsView } from './features/recordings/RecordingsView.tsx'
 import { RequestsView } from './features/requests/RequestsView.tsx'
 import { VideoView } from './features/video/VideoView.tsx'
 
@@ -17,6 +18,7 @@ const VIEWS: Array<{ id: string; label: string; component: ComponentType }> = [
   { id: 'playground', label: 'Playground', component: PlaygroundView },
   { id: 'faults', label: 'Faults', component: FaultsView },
   { id: 'fixtures', label: 'Fixtures', component: FixturesView },
+  { id: 'recordings', label: 'Recordings', component: RecordingsView },
   { id: 'data', label: 'Data', component: DataView },
   { id: 'video', label: 'Video', component: VideoView },
   { id: 'activity', label: 'Activity', component: ActivityView },

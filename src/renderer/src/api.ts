@@ -64,6 +64,8 @@ export type {
   JournalSummary,
   Member,
   Page,
+  RecordingsList,
+  RecordingView,
   StreamEvents,
   VideoTask,
   VideoTaskState,

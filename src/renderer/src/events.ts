@@ -1,10 +1,11 @@
 // One EventSource for the whole app, and no polling: new journal entries go straight into the cache,
 // and each event invalidates only the queries it touched. Query keys start with the area they read:
 // ['accounts'], ['keys'], ['guardrails'], ['charges'], ['activity'], ['video'], ['callbacks'],
-// ['faults'], ['chat-fixtures'], ['catalog'], ['clock'], ['journal'].
+// ['faults'], ['chat-fixtures'], ['catalog'], ['clock'], ['journal'], ['recordings'].
 import { useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { ADMIN, type JournalSummary, type StreamEvents } from './api.ts'
+import { RECORDINGS_ADMIN_PREFIX, touchesRecordings } from './features/recordings/recordings.ts'
 import { refreshAfterConnect } from './refresh.ts'
 
 type Keys = string[][]
@@ -40,6 +41,7 @@ const ADMIN_CHANGES: Array<[prefix: string, keys: Keys]> = [
   ['admin.chatFixtures.test', []],
   ['admin.chatFixtures.', [['chat-fixtures']]],
   ['admin.catalog.', [['catalog']]],
+  [RECORDINGS_ADMIN_PREFIX, [['recordings']]],
   ['admin.charges.', [['charges'], ['accounts']]],
   ['admin.video.', [['video']]],
   ['admin.callbacks.', [['callbacks']]],
@@ -67,6 +69,7 @@ export function journalKeys(entry: JournalSummary): Keys {
   if (wrote && entry.operation.startsWith('guardrails.')) keys.push(['guardrails'])
   // Any chat or text completion may have been answered by a fixture (the summary does not say), moving its counts.
   if (entry.operation === 'chat.create' || entry.operation === 'completions.create') keys.push(['chat-fixtures'])
+  if (touchesRecordings(entry)) keys.push(['recordings'])
   return keys
 }
 

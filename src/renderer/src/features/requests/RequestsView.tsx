@@ -11,6 +11,7 @@ import { bodyIncomplete, curlCommand } from './curl.ts'
 import { LIVE_KEY, mergeEntries, PAGE_KEY, useJournalEntry, useJournalPage, useLiveJournal, type JournalRow } from './journal.ts'
 import { MediaView } from './MediaView.tsx'
 import { SurfaceView } from './SurfaceView.tsx'
+import { durationText, matchesSource, SOURCE_KINDS, sourceBadge, sourceParts, type AnswerSource, type SourceKind } from './source.ts'
 import { hasTranscript } from './transcript.ts'
 import { TranscriptView } from './TranscriptView.tsx'
 
@@ -19,8 +20,9 @@ interface Filters {
   operation: string
   path: string
   faultedOnly: boolean
+  source: SourceKind | ''
 }
-const NO_FILTERS: Filters = { status: '', operation: '', path: '', faultedOnly: false }
+const NO_FILTERS: Filters = { status: '', operation: '', path: '', faultedOnly: false, source: '' }
 
 const STATUS_CLASSES = [
   { value: '2xx', label: '2xx success' },
@@ -44,14 +46,15 @@ function applyFilters(entries: JournalRow[], f: Filters): JournalRow[] {
       matchesStatus(e, f.status) &&
       (operation === '' || e.operation.toLowerCase().includes(operation)) &&
       (path === '' || `${e.path}${e.query ? `?${e.query}` : ''}`.toLowerCase().includes(path)) &&
-      (!f.faultedOnly || e.fault !== null),
+      (!f.faultedOnly || e.fault !== null) &&
+      matchesSource(e, f.source),
   )
 }
 
 /** Both times of an entry, in full: the virtual one it is listed by, and the real one it happened at. */
 const bothTimes = (e: JournalRow): string =>
   `Virtual: ${localDateTime(e.time)} (${shortTime(e.time)} UTC)\nReal: ${localDateTime(e.wall_time)} (${shortTime(e.wall_time)} UTC)`
-const ms = (n: number): string => (n < 10 ? `${n.toFixed(1)} ms` : `${Math.round(n).toLocaleString('en-US')} ms`)
+const ms = durationText
 
 /** The request a link names: `#/requests/<journal id>`. */
 const idFromHash = (): number | null => {
@@ -95,7 +98,7 @@ export function RequestsView() {
   const statuses = useMemo(() => [...new Set(entries.map((e) => e.status))].sort((a, b) => a - b), [entries])
   const operations = useMemo(() => [...new Set(entries.map((e) => e.operation))].sort(), [entries])
   const selected = entries.find((e) => e.id === selectedId) ?? null
-  const filtered = filters.status !== '' || filters.operation !== '' || filters.path !== '' || filters.faultedOnly
+  const filtered = filters.status !== '' || filters.operation !== '' || filters.path !== '' || filters.faultedOnly || filters.source !== ''
   const ids = useId()
   const listRef = useRef<HTMLDivElement>(null)
 
@@ -204,6 +207,17 @@ export function RequestsView() {
               <input type="search" value={filters.path} placeholder="e.g. /models" onChange={(e) => set({ path: e.target.value })} size={18} />
             </label>
             <label>
+              Source
+              <select value={filters.source} onChange={(e) => set({ source: e.target.value as SourceKind | '' })}>
+                <option value="">Any source</option>
+                {SOURCE_KINDS.map((k) => (
+                  <option key={k.value} value={k.value}>
+                    {k.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
               <input type="checkbox" checked={filters.faultedOnly} onChange={(e) => set({ faultedOnly: e.target.checked })} />
               Faulted only
             </label>
@@ -236,6 +250,7 @@ export function RequestsView() {
                       <th scope="col" className="num">
                         Duration
                       </th>
+                      <th scope="col">Source</th>
                       <th scope="col">
                         <span className="visually-hidden">Fault</span>
                       </th>
@@ -266,6 +281,9 @@ export function RequestsView() {
                         </td>
                         <td className="num nowrap">{ms(e.duration_ms)}</td>
                         <td>
+                          <SourceBadgeView source={e.source} />
+                        </td>
+                        <td>
                           {e.fault !== null && (
                             <span className="badge fault" title={e.fault === 'header' ? 'Forced by the X-Emulator-Fault header' : `Fault rule ${e.fault}`}>
                               fault
@@ -292,6 +310,41 @@ export function RequestsView() {
         </>
       )}
     </div>
+  )
+}
+
+/** The list's badge of where the answer came from: one word shown, the rest of the sentence for screen readers. */
+function SourceBadgeView({ source }: { source: AnswerSource | null }) {
+  const badge = sourceBadge(source)
+  if (badge === null) return null
+  return (
+    <span className={`badge source ${badge.kind}`} title={badge.title}>
+      {badge.word}
+      <span className="visually-hidden">{badge.rest}</span>
+    </span>
+  )
+}
+
+/** The detail's sentence of where the answer came from, its file names as code. */
+function SourceLine({ source }: { source: AnswerSource }) {
+  return (
+    <p className="source-line">
+      {sourceParts(source).map((part, i) =>
+        part.file ? (
+          <code key={i} className="mono">
+            {part.text}
+          </code>
+        ) : (
+          part.text
+        ),
+      )}
+      {source.kind !== 'generated' && (
+        <span className="muted">
+          {' '}
+          · <a href="#/recordings">Recordings</a>
+        </span>
+      )}
+    </p>
   )
 }
 
@@ -437,6 +490,7 @@ function RequestDetail({ row }: { row: JournalRow }) {
           )}
         </p>
       )}
+      {row.source !== null && <SourceLine source={row.source} />}
       {row.aborted && <p className="error">The connection was closed before an answer (a dropped-connection fault, or the client went away).</p>}
 
       {row.fault !== null && (

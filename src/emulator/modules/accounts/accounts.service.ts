@@ -75,6 +75,8 @@ export function createAccount(ctx: EmulatorContext, input: NewAccount): CreatedA
         ctx.services.accounts.insertMember(row)
         return row
       })
+      // Before the keys: they belong to it.
+      ctx.services.workspaces.insertDefault(account, members[0]?.id ?? null)
       const keys = input.keys.map((k, i) =>
         insertKey(ctx, {
           account_id: account.id,

@@ -1,0 +1,216 @@
+// Prepared SQL for workspaces, their budgets and their members. A key's workspace is its own
+// `workspace_id`, or its account's default one where that is NULL (keys from before the column).
+import type { StateOwner } from '../../core/lifecycle.ts'
+import type { DB } from '../../store/db.ts'
+
+export interface WorkspaceRow {
+  id: string
+  account_id: string
+  name: string
+  slug: string
+  description: string | null
+  default_text_model: string | null
+  default_image_model: string | null
+  default_provider_sort: string | null
+  is_observability_io_logging_enabled: 0 | 1
+  is_observability_broadcast_enabled: 0 | 1
+  is_data_discount_logging_enabled: 0 | 1
+  io_logging_sampling_rate: number
+  /** JSON array of integers, or null for "every key". */
+  io_logging_api_key_ids: string | null
+  include_byok_in_budgets: 0 | 1
+  created_by: string | null
+  created_at: number
+  updated_at: number | null
+}
+
+export const BUDGET_INTERVALS = ['daily', 'weekly', 'monthly', 'lifetime'] as const
+/** Narrowest first: a budget's limit must be below every wider one's. */
+export type BudgetInterval = (typeof BUDGET_INTERVALS)[number]
+
+export interface BudgetRow {
+  id: string
+  workspace_id: string
+  reset_interval: BudgetInterval
+  limit_nanos: number
+  created_at: number
+  updated_at: number
+}
+
+/** A budget of a key's workspace, with what enforcing it needs to know of the workspace. */
+export interface KeyBudgetRow extends BudgetRow {
+  account_id: string
+  workspace_name: string
+  include_byok_in_budgets: 0 | 1
+}
+
+export interface MembershipRow {
+  id: string
+  workspace_id: string
+  member_id: string
+  /** The member's role in the account: a workspace member holds the role they hold there. */
+  role: 'admin' | 'member'
+  created_at: number
+}
+
+/** What a new default workspace holds: its name and slug; every setting at its default. */
+export const DEFAULT_WORKSPACE = { name: 'Default Workspace', slug: 'default' } as const
+
+const INTERVAL_ORDER = `CASE b.reset_interval WHEN 'daily' THEN 0 WHEN 'weekly' THEN 1 WHEN 'monthly' THEN 2 ELSE 3 END`
+
+export function createWorkspacesRepo(db: DB) {
+  const insertStmt = db.prepare<WorkspaceRow>(
+    `INSERT INTO workspaces (id, account_id, name, slug, description, default_text_model, default_image_model, default_provider_sort,
+       is_observability_io_logging_enabled, is_observability_broadcast_enabled, is_data_discount_logging_enabled,
+       io_logging_sampling_rate, io_logging_api_key_ids, include_byok_in_budgets, created_by, created_at, updated_at)
+     VALUES (@id, @account_id, @name, @slug, @description, @default_text_model, @default_image_model, @default_provider_sort,
+       @is_observability_io_logging_enabled, @is_observability_broadcast_enabled, @is_data_discount_logging_enabled,
+       @io_logging_sampling_rate, @io_logging_api_key_ids, @include_byok_in_budgets, @created_by, @created_at, @updated_at)`,
+  )
+  const updateStmt = db.prepare<WorkspaceRow>(
+    `UPDATE workspaces SET name = @name, slug = @slug, description = @description, default_text_model = @default_text_model,
+       default_image_model = @default_image_model, default_provider_sort = @default_provider_sort,
+       is_observability_io_logging_enabled = @is_observability_io_logging_enabled,
+       is_observability_broadcast_enabled = @is_observability_broadcast_enabled,
+       is_data_discount_logging_enabled = @is_data_discount_logging_enabled, io_logging_sampling_rate = @io_logging_sampling_rate,
+       io_logging_api_key_ids = @io_logging_api_key_ids, include_byok_in_budgets = @include_byok_in_budgets, updated_at = @updated_at
+     WHERE id = @id`,
+  )
+  const getStmt = db.prepare<[string], WorkspaceRow>('SELECT * FROM workspaces WHERE id = ?')
+  const bySlugStmt = db.prepare<{ account_id: string; slug: string }, WorkspaceRow>('SELECT * FROM workspaces WHERE account_id = @account_id AND slug = @slug')
+  const listStmt = db.prepare<{ account_id: string; limit: number; offset: number }, WorkspaceRow>(
+    'SELECT * FROM workspaces WHERE account_id = @account_id ORDER BY created_at, rowid LIMIT @limit OFFSET @offset',
+  )
+  const countStmt = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM workspaces WHERE account_id = ?')
+  const deleteStmt = db.prepare<[string]>('DELETE FROM workspaces WHERE id = ?')
+  const keysInStmt = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = ?')
+  const keyWorkspaceStmt = db.prepare<[string], { workspace_id: string }>(
+    `SELECT COALESCE(k.workspace_id, a.workspace_id) AS workspace_id FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = ?`,
+  )
+
+  const budgetsStmt = db.prepare<[string], BudgetRow>(`SELECT b.* FROM workspace_budgets b WHERE b.workspace_id = ? ORDER BY ${INTERVAL_ORDER}`)
+  const budgetStmt = db.prepare<{ workspace_id: string; reset_interval: BudgetInterval }, BudgetRow>(
+    'SELECT * FROM workspace_budgets WHERE workspace_id = @workspace_id AND reset_interval = @reset_interval',
+  )
+  const upsertBudgetStmt = db.prepare<BudgetRow>(
+    `INSERT INTO workspace_budgets (id, workspace_id, reset_interval, limit_nanos, created_at, updated_at)
+     VALUES (@id, @workspace_id, @reset_interval, @limit_nanos, @created_at, @updated_at)
+     ON CONFLICT (workspace_id, reset_interval) DO UPDATE SET limit_nanos = excluded.limit_nanos, updated_at = excluded.updated_at`,
+  )
+  const deleteBudgetStmt = db.prepare<{ workspace_id: string; reset_interval: BudgetInterval }>(
+    'DELETE FROM workspace_budgets WHERE workspace_id = @workspace_id AND reset_interval = @reset_interval',
+  )
+  const setIncludeByokStmt = db.prepare<{ id: string; include_byok_in_budgets: 0 | 1 }>(
+    'UPDATE workspaces SET include_byok_in_budgets = @include_byok_in_budgets WHERE id = @id',
+  )
+  // The hot path of every billed request: one indexed lookup, no rows for a workspace without budgets.
+  const keyBudgetsStmt = db.prepare<[string], KeyBudgetRow>(
+    `SELECT b.*, w.account_id, w.name AS workspace_name, w.include_byok_in_budgets
+     FROM api_keys k
+     JOIN accounts a ON a.id = k.account_id
+     JOIN workspaces w ON w.id = COALESCE(k.workspace_id, a.workspace_id)
+     JOIN workspace_budgets b ON b.workspace_id = w.id
+     WHERE k.hash = ?
+     ORDER BY ${INTERVAL_ORDER}`,
+  )
+  // Rows from before usage recorded a workspace belong to the account's default one.
+  const spentStmt = db.prepare<{ account_id: string; workspace_id: string; since: number; now: number; include_byok: 0 | 1 }, { spent: number }>(
+    `SELECT COALESCE(SUM(u.cost_nanos), 0) AS spent FROM usage u
+     WHERE u.account_id = @account_id AND u.created_at >= @since AND u.created_at <= @now AND (@include_byok = 1 OR u.byok = 0)
+       AND COALESCE(u.workspace_id, (SELECT a.workspace_id FROM accounts a WHERE a.id = @account_id)) = @workspace_id`,
+  )
+
+  const membershipSelect = `
+    SELECT wm.id, wm.workspace_id, wm.member_id, m.role, wm.created_at
+    FROM workspace_members wm JOIN members m ON m.id = wm.member_id`
+  const membersStmt = db.prepare<{ workspace_id: string; limit: number; offset: number }, MembershipRow>(
+    `${membershipSelect} WHERE wm.workspace_id = @workspace_id ORDER BY wm.created_at, wm.rowid LIMIT @limit OFFSET @offset`,
+  )
+  const memberCountStmt = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM workspace_members WHERE workspace_id = ?')
+  const addMemberStmt = db.prepare<{ id: string; workspace_id: string; member_id: string; created_at: number }>(
+    `INSERT INTO workspace_members (id, workspace_id, member_id, created_at) VALUES (@id, @workspace_id, @member_id, @created_at)
+     ON CONFLICT (workspace_id, member_id) DO NOTHING`,
+  )
+  const removeMemberStmt = db.prepare<{ workspace_id: string; member_id: string }>(
+    'DELETE FROM workspace_members WHERE workspace_id = @workspace_id AND member_id = @member_id',
+  )
+  const memberKeysStmt = db.prepare<{ workspace_id: string; member_id: string }, { n: number }>(
+    'SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = @workspace_id AND creator_user_id = @member_id',
+  )
+
+  return {
+    insert: (row: WorkspaceRow) => void insertStmt.run(row),
+    update: (row: WorkspaceRow) => void updateStmt.run(row),
+    get: (id: string) => getStmt.get(id),
+    bySlug: (account_id: string, slug: string) => bySlugStmt.get({ account_id, slug }),
+    list: (account_id: string, limit: number, offset: number) => listStmt.all({ account_id, limit, offset }),
+    count: (account_id: string) => countStmt.get(account_id)!.n,
+    delete: (id: string) => deleteStmt.run(id).changes > 0,
+    /** Keys (of any kind, disabled or not) that name this workspace. */
+    keysIn: (workspaceId: string) => keysInStmt.get(workspaceId)!.n,
+    /** The workspace of a key, or undefined for an unknown key. */
+    workspaceOfKey: (hash: string) => keyWorkspaceStmt.get(hash)?.workspace_id,
+
+    budgets: (workspaceId: string) => budgetsStmt.all(workspaceId),
+    budget: (workspace_id: string, reset_interval: BudgetInterval) => budgetStmt.get({ workspace_id, reset_interval }),
+    /** Creates the interval's budget, or changes its limit (keeping its id and created_at). */
+    upsertBudget: (row: BudgetRow) => void upsertBudgetStmt.run(row),
+    deleteBudget: (workspace_id: string, reset_interval: BudgetInterval) => deleteBudgetStmt.run({ workspace_id, reset_interval }).changes > 0,
+    setIncludeByok: (id: string, include: boolean) => void setIncludeByokStmt.run({ id, include_byok_in_budgets: include ? 1 : 0 }),
+    /** The budgets of the key's workspace, narrowest first. */
+    keyBudgets: (hash: string) => keyBudgetsStmt.all(hash),
+    /** Spend of a workspace's keys in [since, now] (nano-USD); BYOK spend only when asked. */
+    spentNanos: (q: { account_id: string; workspace_id: string; since: number; now: number; include_byok: boolean }) =>
+      spentStmt.get({ ...q, include_byok: q.include_byok ? 1 : 0 })!.spent,
+
+    members: (workspace_id: string, limit: number, offset: number) => membersStmt.all({ workspace_id, limit, offset }),
+    memberCount: (workspaceId: string) => memberCountStmt.get(workspaceId)!.n,
+    /** True when the member was not in the workspace yet (they are now). */
+    addMember: (row: { id: string; workspace_id: string; member_id: string; created_at: number }) => addMemberStmt.run(row).changes > 0,
+    removeMember: (workspace_id: string, member_id: string) => removeMemberStmt.run({ workspace_id, member_id }).changes > 0,
+    /** Keys in the workspace that this member created. */
+    memberKeys: (workspace_id: string, member_id: string) => memberKeysStmt.get({ workspace_id, member_id })!.n,
+  }
+}
+
+export type WorkspacesRepo = ReturnType<typeof createWorkspacesRepo>
+
+/**
+ * Workspaces, budgets and members. An account reset puts the account back to its default workspace as
+ * created (settings, no budgets): the others go, and the keys in them move to the default one (keys
+ * outlive an account reset). After an import, an account without its default workspace (a document
+ * from before workspaces) gets one.
+ */
+export function workspacesState(db: DB): StateOwner {
+  const defaultOf = '(SELECT a.workspace_id FROM accounts a WHERE a.id = @account_id)'
+  const forget = [
+    `UPDATE api_keys SET workspace_id = ${defaultOf} WHERE account_id = @account_id AND workspace_id IS NOT NULL AND workspace_id <> ${defaultOf}`,
+    'DELETE FROM workspace_members WHERE workspace_id IN (SELECT id FROM workspaces WHERE account_id = @account_id)',
+    'DELETE FROM workspace_budgets WHERE workspace_id IN (SELECT id FROM workspaces WHERE account_id = @account_id)',
+    `DELETE FROM workspaces WHERE account_id = @account_id AND id <> ${defaultOf}`,
+    `UPDATE workspaces SET name = '${DEFAULT_WORKSPACE.name}', slug = '${DEFAULT_WORKSPACE.slug}', description = NULL,
+       default_text_model = NULL, default_image_model = NULL, default_provider_sort = NULL,
+       is_observability_io_logging_enabled = 0, is_observability_broadcast_enabled = 0, is_data_discount_logging_enabled = 1,
+       io_logging_sampling_rate = 1, io_logging_api_key_ids = NULL, include_byok_in_budgets = 0, updated_at = NULL
+     WHERE id = ${defaultOf}`,
+  ].map((sql) => db.prepare<{ account_id: string }>(sql))
+  // The slug is the default's unless the account already uses it for another workspace.
+  const ensureDefaults = db.prepare(
+    `INSERT INTO workspaces (id, account_id, name, slug, created_by, created_at)
+     SELECT a.workspace_id, a.id, '${DEFAULT_WORKSPACE.name}',
+       CASE WHEN EXISTS (SELECT 1 FROM workspaces o WHERE o.account_id = a.id AND o.slug = '${DEFAULT_WORKSPACE.slug}')
+         THEN '${DEFAULT_WORKSPACE.slug}-' || substr(a.workspace_id, 1, 8) ELSE '${DEFAULT_WORKSPACE.slug}' END,
+       (SELECT m.id FROM members m WHERE m.account_id = a.id ORDER BY m.created_at, m.rowid LIMIT 1), a.created_at
+     FROM accounts a
+     WHERE NOT EXISTS (SELECT 1 FROM workspaces w WHERE w.id = a.workspace_id)
+     ORDER BY a.created_at, a.rowid`,
+  )
+  return {
+    name: 'workspaces',
+    tables: ['workspaces', 'workspace_budgets', 'workspace_members'],
+    resetAccount: (id) => forget.forEach((stmt) => stmt.run({ account_id: id })),
+    afterStateChange: (change) => {
+      if (change === 'import') ensureDefaults.run()
+    },
+  }
+}

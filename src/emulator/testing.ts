@@ -29,6 +29,20 @@ export type {
 /** A fault rule as `fault()` takes it: the body of POST /_emulator/api/faults (the name this module had first). */
 export type FaultRule = FaultRuleInput
 
+/** What the authorization page is asked for, as `authorize()` takes it (the query of the app's /auth link). */
+export interface AuthorizeInput {
+  /** Where the app receives the code: https, or http on localhost / 127.0.0.1. */
+  callbackUrl: string
+  /** The PKCE challenge the app made from its verifier (optional, as on the real site). */
+  codeChallenge?: string
+  /** `S256` (the challenge is the base64url SHA-256 of the verifier) or `plain` (the verifier itself). */
+  method?: 'S256' | 'plain'
+  /** A spending limit in USD for the key the code gives. */
+  limit?: number
+  /** The account that authorizes: the default (first) account when not given. */
+  accountId?: string
+}
+
 /** The admin API of a running emulator, by its base URL. */
 export class EmulatorAdmin {
   readonly url: string
@@ -77,6 +91,21 @@ export class EmulatorAdmin {
   async journal(query: JournalQuery = {}): Promise<JournalEntry[]> {
     const search = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))
     return (await this.call<Envelope<JournalEntry[]>>('GET', `/journal?${search}`)).data
+  }
+
+  /**
+   * Completes the OAuth authorization page as a person clicking Authorize would, without a browser:
+   * returns the code the app's callback would get, to exchange at POST /api/v1/auth/keys.
+   */
+  async authorize(input: AuthorizeInput): Promise<string> {
+    const { data } = await this.call<Envelope<{ code: string }>>('POST', '/oauth/authorize', {
+      callback_url: input.callbackUrl,
+      ...(input.codeChallenge !== undefined && { code_challenge: input.codeChallenge }),
+      ...(input.method !== undefined && { code_challenge_method: input.method }),
+      ...(input.limit !== undefined && { limit: input.limit }),
+      ...(input.accountId !== undefined && { account_id: input.accountId }),
+    })
+    return data.code
   }
 
   /** Everything back to the seed. */
@@ -128,6 +157,11 @@ export class Workspace {
    */
   async chatFixture(rule: ChatFixtureInput): Promise<ChatFixture> {
     return (await this.admin.call<Envelope<ChatFixture>>('POST', `/accounts/${this.accountId}/chat-fixtures`, rule)).data
+  }
+
+  /** Completes the OAuth authorization page for this account (see EmulatorAdmin.authorize): the code. */
+  async authorize(input: Omit<AuthorizeInput, 'accountId'>): Promise<string> {
+    return this.admin.authorize({ ...input, accountId: this.accountId })
   }
 
   /** Removes every chat fixture of this account. */

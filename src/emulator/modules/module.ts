@@ -69,6 +69,13 @@ export interface EmulatorModule<Name extends string = string> {
   readonly router?: ModuleRoutes
   /** Its admin routes, under /_emulator/api, behind the admin guard. */
   readonly admin?: ModuleRoutes
+  /** Its pages for a person's browser (full paths under /_emulator), behind the admin and frame guards like the UI. */
+  readonly pages?: ModuleRoutes
+  /**
+   * Redirects at the origin's root to its pages (the real site's /auth), outside every guard, as the
+   * favicon: they keep no state and answer everyone the same, and the page they lead to is guarded.
+   */
+  readonly shortcuts?: ModuleRoutes
 }
 
 /** A module's definition, checked against the contract (and its service against its `Services` entry). */

@@ -93,6 +93,76 @@ describe('@openrouter/sdk 1.x', () => {
   })
 })
 
+describe('@openrouter/sdk 1.x: provisioning and OAuth PKCE', () => {
+  it('apiKeys.create answers the key once; get and delete by hash; the deleted key is refused', async () => {
+    const emu = await listeningEmulator()
+    const client = new OpenRouter({ apiKey: emu.keys.management, serverURL: `${emu.url}/api/v1`, retryConfig: { strategy: 'none' } })
+    const created = await client.apiKeys.create({
+      requestBody: { name: 'Customer 7', limit: 2, limitReset: 'monthly', includeByokInLimit: true, expiresAt: new Date('2027-01-01T00:00:00Z') },
+    })
+    expect(created.key).toMatch(/^sk-gw-v1-[0-9a-f]{64}$/)
+    expect(created.data).toMatchObject({ name: 'Customer 7', limit: 2, limitRemaining: 2, limitReset: 'monthly', includeByokInLimit: true, usage: 0 })
+    expect(created.data.hash).toBe(sha256Hex(created.key))
+    expect(created.data.expiresAt).toEqual(new Date('2027-01-01T00:00:00Z'))
+
+    const customer = new OpenRouter({ apiKey: created.key, serverURL: `${emu.url}/api/v1`, retryConfig: { strategy: 'none' } })
+    const embedded = await customer.embeddings.generate({ requestBody: { model: 'openai/text-embedding-3-small', input: 'first call' } })
+    if (typeof embedded === 'string') throw new Error('expected JSON, got a stream')
+    const got = await client.apiKeys.get({ hash: created.data.hash })
+    expect(got.data.usage).toBeCloseTo(embedded.usage!.cost!, 9)
+
+    expect(await client.apiKeys.delete({ hash: created.data.hash })).toEqual({ deleted: true })
+    const refused = await customer.apiKeys.getCurrentKeyMetadata().catch((e: unknown) => e)
+    expect(refused).toBeInstanceOf(errors.UnauthorizedResponseError)
+    expect((refused as errors.UnauthorizedResponseError).error.message).toBe('User not found.')
+    const gone = await client.apiKeys.get({ hash: created.data.hash }).catch((e: unknown) => e)
+    expect(gone).toBeInstanceOf(errors.NotFoundResponseError)
+    const bad = await client.apiKeys.create({ requestBody: { name: '' } }).catch((e: unknown) => e)
+    expect(bad).toBeInstanceOf(errors.BadRequestResponseError)
+    expect((bad as errors.BadRequestResponseError).error.message).toBe('Field `name` must not be empty')
+  })
+
+  it('oAuth.createAuthCode and exchangeAuthCodeForAPIKey (S256), the exchange made by a client with no key', async () => {
+    const emu = await listeningEmulator()
+    const client = new OpenRouter({ apiKey: emu.keys.management, serverURL: `${emu.url}/api/v1`, retryConfig: { strategy: 'none' } })
+    const { codeChallenge, codeVerifier } = await client.oAuth.createSHA256CodeChallenge()
+    const code = await client.oAuth.createAuthCode({
+      requestBody: { callbackUrl: 'https://app.example/callback', codeChallenge, codeChallengeMethod: 'S256', limit: 4, keyLabel: 'From the SDK' },
+    })
+    expect(code.data.appId).toBeTypeOf('number')
+    expect(code.data.createdAt).toBe('2026-03-04T10:00:00.000Z')
+
+    const app = new OpenRouter({ serverURL: `${emu.url}/api/v1`, retryConfig: { strategy: 'none' } })
+    const wrong = await app.oAuth
+      .exchangeAuthCodeForAPIKey({ requestBody: { code: code.data.id, codeVerifier: 'x'.repeat(43), codeChallengeMethod: 'S256' } })
+      .catch((e: unknown) => e)
+    expect(wrong).toBeInstanceOf(errors.ForbiddenResponseError)
+    expect((wrong as errors.ForbiddenResponseError).error.message).toBe('Invalid code_verifier: it does not match the code_challenge (S256)')
+
+    const exchanged = await app.oAuth.exchangeAuthCodeForAPIKey({ requestBody: { code: code.data.id, codeVerifier, codeChallengeMethod: 'S256' } })
+    expect(exchanged.userId).toMatch(/^user_/)
+    const user = new OpenRouter({ apiKey: exchanged.key, serverURL: `${emu.url}/api/v1` })
+    expect((await user.apiKeys.getCurrentKeyMetadata()).data).toMatchObject({ isManagementKey: false, limit: 4, limitRemaining: 4 })
+
+    const again = await app.oAuth.exchangeAuthCodeForAPIKey({ requestBody: { code: code.data.id, codeVerifier } }).catch((e: unknown) => e)
+    expect(again).toBeInstanceOf(errors.ForbiddenResponseError)
+    const badCallback = await client.oAuth.createAuthCode({ requestBody: { callbackUrl: 'http://app.example/cb' } }).catch((e: unknown) => e)
+    expect(badCallback).toBeInstanceOf(errors.BadRequestResponseError)
+  })
+
+  it('oAuth.createAuthorizationUrl points at the authorization page', async () => {
+    const emu = await listeningEmulator()
+    const client = new OpenRouter({ serverURL: `${emu.url}/api/v1` })
+    const { codeChallenge } = await client.oAuth.createSHA256CodeChallenge()
+    const url = await client.oAuth.createAuthorizationUrl({ callbackUrl: 'http://localhost:3000/cb', codeChallenge, codeChallengeMethod: 'S256' })
+    expect(url.startsWith(`${emu.url}/auth?`)).toBe(true)
+    const page = await fetch(url, { headers: { accept: 'text/html' } })
+    expect(page.status).toBe(200)
+    expect(page.url.startsWith(`${emu.url}/_emulator/auth?`)).toBe(true)
+    expect(await page.text()).toContain('Authorize <code>localhost:3000</code>')
+  })
+})
+
 describe('@openrouter/sdk 0.11 (previous generation)', () => {
   it('lists and updates keys', async () => {
     const emu = await listeningEmulator()

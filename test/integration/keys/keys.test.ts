@@ -48,11 +48,28 @@ describe('GET /api/v1/keys', () => {
     expect(past.body.data).toEqual([])
   })
 
-  it('ignores unknown query keys, as clients send extras such as workspace_id', async () => {
+  it('ignores unknown query keys', async () => {
     const emu = await testEmulator()
-    const res = await emu.get('/api/v1/keys?workspace_id=abc&sort=x', emu.keys.management)
+    const res = await emu.get('/api/v1/keys?sort=x&page=2', emu.keys.management)
     expect(res.status).toBe(200)
     expect(res.body.data).toHaveLength(5)
+  })
+
+  it("lists the default workspace's keys, or those of the workspace_id named, which must be the account's", async () => {
+    const emu = await testEmulator()
+    const account = (await emu.get('/_emulator/api/accounts')).body.data[0]
+    const named = await emu.get(`/api/v1/keys?workspace_id=${account.workspace_id}`, emu.keys.management)
+    expect(named.body.data).toHaveLength(5)
+    for (const [value, issue] of [
+      ['abc', 'is not valid (must match format "uuid")'],
+      ['00000000-0000-4000-8000-000000000000', 'is not a workspace of this account'],
+    ]) {
+      const res = await emu.get(`/api/v1/keys?workspace_id=${value}`, emu.keys.management)
+      expect(res.status).toBe(400)
+      expect(res.body).toEqual({
+        error: { code: 400, message: `Query parameter \`workspace_id\` ${issue}`, metadata: { field: 'workspace_id', location: 'querystring', issue } },
+      })
+    }
   })
 
   it.each([

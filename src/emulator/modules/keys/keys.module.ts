@@ -13,7 +13,7 @@ declare module '../module.ts' {
 
 export const keysModule = defineModule({
   name: 'keys',
-  needs: ['accounts'],
+  needs: ['accounts', 'workspaces'],
   create: (ctx) => createKeysRepo(ctx.db),
   state: () => [{ ...keysState, mints: [{ kind: 'key', table: 'api_keys', column: 'hash', idOf: (ids, label) => sha256Hex(ids.token(label)) }] }],
   gateway: keysRoutes,

@@ -19,6 +19,8 @@ export interface KeyRow {
   expires_at: number | null
   created_at: number
   updated_at: number | null
+  /** The workspace it belongs to; null (a state from before workspaces) is the account's default. */
+  workspace_id: string | null
 }
 
 /** Usage sums of one key over its windows, derived from the usage rows (nano-USD). */
@@ -57,16 +59,28 @@ const USAGE_COLUMNS = /* sql */ `
 export function createKeysRepo(db: DB) {
   const insertStmt = db.prepare<KeyRow>(
     `INSERT INTO api_keys (hash, account_id, kind, token, name, label, disabled, limit_nanos, limit_reset,
-       include_byok_in_limit, creator_user_id, expires_at, created_at, updated_at)
+       include_byok_in_limit, creator_user_id, expires_at, created_at, updated_at, workspace_id)
      VALUES (@hash, @account_id, @kind, @token, @name, @label, @disabled, @limit_nanos, @limit_reset,
-       @include_byok_in_limit, @creator_user_id, @expires_at, @created_at, @updated_at)`,
+       @include_byok_in_limit, @creator_user_id, @expires_at, @created_at, @updated_at, @workspace_id)`,
   )
   const byHashStmt = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE hash = ?')
-  const listStmt = db.prepare<WindowStarts & { account_id: string; kind: string; include_disabled: 0 | 1; limit: number; offset: number }, KeyWithUsage>(
+  const listStmt = db.prepare<
+    WindowStarts & {
+      account_id: string
+      kind: string
+      include_disabled: 0 | 1
+      workspace_id: string
+      default_workspace: string
+      limit: number
+      offset: number
+    },
+    KeyWithUsage
+  >(
     `SELECT k.*, ${USAGE_COLUMNS}
      FROM api_keys k
      LEFT JOIN usage u ON u.key_hash = k.hash AND u.created_at <= @now
      WHERE k.account_id = @account_id AND k.kind = @kind AND (@include_disabled = 1 OR k.disabled = 0)
+       AND COALESCE(k.workspace_id, @default_workspace) = @workspace_id
      GROUP BY k.hash
      ORDER BY k.created_at, k.rowid
      LIMIT @limit OFFSET @offset`,
@@ -117,8 +131,10 @@ export function createKeysRepo(db: DB) {
   return {
     insert: (row: KeyRow) => void insertStmt.run(row),
     byHash: (hash: string) => byHashStmt.get(hash),
-    list: (q: { account_id: string; kind: KeyKind; include_disabled: boolean; limit: number; offset: number }, starts: WindowStarts) =>
-      listStmt.all({ ...starts, ...q, include_disabled: q.include_disabled ? 1 : 0 }),
+    list: (
+      q: { account_id: string; kind: KeyKind; include_disabled: boolean; workspace_id: string; default_workspace: string; limit: number; offset: number },
+      starts: WindowStarts,
+    ) => listStmt.all({ ...starts, ...q, include_disabled: q.include_disabled ? 1 : 0 }),
     withUsage: (hash: string, starts: WindowStarts) => withUsageStmt.get({ ...starts, hash }),
     /** Usage rows of `:free` models the account wrote in [since, now]. */
     freeModelRequests: (accountId: string, since: number, now: number) => freeRequestsStmt.get({ account_id: accountId, since, now })!.n,

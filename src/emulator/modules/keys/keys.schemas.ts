@@ -64,6 +64,7 @@ export const ListKeysQuery = Type.Object({
   include_disabled: Type.Optional(Type.Boolean()),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e9 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+  workspace_id: Type.Optional(Type.String({ format: 'uuid', description: "The workspace whose keys to list; the account's default when not given" })),
 })
 
 export const KeyHashParams = Type.Object({ hash: Type.String({ minLength: 1 }) })
@@ -77,6 +78,28 @@ export const UpdateKeyBody = Type.Object({
 })
 
 export type UpdateKeyBody = Static<typeof UpdateKeyBody>
+
+/** The most characters of an ISO 8601 time a body may send (the longest valid one is 35). */
+const ISO_CHARS = 40
+
+/** POST /keys: the real document's fields; `expires_at` must be UTC and in the future (checked by the route). */
+export const NewKeyBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  limit: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1e9 }))),
+  limit_reset: Type.Optional(Nullable(ResetIntervalSchema)),
+  include_byok_in_limit: Type.Optional(Type.Boolean()),
+  expires_at: Type.Optional(Nullable(Type.String({ format: 'date-time', maxLength: ISO_CHARS }))),
+  creator_user_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
+  workspace_id: Type.Optional(Type.String({ format: 'uuid' })),
+})
+
+export type NewKeyBody = Static<typeof NewKeyBody>
+
+export const KeyCreatedResponse = {
+  201: Type.Object({ data: KeyObject, key: Type.String({ description: 'The key itself: shown in this answer only, never again' }) }),
+  '4xx': ErrorEnvelope,
+}
+export const KeyDeletedResponse = { 200: Type.Object({ deleted: Type.Literal(true) }), '4xx': ErrorEnvelope }
 
 export const KeyListResponse = { 200: Type.Object({ data: Type.Array(KeyObject) }), '4xx': ErrorEnvelope }
 export const KeyResponse = { 200: Type.Object({ data: KeyObject }), '4xx': ErrorEnvelope }

@@ -5,7 +5,9 @@ import { nanosToUsd, usdToNanos } from '../../core/money.ts'
 import { sha256Hex } from '../../core/rng.ts'
 import { toIso } from '../../core/clock.ts'
 import { windowStarts, type ResetInterval } from '../../core/windows.ts'
+import { fieldError } from '../../core/errors.ts'
 import type { EmulatorContext } from '../module.ts'
+import type { AccountRow } from '../accounts/accounts.repo.ts'
 import type { KeyKind, KeyRow, KeyWithUsage } from './keys.repo.ts'
 import type { CurrentKeyObject, KeyObject } from './keys.schemas.ts'
 import type { Static } from 'typebox'
@@ -22,6 +24,8 @@ export interface NewKey {
   limit_reset?: ResetInterval | null
   include_byok_in_limit?: boolean
   expires_at?: number | null
+  /** The workspace it belongs to; the account's default when not given. */
+  workspace_id?: string | null
 }
 
 /** Inserts a key; call inside the caller's transaction. Returns the row and its one-time token. */
@@ -42,6 +46,7 @@ export function insertKey(ctx: EmulatorContext, input: NewKey): { row: KeyRow; t
     expires_at: input.expires_at ?? null,
     created_at: ctx.clock.now(),
     updated_at: null,
+    workspace_id: input.workspace_id ?? ctx.services.accounts.get(input.account_id)!.workspace_id,
   }
   ctx.services.keys.insert(row)
   return { row, token }
@@ -77,7 +82,8 @@ function limitAndUsage(key: KeyWithUsage) {
   }
 }
 
-export function toKeyView(key: KeyWithUsage, workspaceId: string): KeyView {
+/** `defaultWorkspace`: the account's, for a key from before workspaces (no workspace of its own). */
+export function toKeyView(key: KeyWithUsage, defaultWorkspace: string): KeyView {
   return {
     hash: key.hash,
     name: key.name,
@@ -88,7 +94,7 @@ export function toKeyView(key: KeyWithUsage, workspaceId: string): KeyView {
     updated_at: key.updated_at === null ? null : toIso(key.updated_at),
     expires_at: key.expires_at === null ? null : toIso(key.expires_at),
     creator_user_id: key.creator_user_id,
-    workspace_id: workspaceId,
+    workspace_id: key.workspace_id ?? defaultWorkspace,
     external_user: null,
   }
 }
@@ -124,9 +130,66 @@ export function currentKeyView(ctx: EmulatorContext, hash: string): CurrentKeyVi
     expires_at: key.expires_at === null ? null : toIso(key.expires_at),
     creator_user_id: key.creator_user_id,
     organization_id: null,
-    workspace_id: account.workspace_id,
+    workspace_id: key.workspace_id ?? account.workspace_id,
     allowed_data_regions: ['global'],
     free_model_daily_requests: { limit: freeLimit, remaining: Math.max(0, freeLimit - freeUsed), used: freeUsed },
     rate_limit: { requests: -1, interval: '10s', note: 'This field is deprecated and safe to ignore.' },
   }
+}
+
+/** What a key made over the API (POST /keys, an OAuth exchange) starts with. */
+export interface KeyTerms {
+  name: string
+  limit_usd: number | null
+  limit_reset: ResetInterval | null
+  include_byok_in_limit: boolean
+  expires_at: number | null
+  creator_user_id: string | null
+  workspace_id: string
+}
+
+/**
+ * A standard key made over the API: its token derives from the seed and the key sequence, like the
+ * admin API's, so the same calls give the same keys. Call inside the caller's transaction (a refused
+ * request then takes no number from the sequence).
+ */
+export function provisionKey(ctx: EmulatorContext, accountId: string, terms: KeyTerms): { row: KeyRow; token: string } {
+  return insertKey(ctx, { account_id: accountId, kind: 'standard', label: ctx.ids.next('key'), ...terms })
+}
+
+/**
+ * The workspace a new key (or authorization code) goes to, or the keys list shows: the one named, when
+ * it is a workspace of the account, else the account's default. The real document declares no 404 for
+ * these operations: a workspace that is not the caller's is a 400 naming the field.
+ */
+export function ownWorkspace(ctx: EmulatorContext, account: AccountRow, given: string | undefined, location = 'body'): string {
+  if (given === undefined) return account.workspace_id
+  const workspace = ctx.services.workspaces.byId(account.id, given)
+  if (!workspace) throw fieldError('workspace_id', 'is not a workspace of this account', location)
+  return workspace.id
+}
+
+/** An explicit UTC offset: "Z", or +00:00 / -00:00 (with or without the colon). */
+const UTC_SUFFIX = /(?:z|[+-]00:?00)$/i
+
+/**
+ * An expiry sent as an ISO 8601 time, as the real gateway takes it: UTC only ("other timezones will be
+ * rejected"), and in the future of the virtual clock. Returns epoch milliseconds.
+ */
+export function futureUtcTime(ctx: EmulatorContext, field: string, text: string): number {
+  if (!UTC_SUFFIX.test(text)) throw fieldError(field, 'must be a UTC time (ending in Z or +00:00): other time zones are rejected')
+  const at = Date.parse(text)
+  if (!Number.isFinite(at)) throw fieldError(field, 'is not a valid date-time')
+  if (at <= ctx.clock.now()) throw fieldError(field, `must be in the future (the clock says ${ctx.clock.nowIso()})`)
+  return at
+}
+
+/** The member a key is made by: the one named (a member of the account), else the caller's key's creator, else the first member. */
+export function keyCreator(ctx: EmulatorContext, account: AccountRow, given: string | null | undefined, fallback: string | null): string | null {
+  const members = ctx.services.accounts.members(account.id)
+  if (given !== undefined && given !== null) {
+    if (!members.some((m) => m.id === given)) throw fieldError('creator_user_id', 'is not a member of this account')
+    return given
+  }
+  return fallback ?? members[0]?.id ?? null
 }

@@ -2,4 +2,4 @@
 // guardrails). No state or routes of its own: chat, embeddings and video call its functions.
 import { defineModule } from '../module.ts'
 
-export const ledgerModule = defineModule({ name: 'ledger', needs: ['accounts', 'catalog', 'guardrails', 'keys', 'usage', 'journal'] })
+export const ledgerModule = defineModule({ name: 'ledger', needs: ['accounts', 'catalog', 'guardrails', 'keys', 'usage', 'journal', 'workspaces', 'byok'] })

@@ -1,6 +1,6 @@
 // The ledger: the one place a billable action is allowed or denied, and recorded. In one immediate
 // transaction it checks, in order, that the model is allowed (account settings, region, guardrails),
-// the guardrail budgets, the key's limit and the account's credits; then it writes the usage row and
+// the guardrail and workspace budgets, the key's limit and the account's credits; then it writes the usage row and
 // debits the account. Denials are ApiErrors with metadata naming what ran out.
 import { immediateTransaction } from '../../store/db.ts'
 import { recordEffect, withStagedEffects } from '../../journal/journal.ts'
@@ -14,6 +14,7 @@ import { userNotFound } from '../keys/keys.errors.ts'
 import { creditsExhausted, guardrailBudgetExceeded, insufficientCredits, keyLimitExceeded, noAllowedEndpoints } from './ledger.errors.ts'
 import { guardrailsOf } from '../guardrails/guardrails.service.ts'
 import { limitUsageNanos } from '../keys/keys.service.ts'
+import { workspaceBudgetExceeded } from '../workspaces/workspaces.errors.ts'
 import type { KeyRow } from '../keys/keys.repo.ts'
 import type { AccountRow } from '../accounts/accounts.repo.ts'
 
@@ -51,6 +52,8 @@ export interface Billed<E extends LedgerEndpoint> {
   usage_id: number
   endpoint: E
   charge: Charge
+  /** Paid with the caller's own provider key (the answer's `is_byok`): not debited from credits. */
+  byok: boolean
 }
 
 const WINDOW_NAME = { daily: 'daily', weekly: 'weekly', monthly: 'monthly' } as const
@@ -66,7 +69,8 @@ function billNow<E extends LedgerEndpoint>(ctx: EmulatorContext, request: Billin
     const { key, account, allowed } = allowedFor(ctx, request)
     const endpoint = (request.route ?? healthiest)(allowed)
     const charge = request.price(endpoint)
-    const byok = request.byok ?? false
+    // Paid with the caller's own provider key where its workspace holds a credential for the chosen provider.
+    const byok = request.byok ?? ctx.services.byok.paysWithOwnKey({ key, account, provider: endpoint.provider, model: request.model })
     checkBudgets(ctx, key, account, now)
 
     const balance = account.credits_nanos - account.spent_nanos
@@ -91,7 +95,7 @@ function billNow<E extends LedgerEndpoint>(ctx: EmulatorContext, request: Billin
     })
     if (!byok) ctx.services.accounts.addSpend(account.id, charge.cost_nanos)
     recordEffect('usage', usage_id)
-    return { usage_id, endpoint, charge }
+    return { usage_id, endpoint, charge, byok }
   })
 }
 
@@ -133,7 +137,7 @@ function allowedFor<E extends LedgerEndpoint>(ctx: EmulatorContext, request: Adm
   return { key, account, allowed }
 }
 
-/** The guardrail budgets of the key and its member, then the key's own limit: 402 (or 403) for the first spent. */
+/** The guardrail budgets of the key and its member, its workspace's budgets, then the key's own limit: 402 (or 403) for the first spent. */
 function checkBudgets(ctx: EmulatorContext, key: KeyRow, account: AccountRow, now: number): void {
   for (const guardrail of guardrailsOf(ctx.services.guardrails, { key, account })) {
     if (guardrail.limit_nanos === null) continue
@@ -144,6 +148,9 @@ function checkBudgets(ctx: EmulatorContext, key: KeyRow, account: AccountRow, no
       throw guardrailBudgetExceeded({ ...guardrail, limit_nanos: guardrail.limit_nanos }, window, spent)
     }
   }
+
+  const workspaceBudget = ctx.services.workspaces.exceededBudget(key.hash, now)
+  if (workspaceBudget) throw workspaceBudgetExceeded(workspaceBudget)
 
   if (key.limit_nanos !== null) {
     // Summing usage costs a scan of the key's rows, so only keys with a limit pay for it.

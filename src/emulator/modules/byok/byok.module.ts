@@ -1,0 +1,44 @@
+// Bring-your-own-key provider credentials: their API, and the ledger's question of whether a call is
+// paid with one (usage rows marked byok, the key's byok_usage, no credits).
+import { Type } from 'typebox'
+import { uuidIds } from '../../core/lifecycle.ts'
+import { Nullable } from '../../http/schemas.ts'
+import { defineModule } from '../module.ts'
+import { byokAdminRoutes } from './byok.admin.ts'
+import { byokState, createByokRepo, type ByokRepo } from './byok.repo.ts'
+import { byokRoutes } from './byok.routes.ts'
+import { paysWithOwnKey, type ByokQuestion } from './byok.service.ts'
+
+export interface ByokService extends ByokRepo {
+  /** Whether this call, routed to this provider, is paid with the caller's own provider key. */
+  paysWithOwnKey(question: ByokQuestion): boolean
+}
+
+declare module '../module.ts' {
+  interface Services {
+    byok: ByokService
+  }
+}
+
+const StringList = Nullable(Type.Array(Type.String()))
+
+export const byokModule = defineModule({
+  name: 'byok',
+  needs: ['accounts', 'catalog', 'keys', 'workspaces'],
+  create: (ctx) => {
+    const repo = createByokRepo(ctx.db)
+    ctx.services.workspaces.holds('BYOK credentials', repo.countInWorkspace)
+    return Object.assign(repo, { paysWithOwnKey: (question: ByokQuestion) => paysWithOwnKey(repo, question) })
+  },
+  state: (ctx) => [
+    {
+      ...byokState(ctx.db),
+      imports: {
+        byok_credentials: { json: { allowed_models: StringList, allowed_api_key_hashes: StringList, allowed_user_ids: StringList } },
+      },
+      mints: [uuidIds('byok', 'byok_credentials')],
+    },
+  ],
+  gateway: byokRoutes,
+  admin: byokAdminRoutes,
+})

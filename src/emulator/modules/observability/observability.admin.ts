@@ -1,0 +1,25 @@
+// Admin side of observability (under /_emulator/api): every destination of one account, in every
+// workspace, secrets masked as the API shows them, for the inspector.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { ApiError } from '../../core/errors.ts'
+import { ErrorEnvelope } from '../../http/schemas.ts'
+import { AccountParams } from '../accounts/accounts.schemas.ts'
+import type { EmulatorContext } from '../module.ts'
+import { AccountDestinationList } from './observability.schemas.ts'
+import { destinationView } from './observability.service.ts'
+
+export const observabilityAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
+  app.get(
+    '/accounts/:id/observability/destinations',
+    {
+      config: { operation: 'admin.accounts.observability' },
+      schema: { params: AccountParams, response: { 200: AccountDestinationList, '4xx': ErrorEnvelope } },
+    },
+    async (request) => {
+      const account = ctx.services.accounts.get(request.params.id)
+      if (!account) throw new ApiError(404, `Account ${request.params.id} not found`)
+      const data = ctx.services.observability.ofAccount(account.id).map(destinationView)
+      return { data, total_count: data.length }
+    },
+  )
+}

@@ -1,0 +1,10 @@
+// What the observability destinations API refuses, in its words.
+import { ApiError } from '../../core/errors.ts'
+
+export const destinationNotFound = (id: string): ApiError => new ApiError(404, `Observability destination ${id} not found`)
+
+/** The real service's cap: "A maximum of 5 destinations per type is allowed" (its 409). */
+export const tooManyOfType = (type: string, most: number): ApiError =>
+  new ApiError(409, `A workspace can have at most ${most} ${type} destinations: delete one, or change one of them`, {
+    metadata: { type, limit: most },
+  })

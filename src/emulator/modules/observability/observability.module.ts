@@ -1,0 +1,53 @@
+// Observability destinations: their API, and the broadcaster that sends each billed call of a
+// workspace to its enabled destinations as a trace, through the callbacks engine.
+import { Type } from 'typebox'
+import { uuidIds } from '../../core/lifecycle.ts'
+import { importRowError } from '../../core/lifecycle.ts'
+import { defineModule } from '../module.ts'
+import { TYPE_SPECS } from './destination-types.ts'
+import { observabilityAdminRoutes } from './observability.admin.ts'
+import { createBroadcaster } from './observability.broadcast.ts'
+import { createDestinationsRepo, destinationsState, type DestinationsRepo } from './observability.repo.ts'
+import { observabilityRoutes } from './observability.routes.ts'
+import { FilterRules } from './observability.schemas.ts'
+
+declare module '../module.ts' {
+  interface Services {
+    observability: DestinationsRepo
+  }
+}
+
+export const observabilityModule = defineModule({
+  name: 'observability',
+  needs: ['accounts', 'byok', 'callbacks', 'workspaces'],
+  create: (ctx) => {
+    const repo = createDestinationsRepo(ctx.db)
+    ctx.services.workspaces.holds('observability destinations', repo.countInWorkspace)
+    return repo
+  },
+  state: (ctx) => [
+    {
+      ...destinationsState(ctx.db),
+      imports: {
+        observability_destinations: {
+          json: {
+            config: Type.Record(Type.String(), Type.Unknown()),
+            api_key_hashes: Type.Array(Type.String()),
+            filter_rules: FilterRules,
+            regions: Type.Array(Type.String()),
+          },
+          nonNegative: ['traced_usage_id'],
+          check: (row, index) => {
+            if (!Object.hasOwn(TYPE_SPECS, row['type'] as string)) {
+              throw importRowError('observability_destinations', index, 'type', `must be a destination type (${Object.keys(TYPE_SPECS).join(', ')})`)
+            }
+          },
+        },
+      },
+      mints: [uuidIds('observability-destination', 'observability_destinations')],
+    },
+  ],
+  due: (ctx) => [createBroadcaster(ctx, ctx.services.observability)],
+  gateway: observabilityRoutes,
+  admin: observabilityAdminRoutes,
+})

@@ -1,0 +1,227 @@
+// What a preset keeps of a request body, and how it goes back into one. Each API has its own names
+// for the same things (a chat's system messages, the Messages API's `system`, the Responses API's
+// `instructions`; `max_tokens`, `max_output_tokens`; `stop`, `stop_sequences`; `reasoning`,
+// `thinking`), so a preset is kept in chat completions' names and written into a body in that body's
+// own: a preset made from one API applies to the other two.
+//
+// Applying is a shallow merge where the request wins: a field the request sets (not null) is kept, a
+// field it leaves out comes from the preset. The system prompt is the exception: the preset's comes
+// first and the request's own follows it, as both are instructions.
+import { fieldError } from '../../core/errors.ts'
+import { parseMessages } from '../chat/chat.input.ts'
+import { parseOutputConfig, parseSystem, parseThinking } from '../messages/messages.input.ts'
+import {
+  MAX_SYSTEM_PROMPT_CHARS,
+  SAMPLING_NAMES,
+  type ChatPresetBody,
+  type MessagesPresetBody,
+  type PresetConfig,
+  type ResponsesPresetBody,
+  type SamplingName,
+} from './presets.schemas.ts'
+
+export type PresetApi = 'chat' | 'messages' | 'responses'
+
+/** What a version holds: its fields and its system prompt. */
+export interface PresetContent {
+  config: PresetConfig
+  system_prompt: string | null
+}
+
+type Body = Record<string, unknown>
+
+const present = (value: unknown): boolean => value !== undefined && value !== null
+
+/** The object without its absent (undefined or null) fields. */
+function defined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => present(v))) as Partial<T>
+}
+
+function systemPrompt(text: string, field: string): string | null {
+  if (text.length > MAX_SYSTEM_PROMPT_CHARS) throw fieldError(field, `must be at most ${MAX_SYSTEM_PROMPT_CHARS} characters for a preset's system prompt`)
+  return text === '' ? null : text
+}
+
+/** Fields named alike in every API: the model, fallbacks, provider preferences, sampling. */
+function common(body: Body, sampling: readonly SamplingName[]): PresetConfig {
+  const config: PresetConfig = {}
+  if (typeof body.model === 'string') config.model = body.model
+  if (Array.isArray(body.models)) config.models = body.models as string[]
+  if (present(body.provider)) config.provider = body.provider as PresetConfig['provider']
+  for (const name of sampling) if (typeof body[name] === 'number') config[name] = body[name]
+  return config
+}
+
+function refuseNestedPreset(model: string | undefined): void {
+  if (model !== undefined && parsePresetModel(model) !== null) throw fieldError('model', 'must name a model: a preset cannot name another preset')
+}
+
+/** A chat completions body's preset: its system and developer messages are the system prompt. */
+export function fromChat(body: ChatPresetBody): PresetContent {
+  refuseNestedPreset(body.model)
+  const config = common(body, SAMPLING_NAMES)
+  const maxTokens = body.max_completion_tokens ?? body.max_tokens
+  if (present(maxTokens)) config.max_tokens = maxTokens!
+  if (typeof body.stop === 'string') config.stop = [body.stop]
+  else if (Array.isArray(body.stop) && body.stop.length > 0) config.stop = body.stop
+  const reasoning = defined({ ...body.reasoning })
+  if (present(body.reasoning_effort) && reasoning.effort === undefined) reasoning.effort = body.reasoning_effort!
+  if (Object.keys(reasoning).length > 0) config.reasoning = reasoning as PresetConfig['reasoning']
+  // The messages are checked as chat checks them; only the system ones are kept.
+  const messages = body.messages.length === 0 ? [] : parseMessages(body.messages)
+  const system = messages
+    .filter((m) => m.role === 'system' || m.role === 'developer')
+    .map((m) => m.text)
+    .filter((text) => text !== '')
+  return { config, system_prompt: systemPrompt(system.join('\n\n'), 'messages') }
+}
+
+/** A Messages API body's preset: `system` is the system prompt, `thinking` its reasoning. */
+export function fromMessages(body: MessagesPresetBody): PresetContent {
+  refuseNestedPreset(body.model)
+  const config = common(body, ['temperature', 'top_p', 'top_k'])
+  if (body.max_tokens !== undefined) config.max_tokens = body.max_tokens
+  if (body.stop_sequences !== undefined && body.stop_sequences.length > 0) config.stop = body.stop_sequences
+  const { effort } = parseOutputConfig(body.output_config)
+  const thinking = parseThinking(body.thinking, effort)
+  if ((body.thinking as { type?: unknown } | null | undefined)?.type === 'disabled') config.reasoning = { enabled: false }
+  else if (thinking.reasoning?.maxTokens !== undefined) config.reasoning = { max_tokens: thinking.reasoning.maxTokens }
+  else if (thinking.reasoning?.effort !== undefined) config.reasoning = { effort: thinking.reasoning.effort }
+  const system = parseSystem(body.system)[0]?.text ?? ''
+  return { config, system_prompt: systemPrompt(system, 'system') }
+}
+
+/** A Responses API body's preset: `instructions` is the system prompt. */
+export function fromResponses(body: ResponsesPresetBody): PresetContent {
+  refuseNestedPreset(body.model)
+  const config = common(body, ['temperature', 'top_p', 'top_k', 'frequency_penalty', 'presence_penalty', 'seed'])
+  if (present(body.max_output_tokens)) config.max_tokens = body.max_output_tokens!
+  const reasoning = defined({ ...body.reasoning })
+  if (Object.keys(reasoning).length > 0) config.reasoning = reasoning as PresetConfig['reasoning']
+  return { config, system_prompt: systemPrompt(body.instructions ?? '', 'instructions') }
+}
+
+// ---- Naming a preset in a request ----------------------------------------------------------------
+
+export const PRESET_PREFIX = '@preset/'
+
+/** `@preset/<slug>` or `<model>@preset/<slug>`: the slug, and the model named beside it (null for none). */
+export function parsePresetModel(model: string): { slug: string; model: string | null } | null {
+  const at = model.indexOf(PRESET_PREFIX)
+  if (at === -1) return null
+  return { slug: model.slice(at + PRESET_PREFIX.length), model: at === 0 ? null : model.slice(0, at) }
+}
+
+/** How a request names a preset: where (the field to name in an error), its slug, and the model it fixes. */
+export interface PresetReference {
+  field: 'model' | 'preset'
+  slug: string
+  /** The model the request fixes itself (`<model>@preset/<slug>`, or `model` beside `preset`); null lets the preset choose. */
+  model: string | null
+}
+
+/** The preset a request body names, if any: in `model` (`@preset/<slug>`, `<model>@preset/<slug>`) or in `preset`. */
+export function presetReference(body: Body): PresetReference | null {
+  if (typeof body.model === 'string') {
+    const named = parsePresetModel(body.model)
+    if (named !== null) {
+      if (named.slug === '') throw fieldError('model', `must name a preset after ${PRESET_PREFIX}`)
+      if (named.model === '') throw fieldError('model', `must name a model before ${PRESET_PREFIX}`)
+      return { field: 'model', ...named }
+    }
+  }
+  if (body.preset === undefined || body.preset === null) return null
+  if (typeof body.preset !== 'string' || body.preset === '') throw fieldError('preset', 'must be the slug of a preset')
+  const slug = body.preset.startsWith(PRESET_PREFIX) ? body.preset.slice(PRESET_PREFIX.length) : body.preset
+  return { field: 'preset', slug, model: typeof body.model === 'string' ? body.model : null }
+}
+
+// ---- Applying a preset to a request --------------------------------------------------------------
+
+/** Sets `field` from the preset where the request leaves it (and each of `alternatives`) out. */
+function fill(body: Body, field: string, value: unknown, alternatives: readonly string[] = []): void {
+  if (value === undefined || present(body[field]) || alternatives.some((a) => present(body[a]))) return
+  body[field] = value
+}
+
+/** The model and fallback models: what the request fixes, or else the preset's. */
+function applyModel(api: PresetApi, body: Body, config: PresetConfig, reference: PresetReference): void {
+  if (reference.model !== null) {
+    body.model = reference.model
+    return
+  }
+  if (config.model === undefined && config.models === undefined)
+    throw fieldError(reference.field, `names preset ${reference.slug}, which has no model: name one as <model>${PRESET_PREFIX}${reference.slug}`)
+  if (config.models !== undefined && !present(body.models)) body.models = config.models
+  // The Messages API needs `model`; chat and Responses take `models` alone.
+  const model = config.model ?? (api === 'messages' ? config.models?.[0] : undefined)
+  if (model !== undefined) body.model = model
+  else delete body.model
+}
+
+/** The Messages API's thinking for a preset's reasoning (chat's names), or undefined for none. */
+function thinkingOf(reasoning: NonNullable<PresetConfig['reasoning']>): { thinking: Body; effort?: string } | undefined {
+  if (reasoning.enabled === false || reasoning.effort === 'none') return { thinking: { type: 'disabled' } }
+  if (reasoning.max_tokens !== undefined && reasoning.max_tokens > 0) return { thinking: { type: 'enabled', budget_tokens: reasoning.max_tokens } }
+  if (reasoning.effort === undefined) return undefined
+  const effort = ['low', 'medium', 'high', 'xhigh', 'max'].includes(reasoning.effort) ? reasoning.effort : undefined
+  return { thinking: { type: 'adaptive' }, ...(effort !== undefined && { effort }) }
+}
+
+function applySystemPrompt(api: PresetApi, body: Body, prompt: string): void {
+  if (api === 'chat') {
+    // A body whose messages are not a list is left for the route's own check to refuse.
+    if (Array.isArray(body.messages)) body.messages = [{ role: 'system', content: prompt }, ...(body.messages as unknown[])]
+  } else if (api === 'responses') {
+    const own = body.instructions
+    if (!present(own) || own === '') body.instructions = prompt
+    else if (typeof own === 'string') body.instructions = `${prompt}\n\n${own}`
+  } else {
+    const own = body.system
+    if (!present(own) || own === '') body.system = prompt
+    else if (typeof own === 'string') body.system = `${prompt}\n\n${own}`
+    else if (Array.isArray(own)) body.system = [{ type: 'text', text: prompt }, ...(own as unknown[])]
+  }
+}
+
+/**
+ * Writes a preset into a request body of `api`, in place: the request's own fields win, the preset
+ * fills the rest, and its system prompt goes before the request's. The body is the parsed request,
+ * before the route checks it, so anything the preset adds is checked with the rest.
+ */
+export function applyPreset(api: PresetApi, body: Body, content: PresetContent, reference: PresetReference): void {
+  const { config } = content
+  applyModel(api, body, config, reference)
+  delete body.preset
+  fill(body, 'provider', config.provider)
+  const sampling: readonly SamplingName[] =
+    api === 'chat'
+      ? SAMPLING_NAMES
+      : api === 'responses'
+        ? ['temperature', 'top_p', 'top_k', 'frequency_penalty', 'presence_penalty', 'seed']
+        : ['temperature', 'top_p', 'top_k']
+  for (const name of sampling) fill(body, name, config[name])
+  if (api === 'chat') {
+    fill(body, 'max_tokens', config.max_tokens, ['max_completion_tokens'])
+    fill(body, 'stop', config.stop)
+    if (config.reasoning !== undefined) {
+      const { summary: _summary, ...reasoning } = config.reasoning
+      fill(body, 'reasoning', reasoning, ['reasoning_effort'])
+    }
+  } else if (api === 'responses') {
+    fill(body, 'max_output_tokens', config.max_tokens)
+    if (config.reasoning !== undefined) {
+      const { exclude: _exclude, ...reasoning } = config.reasoning
+      fill(body, 'reasoning', reasoning)
+    }
+  } else {
+    fill(body, 'max_tokens', config.max_tokens)
+    fill(body, 'stop_sequences', config.stop)
+    const thinking = config.reasoning === undefined ? undefined : thinkingOf(config.reasoning)
+    if (thinking !== undefined && !present(body.thinking)) {
+      body.thinking = thinking.thinking
+      if (thinking.effort !== undefined) fill(body, 'output_config', { effort: thinking.effort })
+    }
+  }
+  if (content.system_prompt !== null) applySystemPrompt(api, body, content.system_prompt)
+}

@@ -1,0 +1,40 @@
+// The admin API's files: a file "created server-side" (as code execution makes them on the real
+// gateway), which, unlike an upload, is downloadable: so a test can fetch GET /files/{id}/content.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { fieldError } from '../../core/errors.ts'
+import { data } from '../../http/schemas.ts'
+import type { EmulatorContext } from '../module.ts'
+import { requireAccount } from '../accounts/accounts.service.ts'
+import { defaultWorkspace, requireWorkspace } from '../organization/workspace-scope.ts'
+import { MAX_FILE_BASE64_CHARS, OpenRouterFile, ServerFileBody } from './files.schemas.ts'
+import { anthropicLikeView, isBase64, storeFile } from './files.service.ts'
+import { sniffFileType } from './files.sniff.ts'
+
+const AccountParams = Type.Object({ id: Type.String() })
+
+export const filesAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
+  app.post(
+    '/accounts/:id/files',
+    {
+      config: { operation: 'admin.files.create' },
+      bodyLimit: MAX_FILE_BASE64_CHARS + 64 * 1024,
+      schema: { params: AccountParams, body: ServerFileBody, response: data(OpenRouterFile, 201) },
+    },
+    async (request, reply) => {
+      const account = requireAccount(ctx, request.params.id)
+      const body = request.body
+      if (!isBase64(body.content_base64)) throw fieldError('content_base64', 'is not valid base64')
+      const bytes = Buffer.from(body.content_base64, 'base64')
+      const workspace =
+        body.workspace_id === undefined ? defaultWorkspace(ctx, account.id) : requireWorkspace(ctx, account.id, body.workspace_id, 'workspace_id')
+      // Server-side files may be of any type: what the bytes do not say is plain bytes.
+      const row = storeFile(
+        ctx,
+        { account_id: account.id, workspace_id: workspace, provider: body.provider ?? 'openrouter' },
+        { filename: body.filename, bytes, purpose: 'assistants_output', downloadable: true, mimeType: sniffFileType(bytes) ?? 'application/octet-stream' },
+      )
+      return reply.code(201).send({ data: anthropicLikeView(row, 'openrouter') })
+    },
+  )
+}

@@ -1,0 +1,45 @@
+// What the Files API refuses: files it does not hold in the scope asked, downloads of uploads, uploads
+// it cannot take (empty, too large, of a type it does not read, over the account's room), and list
+// cursors it does not support.
+import { ApiError, fieldError } from '../../core/errors.ts'
+import { ACCEPTED_TYPES } from './files.sniff.ts'
+
+export const fileNotFound = (id: string): ApiError => new ApiError(404, `File ${id} not found`, { metadata: { field: 'file_id', location: 'params' } })
+
+export const notDownloadable = (id: string): ApiError =>
+  new ApiError(400, `File ${id} is not downloadable: only files created server-side can be downloaded, and uploaded files cannot`, {
+    metadata: { field: 'file_id', location: 'params', downloadable: false },
+  })
+
+export const emptyFile = (): ApiError => fieldError('file', 'is empty: empty files are rejected')
+
+export const unsupportedFileType = (): ApiError => fieldError('file', `must be ${ACCEPTED_TYPES} (its type is read from its bytes, not its name)`)
+
+export const fileTooLarge = (limitBytes: number): ApiError =>
+  new ApiError(413, `Field \`file\` is larger than ${limitBytes / 1024 / 1024} MB, the most one file may hold in the emulator`, {
+    metadata: { field: 'file', location: 'body', limit_bytes: limitBytes },
+  })
+
+export const accountStorageFull = (usedBytes: number, fileBytes: number, limitBytes: number, files: number, limitFiles: number): ApiError =>
+  new ApiError(
+    413,
+    files >= limitFiles
+      ? `The account already keeps ${files} files, the most the emulator keeps for one account: delete some first`
+      : `The account's files hold ${usedBytes} bytes; ${fileBytes} more would pass the ${limitBytes / 1024 / 1024} MB the emulator keeps for one account: delete some first`,
+    { metadata: { field: 'file', location: 'body', used_bytes: usedBytes, limit_bytes: limitBytes, files, limit_files: limitFiles } },
+  )
+
+export const malformedForm = (why: string): ApiError =>
+  new ApiError(400, `Malformed multipart/form-data body: ${why}`, { metadata: { field: 'body', location: 'body' } })
+
+export const notAForm = (): ApiError =>
+  new ApiError(400, 'Unsupported Content-Type: send the file as multipart/form-data with a `file` part', {
+    metadata: { field: 'content-type', location: 'headers' },
+  })
+
+export const unsupportedCursor = (field: string, why: string): ApiError => fieldError(field, why, 'querystring')
+
+export const workspaceForbidden = (id: string): ApiError =>
+  new ApiError(403, `Workspace ${id} is not a workspace of this account: its files cannot be reached with this key`, {
+    metadata: { field: 'workspace_id', location: 'querystring' },
+  })

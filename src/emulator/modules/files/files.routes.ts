@@ -1,0 +1,110 @@
+// The Files API (any key): POST /files (a multipart upload; the form parser is registered in this
+// scope only), GET /files, GET and DELETE /files/{file_id}, and GET /files/{file_id}/content. Files
+// belong to a workspace of the caller's account and to a storage (OpenRouter's, or a provider's).
+import fastifyMultipart from '@fastify/multipart'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply, FastifySchemaCompiler } from 'fastify'
+import { caller } from '../../http/auth.ts'
+import { validatorCompiler } from '../../http/validation.ts'
+import type { EmulatorContext } from '../module.ts'
+import { notAForm, notDownloadable } from './files.errors.ts'
+import {
+  FileContentResponse,
+  FileDeletedResponse,
+  FileListResponse,
+  FileParams,
+  FileResponse,
+  ListQuery,
+  MAX_FILE_BYTES,
+  ScopeQuery,
+  UploadRequest,
+} from './files.schemas.ts'
+import { attachment, deletedView, fileView, listFiles, readUpload, requireFile, scopeOf, shapeOf, storeFile } from './files.service.ts'
+
+/** The form is read and checked in the handler, not by the body validator. */
+const formsCheckedLater: FastifySchemaCompiler<unknown> = (route) => (route.httpPart === 'body' ? () => ({ value: undefined }) : validatorCompiler(route))
+
+export const filesRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
+  const repo = ctx.services.files
+  const tags = ['files']
+  const any = { auth: 'any' as const }
+
+  app.get(
+    '/files',
+    {
+      config: { operation: 'files.list', ...any },
+      schema: { summary: "List a workspace's files", tags, querystring: ListQuery, response: FileListResponse },
+    },
+    async (request) => listFiles(repo, scopeOf(ctx, caller(request), request.query), request.query, shapeOf(request, request.query)),
+  )
+
+  app.get(
+    '/files/:file_id',
+    {
+      config: { operation: 'files.get', ...any },
+      schema: { summary: "A file's metadata", tags, params: FileParams, querystring: ScopeQuery, response: FileResponse },
+    },
+    async (request) => fileView(requireFile(repo, scopeOf(ctx, caller(request), request.query), request.params.file_id), shapeOf(request, request.query)),
+  )
+
+  app.delete(
+    '/files/:file_id',
+    {
+      config: { operation: 'files.delete', ...any },
+      schema: { summary: 'Delete a file', tags, params: FileParams, querystring: ScopeQuery, response: FileDeletedResponse },
+    },
+    async (request) => {
+      const scope = scopeOf(ctx, caller(request), request.query)
+      ctx.db.transaction(() => repo.delete(requireFile(repo, scope, request.params.file_id).id)).immediate()
+      return deletedView(request.params.file_id, shapeOf(request, request.query))
+    },
+  )
+
+  app.get(
+    '/files/:file_id/content',
+    {
+      config: { operation: 'files.content', ...any },
+      schema: { summary: "A server-side file's bytes", tags, params: FileParams, querystring: ScopeQuery, response: FileContentResponse },
+    },
+    async (request, reply) => {
+      const scope = scopeOf(ctx, caller(request), request.query)
+      const file = requireFile(repo, scope, request.params.file_id)
+      if (file.downloadable === 0) throw notDownloadable(file.id)
+      const bytes = Buffer.from(repo.content(scope, file.id) ?? '', 'base64')
+      // Bytes a client asked for, never a page of this origin: an attachment, not sniffed, sandboxed.
+      return (reply as FastifyReply)
+        .type('application/octet-stream')
+        .header('content-disposition', attachment(file.filename))
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('cache-control', 'private, no-store')
+        .send(bytes)
+    },
+  )
+
+  // A scope of its own, so only the upload parses forms.
+  await app.register(async (forms) => {
+    await forms.register(fastifyMultipart, { throwFileSizeLimit: true })
+    // Any body but a form (JSON aside, which the gateway parses) is refused in words that say what to send.
+    forms.addContentTypeParser('*', (_request, _payload, done) => done(notAForm(), undefined))
+    forms.post(
+      '/files',
+      {
+        config: { operation: 'files.upload', ...any },
+        // Room for the form around the largest file; the file's own bound is checked as it is read.
+        bodyLimit: MAX_FILE_BYTES + 1024 * 1024,
+        validatorCompiler: formsCheckedLater,
+        schema: { summary: 'Upload a file', tags, querystring: ScopeQuery, body: UploadRequest, response: FileResponse },
+      },
+      async (request) => {
+        if (!request.isMultipart()) throw notAForm()
+        // The form's scope is a plugin of its own: its query is typed here.
+        const query = request.query as ScopeQuery
+        const scope = scopeOf(ctx, caller(request), query)
+        const upload = await readUpload(request)
+        const row = storeFile(ctx, scope, { ...upload, downloadable: false })
+        return fileView(row, shapeOf(request, query))
+      },
+    )
+  })
+}

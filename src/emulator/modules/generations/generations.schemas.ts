@@ -1,0 +1,68 @@
+// A past generation's stored content (GET /generation/content) and feedback on it (POST
+// /generation/feedback), in the real document's shapes.
+import { Type, type Static } from 'typebox'
+import { ErrorEnvelope, Nullable, Shape, StringEnum } from '../../http/schemas.ts'
+
+export const ContentQuery = Type.Object({ id: Type.String({ minLength: 1, maxLength: 256, description: 'The generation' }) })
+
+const ErrorAttempt = Type.Object({
+  code: Type.Integer(),
+  message: Type.String(),
+  provider_name: Nullable(Type.String()),
+  raw: Nullable(Type.String()),
+})
+
+export const ContentError = Type.Object({
+  status: Nullable(Type.Integer({ description: 'The status the client got, where known' })),
+  message: Nullable(Type.String()),
+  provider_name: Nullable(Type.String()),
+  raw: Nullable(Type.String()),
+  previous_errors: Type.Array(ErrorAttempt),
+})
+
+/** What was asked: a legacy completion's prompt, or the messages of a chat, Responses or Messages call. */
+export const ContentInput = Type.Union([
+  Type.Object({ prompt: Type.String() }),
+  Type.Object({ messages: Type.Array(Type.Unknown(), { description: '`{role, content}` (and `tool_calls`), as the emulator read them' }) }),
+])
+export type ContentInput = Static<typeof ContentInput>
+
+export const GenerationContent = Type.Object({
+  input: ContentInput,
+  output: Type.Object({
+    completion: Nullable(Type.String({ description: "The first answer's text" })),
+    reasoning: Nullable(Type.String()),
+  }),
+  error: Type.Union([ContentError, Type.Null()], { description: 'How the generation failed, or null when it did not' }),
+})
+export type GenerationContent = Static<typeof GenerationContent>
+
+export const ContentResponse = {
+  200: Type.Object({ data: GenerationContent }, { description: "The stored prompt and answer (the emulator's own keys redacted)" }),
+  '4xx': ErrorEnvelope,
+}
+
+export const FEEDBACK_CATEGORIES = ['latency', 'incoherence', 'incorrect_response', 'formatting', 'billing', 'api_error', 'other'] as const
+
+export const FeedbackBody = Type.Object({
+  generation_id: Type.String({ minLength: 1, maxLength: 256 }),
+  category: StringEnum(FEEDBACK_CATEGORIES),
+  comment: Type.Optional(Type.String({ maxLength: 1000 })),
+})
+export type FeedbackBody = Static<typeof FeedbackBody>
+
+export const FeedbackResponse = {
+  200: Type.Object({ data: Type.Object({ success: Type.Literal(true) }) }, { description: "Recorded (a generation's later feedback replaces its earlier)" }),
+  '4xx': ErrorEnvelope,
+}
+
+// ---- Admin ---------------------------------------------------------------------------------------
+
+export const FeedbackView = Shape({
+  generation_id: Type.String(),
+  category: StringEnum(FEEDBACK_CATEGORIES),
+  comment: Nullable(Type.String()),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Nullable(Type.String({ format: 'date-time' })),
+})
+export type FeedbackView = Static<typeof FeedbackView>

@@ -1,0 +1,13 @@
+// What the organization's directory refuses: groups the directory does not hold, mappings that are not
+// the caller's, and a group mapped twice to one workspace.
+import { ApiError } from '../../core/errors.ts'
+
+export const scimGroupNotFound = (id: string): ApiError =>
+  new ApiError(404, `SCIM group ${id} not found`, { metadata: { field: 'scim_group_id', location: 'body' } })
+
+export const mappingNotFound = (id: string): ApiError => new ApiError(404, `SCIM group mapping ${id} not found`)
+
+export const mappingExists = (groupId: string, workspaceId: string, existing: string): ApiError =>
+  new ApiError(409, `SCIM group ${groupId} is already mapped to workspace ${workspaceId} (mapping ${existing}): change its role with PATCH instead`, {
+    metadata: { field: 'scim_group_id', location: 'body', mapping_id: existing },
+  })

@@ -1,0 +1,30 @@
+// The organization's directory: its members (the accounts area's), its SCIM groups (a directory made
+// from the seed per account) and the mappings that give a group a role in a workspace.
+import { uuidIds } from '../../core/lifecycle.ts'
+import { defineModule } from '../module.ts'
+import { createOrganizationRepo, organizationState, type OrganizationRepo } from './organization.repo.ts'
+import { organizationRoutes } from './organization.routes.ts'
+import { createScimDirectory, type ScimDirectory } from './scim.directory.ts'
+
+export interface OrganizationService {
+  mappings: OrganizationRepo
+  directory: ScimDirectory
+}
+
+declare module '../module.ts' {
+  interface Services {
+    organization: OrganizationService
+  }
+}
+
+export const organizationModule = defineModule({
+  name: 'organization',
+  needs: ['accounts', 'workspaces'],
+  create: (ctx) => {
+    const mappings = createOrganizationRepo(ctx.db)
+    ctx.services.workspaces.holds('SCIM group mappings', mappings.countInWorkspace)
+    return { mappings, directory: createScimDirectory(ctx.config.seed) }
+  },
+  state: (ctx) => [{ ...organizationState(ctx.db), mints: [uuidIds('scim-mapping', 'scim_group_mappings')] }],
+  gateway: organizationRoutes,
+})

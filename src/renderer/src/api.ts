@@ -45,8 +45,12 @@ export const origin = (): string => window.location.origin
 // The admin API's shapes, declared once in the emulator (type-only: nothing of it is bundled here).
 export type {
   Account,
+  AccountByokKey,
+  AccountDestination,
   AccountDetail,
   AccountGuardrail,
+  AccountPreset,
+  AccountWorkspace,
   ActivityRow,
   AdminKey,
   CallbackDelivery,

@@ -1,17 +1,29 @@
 // One EventSource for the whole app, and no polling: new journal entries go straight into the cache,
 // and each event invalidates only the queries it touched. Query keys start with the area they read:
 // ['accounts'], ['keys'], ['guardrails'], ['charges'], ['activity'], ['video'], ['callbacks'],
-// ['faults'], ['chat-fixtures'], ['catalog'], ['clock'], ['journal'], ['recordings'].
+// ['faults'], ['chat-fixtures'], ['catalog'], ['clock'], ['journal'], ['recordings'], and the Data view's
+// ['workspaces'], ['byok'], ['presets'], ['observability'].
 import { useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { ADMIN, type JournalSummary, type StreamEvents } from './api.ts'
+import { MANAGEMENT_AREAS, managementJournalKeys } from './features/data/management.ts'
 import { RECORDINGS_ADMIN_PREFIX, touchesRecordings } from './features/recordings/recordings.ts'
 import { refreshAfterConnect } from './refresh.ts'
 
 type Keys = string[][]
 const ALL: Keys = [[]]
 /** Everything that belongs to one account (what deleting or resetting it changes). */
-const ACCOUNT_SCOPED: Keys = [['accounts'], ['keys'], ['guardrails'], ['charges'], ['activity'], ['video'], ['callbacks'], ['chat-fixtures']]
+const ACCOUNT_SCOPED: Keys = [
+  ['accounts'],
+  ['keys'],
+  ['guardrails'],
+  ['charges'],
+  ['activity'],
+  ['video'],
+  ['callbacks'],
+  ['chat-fixtures'],
+  ...MANAGEMENT_AREAS.map((area) => [area]),
+]
 
 /** What each state change touches; `journal` and `admin.changed` are read by their content below. */
 export const INVALIDATES: Record<Exclude<keyof StreamEvents, 'journal' | 'admin.changed'>, Keys> = {
@@ -67,6 +79,8 @@ export function journalKeys(entry: JournalSummary): Keys {
   const wrote = entry.method !== 'GET' && entry.status >= 200 && entry.status < 400
   if (wrote && entry.operation.startsWith('keys.')) keys.push(['keys'])
   if (wrote && entry.operation.startsWith('guardrails.')) keys.push(['guardrails'])
+  // Workspaces, BYOK credentials, presets and observability destinations, the same way.
+  keys.push(...managementJournalKeys(entry))
   // Any chat or text completion may have been answered by a fixture (the summary does not say), moving its counts.
   if (entry.operation === 'chat.create' || entry.operation === 'completions.create') keys.push(['chat-fixtures'])
   if (touchesRecordings(entry)) keys.push(['recordings'])

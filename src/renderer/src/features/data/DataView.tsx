@@ -1,10 +1,12 @@
 // The Data view: the emulator's accounts and, for the selected one, its keys (usage against their
-// limits), guardrails (with what they are assigned to) and crypto charges; plus the whole state's
+// limits), guardrails (with what they are assigned to), workspaces, BYOK credentials, presets,
+// observability destinations and crypto charges; plus the whole state's
 // controls: seed presets, reset, export and import.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
 import { ADMIN, admin, type Account, type AccountGuardrail, type AdminKey, type Charge, type Member, type Page } from '../../api.ts'
 import { Bar, Empty, ErrorText, shortTime, usd } from '../../components/ui.tsx'
+import { ManagementSections } from './ManagementSections.tsx'
 import { errorMessage, isExpired, useAccount, useClock, useKeys, selectOnKey, useSelectedAccount, windowUsage } from './shared.ts'
 
 export function DataView() {
@@ -214,6 +216,7 @@ function AccountDetail({ account }: { account: Account }) {
         )}
       </section>
       <Guardrails account={account} members={members} />
+      <ManagementSections account={account} />
       <Charges account={account} />
     </>
   )

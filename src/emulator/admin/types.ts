@@ -141,3 +141,23 @@ export type { Member, Account, AccountDetail, CreatedAccount } from '../modules/
 export type { KeyKind, AdminKey } from '../modules/keys/keys.schemas.ts'
 export type { RecordingView, RecordingsList } from '../modules/recordings/recordings.schemas.ts'
 export type { Stats } from './admin.responses.ts'
+export type { AccountWorkspace } from '../modules/workspaces/workspaces.schemas.ts'
+export type { AccountPreset } from '../modules/presets/presets.schemas.ts'
+export type { ByokKeyObject as AccountByokKey } from '../modules/byok/byok.schemas.ts'
+
+/**
+ * GET /accounts/:id/observability/destinations: a destination as the API shows it (secrets masked),
+ * the fields the inspector reads. Written out rather than the schema's Static<>: observability.schemas.ts
+ * reaches code that needs Node (its destination types' checks), which the browser build cannot check.
+ * test/unit/renderer/data-management.test.ts fails to compile if DestinationObject stops fitting it.
+ */
+export interface AccountDestination {
+  id: string
+  workspace_id: string
+  type: string
+  name: string | null
+  enabled: boolean
+  /** Its settings, secrets masked; the inspector shows only the host of its address. */
+  config: object
+  created_at: string
+}

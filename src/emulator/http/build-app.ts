@@ -137,6 +137,8 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks): FastifyInstan
     // recorded too. The admin API and the UI are outside the scope: never journaled nor faulted.
     ctx.services.journal.install(api)
     installAuth(api, ctx)
+    // A request naming a preset gets it applied before the faults see its model (presets.hook.ts).
+    ctx.services.presets.install(api)
     installFaults(api, ctx, ctx.services.journal)
     // Record and replay on the recorded operations, after the faults (none attached when nothing is configured).
     ctx.services.recordings.install(api)
@@ -166,10 +168,12 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks): FastifyInstan
     })
     admin.register(adminRoutes, { prefix: ADMIN_PREFIX, ctx, hooks })
     for (const module of MODULES) if (module.admin) admin.register(module.admin, { prefix: ADMIN_PREFIX, ctx })
+    for (const module of MODULES) if (module.pages) admin.register(module.pages, { ctx })
     admin.register(openapiRoutes)
     if (ctx.config.ui) admin.register(uiRoutes)
   })
   // Outside both scopes above: the same public icon for everyone (see faviconRoutes).
   if (ctx.config.ui) app.register(faviconRoutes)
+  for (const module of MODULES) if (module.shortcuts) app.register(module.shortcuts, { ctx })
   return app
 }

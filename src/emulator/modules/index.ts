@@ -14,6 +14,15 @@ import { chatModule } from './chat/chat.module.ts'
 import { clockModule } from './clock/clock.module.ts'
 import { creditsModule } from './credits/credits.module.ts'
 import { embeddingsModule } from './embeddings/embeddings.module.ts'
+import { organizationModule } from './organization/organization.module.ts'
+import { filesModule } from './files/files.module.ts'
+import { generationsModule } from './generations/generations.module.ts'
+import { presetsModule } from './presets/presets.module.ts'
+import { byokModule } from './byok/byok.module.ts'
+import { observabilityModule } from './observability/observability.module.ts'
+import { oauthModule } from './oauth/oauth.module.ts'
+import { analyticsModule } from './analytics/analytics.module.ts'
+import { datasetsModule } from './datasets/datasets.module.ts'
 import { responsesModule } from './responses/responses.module.ts'
 import { stateModule } from './state/state.module.ts'
 import { guardrailsModule } from './guardrails/guardrails.module.ts'
@@ -28,12 +37,14 @@ import { recordingsModule } from './recordings/recordings.module.ts'
 import { usageModule } from './usage/usage.module.ts'
 import { videoModule } from './video/video.module.ts'
 import { videosModule } from './videos/videos.module.ts'
+import { workspacesModule } from './workspaces/workspaces.module.ts'
 
 export const MODULES: readonly EmulatorModule[] = [
   storeModule,
   clockModule,
   accountsModule,
   keysModule,
+  workspacesModule,
   usageModule,
   chatModule,
   catalogModule,
@@ -46,6 +57,15 @@ export const MODULES: readonly EmulatorModule[] = [
   journalModule,
   ledgerModule,
   embeddingsModule,
+  organizationModule,
+  filesModule,
+  generationsModule,
+  presetsModule,
+  byokModule,
+  observabilityModule,
+  oauthModule,
+  analyticsModule,
+  datasetsModule,
   audioModule,
   imagesModule,
   videosModule,

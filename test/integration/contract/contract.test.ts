@@ -9,7 +9,7 @@ import type { EmulatorOptions } from '../../../src/emulator/index.ts'
 import { dataUri, png } from '../../helpers/images.ts'
 import { testEmulator, type TestEmulator } from '../../helpers/emulator.ts'
 import { audioJson, form, tone, wav } from '../audio/audio-helpers.ts'
-import { componentProblems, gatewayProblems, hasRealDocument, realEnum, vendorProblems, type Answer } from './shapes.ts'
+import { componentProblems, gatewayProblems, hasRealDocument, realEnum, realOperations, vendorProblems, type Answer } from './shapes.ts'
 
 const MODEL = 'openai/text-embedding-3-small'
 const CHAT_MODEL = 'openai/gpt-4o-mini'
@@ -37,6 +37,11 @@ const REAL: Record<string, Real> = {
   'keys.list': KEYS_LIST,
   'keys.update': { gateway: ['patch', '/keys/{hash}'] },
   'keys.current': { gateway: ['get', '/key'] },
+  'keys.create': { gateway: ['post', '/keys'] },
+  'keys.get': { gateway: ['get', '/keys/{hash}'] },
+  'keys.delete': { gateway: ['delete', '/keys/{hash}'] },
+  'oauth.code.create': { gateway: ['post', '/auth/keys/code'] },
+  'oauth.code.exchange': { gateway: ['post', '/auth/keys'] },
   'models.list': { gateway: ['get', '/models'] },
   'models.count': { gateway: ['get', '/models/count'] },
   'models.user': { gateway: ['get', '/models/user'] },
@@ -69,9 +74,30 @@ const REAL: Record<string, Real> = {
   'chat.create': { gateway: ['post', '/chat/completions'] },
   'messages.create': { gateway: ['post', '/messages'] },
   'generation.get': { gateway: ['get', '/generation'] },
+  'generation.content': { gateway: ['get', '/generation/content'] },
+  'generation.feedback': { gateway: ['post', '/generation/feedback'] },
+  'organization.members.list': { gateway: ['get', '/organization/members'] },
+  'scim.groups.list': { gateway: ['get', '/scim/groups'] },
+  'scim.mappings.list': { gateway: ['get', '/scim/group-mappings'] },
+  'scim.mappings.create': { gateway: ['post', '/scim/group-mappings'] },
+  'scim.mappings.get': { gateway: ['get', '/scim/group-mappings/{id}'] },
+  'scim.mappings.update': { gateway: ['patch', '/scim/group-mappings/{id}'] },
+  'scim.mappings.delete': { gateway: ['delete', '/scim/group-mappings/{id}'] },
+  'files.list': { gateway: ['get', '/files'] },
+  'files.upload': { gateway: ['post', '/files'] },
+  'files.get': { gateway: ['get', '/files/{file_id}'] },
+  'files.delete': { gateway: ['delete', '/files/{file_id}'] },
+  'files.content': { gateway: ['get', '/files/{file_id}/content'] },
   'completions.create': { own: 'the legacy text completion, absent from the real document; the AI SDK provider and openai still call it' },
   'responses.create': { gateway: ['post', '/responses'] },
   'activity.list': { gateway: ['get', '/activity'] },
+  'analytics.meta': { gateway: ['get', '/analytics/meta'] },
+  'analytics.query': { gateway: ['post', '/analytics/query'] },
+  'benchmarks.list': { gateway: ['get', '/benchmarks'] },
+  'classifications.task': { gateway: ['get', '/classifications/task'] },
+  'datasets.appRankings': { gateway: ['get', '/datasets/app-rankings'] },
+  'datasets.rankingsDaily': { gateway: ['get', '/datasets/rankings-daily'] },
+  'datasets.sessionCost': { gateway: ['get', '/datasets/session-cost'] },
   'credits.get': { gateway: ['get', '/credits'] },
   'credits.crypto': { gateway: ['post', '/credits/coinbase'] },
   'credits.coinbase': { gateway: ['post', '/credits/coinbase'] },
@@ -90,6 +116,35 @@ const REAL: Record<string, Real> = {
   'video.tasks.list': { vendor: 'list' },
   'video.templates': { own: 'the template list the create operations accept (the vendor documents it on a web page)' },
   'video.media': { own: "the files a finished task links to (the vendor's are signed storage URLs)" },
+  'presets.list': { gateway: ['get', '/presets'] },
+  'presets.get': { gateway: ['get', '/presets/{slug}'] },
+  'presets.chat.create': { gateway: ['post', '/presets/{slug}/chat/completions'] },
+  'presets.messages.create': { gateway: ['post', '/presets/{slug}/messages'] },
+  'presets.responses.create': { gateway: ['post', '/presets/{slug}/responses'] },
+  'presets.versions.list': { gateway: ['get', '/presets/{slug}/versions'] },
+  'presets.versions.get': { gateway: ['get', '/presets/{slug}/versions/{version}'] },
+  'workspaces.list': { gateway: ['get', '/workspaces'] },
+  'workspaces.create': { gateway: ['post', '/workspaces'] },
+  'workspaces.get': { gateway: ['get', '/workspaces/{id}'] },
+  'workspaces.update': { gateway: ['patch', '/workspaces/{id}'] },
+  'workspaces.delete': { gateway: ['delete', '/workspaces/{id}'] },
+  'workspaces.budgets.list': { gateway: ['get', '/workspaces/{id}/budgets'] },
+  'workspaces.budgets.get': { gateway: ['get', '/workspaces/{id}/budgets/{interval}'] },
+  'workspaces.budgets.set': { gateway: ['put', '/workspaces/{id}/budgets/{interval}'] },
+  'workspaces.budgets.delete': { gateway: ['delete', '/workspaces/{id}/budgets/{interval}'] },
+  'workspaces.members.list': { gateway: ['get', '/workspaces/{id}/members'] },
+  'workspaces.members.add': { gateway: ['post', '/workspaces/{id}/members/add'] },
+  'workspaces.members.remove': { gateway: ['post', '/workspaces/{id}/members/remove'] },
+  'byok.list': { gateway: ['get', '/byok'] },
+  'byok.create': { gateway: ['post', '/byok'] },
+  'byok.get': { gateway: ['get', '/byok/{id}'] },
+  'byok.update': { gateway: ['patch', '/byok/{id}'] },
+  'byok.delete': { gateway: ['delete', '/byok/{id}'] },
+  'observability.destinations.list': { gateway: ['get', '/observability/destinations'] },
+  'observability.destinations.create': { gateway: ['post', '/observability/destinations'] },
+  'observability.destinations.get': { gateway: ['get', '/observability/destinations/{id}'] },
+  'observability.destinations.update': { gateway: ['patch', '/observability/destinations/{id}'] },
+  'observability.destinations.delete': { gateway: ['delete', '/observability/destinations/{id}'] },
 }
 
 /**
@@ -97,6 +152,12 @@ const REAL: Record<string, Real> = {
  * the real service has no such answer. Each is a row of the fidelity table in docs/fidelity.md.
  */
 const DELIBERATE: Record<string, string> = {
+  'byok.create 404':
+    "a workspace_id that is not one of the account's: the document declares no 404 here; every workspace-scoped area answers the same 404 naming workspace_id",
+  'observability.destinations.create 404':
+    "a workspace_id that is not one of the account's: the document declares no 404 here; every workspace-scoped area answers the same 404 naming workspace_id",
+  'workspaces.list 400': 'a bad offset or limit: the document declares no 400 here; the emulator names the parameter rather than ignoring it',
+  'workspaces.members.list 400': 'a bad offset or limit: the document declares no 400 here; the emulator names the parameter rather than ignoring it',
   'credits.crypto 200': 'the spec creates a crypto charge; the real endpoint is deprecated and answers 410 (the --crypto-charges gone setting)',
   'credits.coinbase 200': 'the same charge under the processor-named path',
   'credits.crypto 401': 'the spec lists 401 for a charge without a key; the deprecated real endpoint answers 410 to everyone',
@@ -124,9 +185,44 @@ async function firstKey(emu: TestEmulator): Promise<{ hash: string; creator_user
   return (await get(emu, '/api/v1/keys', emu.keys.management)).body.data[0]
 }
 
+/** A preset of the default account (slug `contract`), made from a Responses body. */
+async function preset(emu: TestEmulator): Promise<string> {
+  await send(emu, 'POST', '/api/v1/presets/contract/responses', { model: CHAT_MODEL, instructions: 'Be brief.' }, emu.keys.management)
+  return 'contract'
+}
+
 async function brokeAccountKey(emu: TestEmulator): Promise<string> {
   return (await send(emu, 'POST', '/_emulator/api/accounts', {})).body.data.standard_key
 }
+
+const NO_UUID = '00000000-0000-4000-8000-000000000000'
+
+/** The default account's id and workspace. */
+async function defaultAccount(emu: TestEmulator): Promise<{ id: string; workspace_id: string }> {
+  return (await get(emu, '/_emulator/api/accounts')).body.data[0]
+}
+
+/** A SCIM group mapping of the default account's first group to its workspace. */
+async function scimMapping(emu: TestEmulator): Promise<string> {
+  const group = (await get(emu, '/api/v1/scim/groups', emu.keys.management)).body.data[0].id
+  const body = { scim_group_id: group, workspace_id: (await defaultAccount(emu)).workspace_id, role: 'member' }
+  return (await send(emu, 'POST', '/api/v1/scim/group-mappings', body, emu.keys.management)).body.data.id
+}
+
+/** POST /api/v1/files with a form of the given files. */
+const uploadFile = async (emu: TestEmulator, files: Array<{ name: string; bytes: Buffer }>, key: string | undefined) => {
+  const body = await form({}, files)
+  return emu.request({ method: 'POST', url: '/api/v1/files', headers: { ...auth(key), 'content-type': body.contentType }, payload: body.payload })
+}
+const someFile = async (emu: TestEmulator): Promise<string> =>
+  (await uploadFile(emu, [{ name: 'a.txt', bytes: Buffer.from('hello') }], emu.keys.standard)).body.id
+/** A downloadable ("created server-side") file, made over the admin API. */
+const serverSideFile = async (emu: TestEmulator): Promise<string> =>
+  (await send(emu, 'POST', `/_emulator/api/accounts/${(await defaultAccount(emu)).id}/files`, { filename: 'out.bin', content_base64: 'AAEC' })).body.data.id
+
+/** A chat completion's generation id. */
+const chatGeneration = async (emu: TestEmulator): Promise<string> =>
+  (await send(emu, 'POST', '/api/v1/chat/completions', { model: CHAT_MODEL, messages: [{ role: 'user', content: 'hi' }] }, emu.keys.standard)).body.id
 
 const TTS_MODEL = 'openai/gpt-4o-mini-tts'
 const STT_MODEL = 'openai/whisper-large-v3'
@@ -624,6 +720,234 @@ const CASES: Case[] = [
   },
   { operation: 'generation.get', name: 'an unknown id', status: 404, run: (emu) => get(emu, '/api/v1/generation?id=gen-0-nothing', emu.keys.standard) },
   ...authCases('generation.get', (emu, key) => get(emu, '/api/v1/generation?id=gen-0-nothing', key), 'any'),
+
+  // Generation content and feedback
+  {
+    operation: 'generation.content',
+    name: "a chat's prompt and answer",
+    status: 200,
+    run: async (emu) => get(emu, `/api/v1/generation/content?id=${await chatGeneration(emu)}`, emu.keys.standard),
+  },
+  {
+    operation: 'generation.content',
+    name: 'an unknown id',
+    status: 404,
+    run: (emu) => get(emu, '/api/v1/generation/content?id=gen-0-nothing', emu.keys.standard),
+  },
+  ...authCases('generation.content', (emu, key) => get(emu, '/api/v1/generation/content?id=gen-0-nothing', key), 'any'),
+  {
+    operation: 'generation.feedback',
+    name: 'feedback on a chat',
+    status: 200,
+    run: async (emu) =>
+      send(emu, 'POST', '/api/v1/generation/feedback', { generation_id: await chatGeneration(emu), category: 'latency', comment: 'slow' }, emu.keys.management),
+  },
+  {
+    operation: 'generation.feedback',
+    name: 'an unknown category',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/generation/feedback', { generation_id: 'gen-0-nothing', category: 'rude' }, emu.keys.management),
+  },
+  {
+    operation: 'generation.feedback',
+    name: 'an unknown generation',
+    status: 404,
+    run: (emu) => send(emu, 'POST', '/api/v1/generation/feedback', { generation_id: 'gen-0-nothing', category: 'other' }, emu.keys.management),
+  },
+  ...authCases(
+    'generation.feedback',
+    (emu, key) => send(emu, 'POST', '/api/v1/generation/feedback', { generation_id: 'x', category: 'other' }, key),
+    'management',
+  ),
+
+  // Organization members and SCIM
+  {
+    operation: 'organization.members.list',
+    name: 'a page',
+    status: 200,
+    run: (emu) => get(emu, '/api/v1/organization/members?offset=0&limit=10', emu.keys.management),
+  },
+  ...authCases('organization.members.list', (emu, key) => get(emu, '/api/v1/organization/members', key), 'management'),
+  { operation: 'scim.groups.list', name: 'the directory', status: 200, run: (emu) => get(emu, '/api/v1/scim/groups?limit=5', emu.keys.management) },
+  ...authCases('scim.groups.list', (emu, key) => get(emu, '/api/v1/scim/groups', key), 'management'),
+  {
+    operation: 'scim.mappings.list',
+    name: 'the list',
+    status: 200,
+    run: async (emu) => (await scimMapping(emu), get(emu, '/api/v1/scim/group-mappings', emu.keys.management)),
+  },
+  ...authCases('scim.mappings.list', (emu, key) => get(emu, '/api/v1/scim/group-mappings', key), 'management'),
+  {
+    operation: 'scim.mappings.create',
+    name: 'a mapping',
+    status: 201,
+    run: async (emu) => {
+      const group = (await get(emu, '/api/v1/scim/groups', emu.keys.management)).body.data[0].id
+      const body = { scim_group_id: group, workspace_id: (await defaultAccount(emu)).workspace_id, role: 'admin' }
+      return send(emu, 'POST', '/api/v1/scim/group-mappings', body, emu.keys.management)
+    },
+  },
+  {
+    operation: 'scim.mappings.create',
+    name: 'an unknown role',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/scim/group-mappings', { scim_group_id: NO_UUID, workspace_id: NO_UUID, role: 'owner' }, emu.keys.management),
+  },
+  {
+    operation: 'scim.mappings.create',
+    name: 'a group outside the directory',
+    status: 404,
+    run: async (emu) =>
+      send(
+        emu,
+        'POST',
+        '/api/v1/scim/group-mappings',
+        { scim_group_id: NO_UUID, workspace_id: (await defaultAccount(emu)).workspace_id, role: 'member' },
+        emu.keys.management,
+      ),
+  },
+  {
+    operation: 'scim.mappings.create',
+    name: 'a group mapped twice to one workspace',
+    status: 409,
+    run: async (emu) => {
+      const first = (await get(emu, `/api/v1/scim/group-mappings/${await scimMapping(emu)}`, emu.keys.management)).body.data
+      return send(
+        emu,
+        'POST',
+        '/api/v1/scim/group-mappings',
+        { scim_group_id: first.scim_group_id, workspace_id: first.workspace_id, role: 'admin' },
+        emu.keys.management,
+      )
+    },
+  },
+  ...authCases(
+    'scim.mappings.create',
+    (emu, key) => send(emu, 'POST', '/api/v1/scim/group-mappings', { scim_group_id: NO_UUID, workspace_id: NO_UUID, role: 'member' }, key),
+    'management',
+  ),
+  {
+    operation: 'scim.mappings.get',
+    name: 'one',
+    status: 200,
+    run: async (emu) => get(emu, `/api/v1/scim/group-mappings/${await scimMapping(emu)}`, emu.keys.management),
+  },
+  { operation: 'scim.mappings.get', name: 'an unknown id', status: 404, run: (emu) => get(emu, `/api/v1/scim/group-mappings/${NO_UUID}`, emu.keys.management) },
+  ...authCases('scim.mappings.get', (emu, key) => get(emu, `/api/v1/scim/group-mappings/${NO_UUID}`, key), 'management'),
+  {
+    operation: 'scim.mappings.update',
+    name: 'a new role',
+    status: 200,
+    run: async (emu) => send(emu, 'PATCH', `/api/v1/scim/group-mappings/${await scimMapping(emu)}`, { role: 'admin' }, emu.keys.management),
+  },
+  {
+    operation: 'scim.mappings.update',
+    name: 'an unknown role',
+    status: 400,
+    run: async (emu) => send(emu, 'PATCH', `/api/v1/scim/group-mappings/${await scimMapping(emu)}`, { role: 'owner' }, emu.keys.management),
+  },
+  {
+    operation: 'scim.mappings.update',
+    name: 'an unknown id',
+    status: 404,
+    run: (emu) => send(emu, 'PATCH', `/api/v1/scim/group-mappings/${NO_UUID}`, { role: 'admin' }, emu.keys.management),
+  },
+  ...authCases('scim.mappings.update', (emu, key) => send(emu, 'PATCH', `/api/v1/scim/group-mappings/${NO_UUID}`, { role: 'admin' }, key), 'management'),
+  {
+    operation: 'scim.mappings.delete',
+    name: 'one, keeping its members',
+    status: 200,
+    run: async (emu) => send(emu, 'DELETE', `/api/v1/scim/group-mappings/${await scimMapping(emu)}?keep_members=true`, undefined, emu.keys.management),
+  },
+  {
+    operation: 'scim.mappings.delete',
+    name: 'no keep_members (it has no default)',
+    status: 400,
+    run: async (emu) => send(emu, 'DELETE', `/api/v1/scim/group-mappings/${await scimMapping(emu)}`, undefined, emu.keys.management),
+  },
+  {
+    operation: 'scim.mappings.delete',
+    name: 'an unknown id',
+    status: 404,
+    run: (emu) => send(emu, 'DELETE', `/api/v1/scim/group-mappings/${NO_UUID}?keep_members=false`, undefined, emu.keys.management),
+  },
+  ...authCases(
+    'scim.mappings.delete',
+    (emu, key) => send(emu, 'DELETE', `/api/v1/scim/group-mappings/${NO_UUID}?keep_members=false`, undefined, key),
+    'management',
+  ),
+
+  // Files
+  {
+    operation: 'files.upload',
+    name: 'a text file',
+    status: 200,
+    run: (emu) => uploadFile(emu, [{ name: 'notes.md', bytes: Buffer.from('# Notes') }], emu.keys.standard),
+  },
+  {
+    operation: 'files.upload',
+    name: 'an empty file',
+    status: 400,
+    run: (emu) => uploadFile(emu, [{ name: 'empty.txt', bytes: Buffer.alloc(0) }], emu.keys.standard),
+  },
+  {
+    operation: 'files.upload',
+    name: 'bytes of no type it takes',
+    status: 400,
+    run: (emu) => uploadFile(emu, [{ name: 'x.bin', bytes: Buffer.from([0, 1, 2]) }], emu.keys.standard),
+  },
+  {
+    operation: 'files.upload',
+    name: 'a file over 25 MB',
+    status: 413,
+    run: (emu) => uploadFile(emu, [{ name: 'big.txt', bytes: Buffer.alloc(25 * 1024 * 1024 + 1, 0x61) }], emu.keys.standard),
+  },
+  ...authCases('files.upload', (emu, key) => uploadFile(emu, [{ name: 'a.txt', bytes: Buffer.from('x') }], key), 'any'),
+  {
+    operation: 'files.list',
+    name: 'a page',
+    status: 200,
+    run: async (emu) => (await someFile(emu), await someFile(emu), get(emu, '/api/v1/files?limit=1', emu.keys.standard)),
+  },
+  { operation: 'files.list', name: 'in the OpenAI shape', status: 200, run: async (emu) => get(emu, '/api/v1/files?provider=openai', emu.keys.standard) },
+  { operation: 'files.list', name: 'a reverse cursor', status: 400, run: (emu) => get(emu, '/api/v1/files?before_id=or_file_x', emu.keys.standard) },
+  {
+    operation: 'files.list',
+    name: "another account's workspace",
+    status: 403,
+    run: (emu) => get(emu, `/api/v1/files?workspace_id=${NO_UUID}`, emu.keys.standard),
+  },
+  ...authCases('files.list', (emu, key) => get(emu, '/api/v1/files', key), 'any'),
+  { operation: 'files.get', name: 'one', status: 200, run: async (emu) => get(emu, `/api/v1/files/${await someFile(emu)}`, emu.keys.standard) },
+  { operation: 'files.get', name: 'an unknown id', status: 404, run: (emu) => get(emu, '/api/v1/files/or_file_nothing', emu.keys.standard) },
+  ...authCases('files.get', (emu, key) => get(emu, '/api/v1/files/or_file_nothing', key), 'any'),
+  {
+    operation: 'files.delete',
+    name: 'one',
+    status: 200,
+    run: async (emu) => send(emu, 'DELETE', `/api/v1/files/${await someFile(emu)}`, undefined, emu.keys.standard),
+  },
+  {
+    operation: 'files.delete',
+    name: 'an unknown id',
+    status: 404,
+    run: (emu) => send(emu, 'DELETE', '/api/v1/files/or_file_nothing', undefined, emu.keys.standard),
+  },
+  ...authCases('files.delete', (emu, key) => send(emu, 'DELETE', '/api/v1/files/or_file_nothing', undefined, key), 'any'),
+  {
+    operation: 'files.content',
+    name: 'a server-side file',
+    status: 200,
+    run: async (emu) => get(emu, `/api/v1/files/${await serverSideFile(emu)}/content`, emu.keys.standard),
+  },
+  {
+    operation: 'files.content',
+    name: 'an upload (not downloadable)',
+    status: 400,
+    run: async (emu) => get(emu, `/api/v1/files/${await someFile(emu)}/content`, emu.keys.standard),
+  },
+  { operation: 'files.content', name: 'an unknown id', status: 404, run: (emu) => get(emu, '/api/v1/files/or_file_nothing/content', emu.keys.standard) },
+  ...authCases('files.content', (emu, key) => get(emu, '/api/v1/files/or_file_nothing/content', key), 'any'),
   {
     operation: 'embeddings.create',
     name: 'no provider left',
@@ -994,6 +1318,159 @@ const CASES: Case[] = [
   { operation: 'activity.list', name: 'a bad date', status: 400, run: (emu) => get(emu, '/api/v1/activity?date=03/01/2026', emu.keys.management) },
   ...authCases('activity.list', (emu, key) => get(emu, '/api/v1/activity', key), 'management', 403),
 
+  // Analytics (the ledger's usage rows)
+  { operation: 'analytics.meta', name: 'the meta', status: 200, run: (emu) => get(emu, '/api/v1/analytics/meta', emu.keys.management) },
+  ...authCases('analytics.meta', (emu, key) => get(emu, '/api/v1/analytics/meta', key), 'management', 403),
+  {
+    operation: 'analytics.query',
+    name: 'spend and latency by model and day',
+    status: 200,
+    options: { demo: true },
+    run: (emu) =>
+      send(
+        emu,
+        'POST',
+        '/api/v1/analytics/query',
+        {
+          metrics: ['request_count', 'total_usage', 'tokens_total', 'avg_latency'],
+          dimensions: ['model', 'api_key_id'],
+          granularity: 'day',
+          time_range: { start: '2026-02-02T00:00:00Z', end: '2026-03-04T00:00:00Z' },
+          order_by: { field: 'total_usage', direction: 'desc' },
+          limit: 50,
+        },
+        emu.keys.management,
+      ),
+  },
+  {
+    operation: 'analytics.query',
+    name: 'a filter on an unknown key (warnings)',
+    status: 200,
+    run: (emu) =>
+      send(
+        emu,
+        'POST',
+        '/api/v1/analytics/query',
+        { metrics: ['request_count'], filters: [{ field: 'api_key_id', operator: 'eq', value: 'nope' }] },
+        emu.keys.management,
+      ),
+  },
+  {
+    operation: 'analytics.query',
+    name: 'an unknown metric',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/analytics/query', { metrics: ['spend'] }, emu.keys.management),
+  },
+  {
+    operation: 'analytics.query',
+    name: 'a range over 365 days',
+    status: 400,
+    run: (emu) =>
+      send(
+        emu,
+        'POST',
+        '/api/v1/analytics/query',
+        { metrics: ['request_count'], time_range: { start: '2024-01-01T00:00:00Z', end: '2026-01-01T00:00:00Z' } },
+        emu.keys.management,
+      ),
+  },
+  { operation: 'analytics.query', name: 'a malformed body', status: 400, run: (emu) => malformed(emu, 'POST', '/api/v1/analytics/query', emu.keys.management) },
+  ...authCases('analytics.query', (emu, key) => send(emu, 'POST', '/api/v1/analytics/query', { metrics: ['request_count'] }, key), 'management', 403),
+
+  // Public datasets and rankings (any key; 30 a minute per key)
+  { operation: 'benchmarks.list', name: 'every source', status: 200, run: (emu) => get(emu, '/api/v1/benchmarks', emu.keys.standard) },
+  {
+    operation: 'benchmarks.list',
+    name: 'search with its run config',
+    status: 200,
+    run: (emu) => get(emu, '/api/v1/benchmarks?task_type=search&include_run_config=true', emu.keys.standard),
+  },
+  {
+    operation: 'benchmarks.list',
+    name: 'the builders arena',
+    status: 200,
+    run: (emu) => get(emu, '/api/v1/benchmarks?source=design-arena&arena=builders', emu.keys.management),
+  },
+  { operation: 'benchmarks.list', name: 'a bad source', status: 400, run: (emu) => get(emu, '/api/v1/benchmarks?source=elsewhere', emu.keys.standard) },
+  {
+    operation: 'benchmarks.list',
+    name: 'search from another source',
+    status: 400,
+    run: (emu) => get(emu, '/api/v1/benchmarks?task_type=search&source=design-arena', emu.keys.standard),
+  },
+  {
+    operation: 'benchmarks.list',
+    name: 'the 31st request of a minute',
+    status: 429,
+    run: async (emu) => {
+      for (let i = 0; i < 30; i++) await get(emu, '/api/v1/benchmarks?max_results=1', emu.keys.standard)
+      return get(emu, '/api/v1/benchmarks', emu.keys.standard)
+    },
+  },
+  ...authCases('benchmarks.list', (emu, key) => get(emu, '/api/v1/benchmarks', key), 'any'),
+  {
+    operation: 'classifications.task',
+    name: 'the trailing week',
+    status: 200,
+    run: (emu) => get(emu, '/api/v1/classifications/task?window=7d', emu.keys.standard),
+  },
+  {
+    operation: 'classifications.task',
+    name: 'a bad window',
+    status: 400,
+    run: (emu) => get(emu, '/api/v1/classifications/task?window=30d', emu.keys.standard),
+  },
+  ...authCases('classifications.task', (emu, key) => get(emu, '/api/v1/classifications/task', key), 'any'),
+  { operation: 'datasets.appRankings', name: 'popular', status: 200, run: (emu) => get(emu, '/api/v1/datasets/app-rankings', emu.keys.standard) },
+  {
+    operation: 'datasets.appRankings',
+    name: 'trending coding apps, second page',
+    status: 200,
+    run: (emu) => get(emu, '/api/v1/datasets/app-rankings?sort=trending&category=coding&limit=5&offset=5', emu.keys.standard),
+  },
+  {
+    operation: 'datasets.appRankings',
+    name: 'an end before the dataset',
+    status: 400,
+    run: (emu) => get(emu, '/api/v1/datasets/app-rankings?end_date=2024-12-31', emu.keys.standard),
+  },
+  {
+    operation: 'datasets.appRankings',
+    name: 'a subcategory of another category',
+    status: 400,
+    run: (emu) => get(emu, '/api/v1/datasets/app-rankings?category=creative&subcategory=cli-agent', emu.keys.standard),
+  },
+  ...authCases('datasets.appRankings', (emu, key) => get(emu, '/api/v1/datasets/app-rankings', key), 'any'),
+  { operation: 'datasets.rankingsDaily', name: 'the last 30 days', status: 200, run: (emu) => get(emu, '/api/v1/datasets/rankings-daily', emu.keys.standard) },
+  {
+    operation: 'datasets.rankingsDaily',
+    name: 'programming by month',
+    status: 200,
+    run: (emu) => get(emu, '/api/v1/datasets/rankings-daily?category=programming&period=month', emu.keys.standard),
+  },
+  {
+    operation: 'datasets.rankingsDaily',
+    name: 'a sampled dataset by day',
+    status: 400,
+    run: (emu) => get(emu, '/api/v1/datasets/rankings-daily?category=programming&period=day', emu.keys.standard),
+  },
+  {
+    operation: 'datasets.rankingsDaily',
+    name: 'no such date',
+    status: 400,
+    run: (emu) => get(emu, '/api/v1/datasets/rankings-daily?start_date=2026-02-31', emu.keys.standard),
+  },
+  ...authCases('datasets.rankingsDaily', (emu, key) => get(emu, '/api/v1/datasets/rankings-daily', key), 'any'),
+  { operation: 'datasets.sessionCost', name: 'every cell', status: 200, run: (emu) => get(emu, '/api/v1/datasets/session-cost', emu.keys.standard) },
+  {
+    operation: 'datasets.sessionCost',
+    name: 'one harness, long sessions',
+    status: 200,
+    run: (emu) => get(emu, '/api/v1/datasets/session-cost?app_slug=hermes-agent&turn_range=50-plus-turns&offset=1&limit=2', emu.keys.standard),
+  },
+  { operation: 'datasets.sessionCost', name: 'a limit of 0', status: 400, run: (emu) => get(emu, '/api/v1/datasets/session-cost?limit=0', emu.keys.standard) },
+  ...authCases('datasets.sessionCost', (emu, key) => get(emu, '/api/v1/datasets/session-cost', key), 'any'),
+
   // Credits
   { operation: 'credits.get', name: 'the balance', status: 200, run: (emu) => get(emu, '/api/v1/credits', emu.keys.standard) },
   ...authCases('credits.get', (emu, key) => get(emu, '/api/v1/credits', key), 'any'),
@@ -1311,9 +1788,712 @@ const CASES: Case[] = [
     run: async (emu) => emu.request({ method: 'GET', url: `/router/v1/video/media/${await finishedTask(emu)}/video.mp4` }),
   },
   { operation: 'video.media', name: 'an unknown task', status: 404, run: (emu) => emu.request({ method: 'GET', url: '/router/v1/video/media/123/video.mp4' }) },
+
+  // Presets
+  {
+    operation: 'presets.chat.create',
+    name: 'a preset from a chat body',
+    status: 200,
+    run: (emu) =>
+      send(
+        emu,
+        'POST',
+        '/api/v1/presets/contract/chat/completions',
+        { model: CHAT_MODEL, messages: [{ role: 'system', content: 'Be brief.' }], temperature: 0.7, reasoning: { effort: 'low' } },
+        emu.keys.management,
+      ),
+  },
+  {
+    operation: 'presets.chat.create',
+    name: 'a temperature over 2',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/presets/contract/chat/completions', { messages: [], temperature: 3 }, emu.keys.management),
+  },
+  {
+    operation: 'presets.chat.create',
+    name: 'a malformed body',
+    status: 400,
+    run: (emu) => malformed(emu, 'POST', '/api/v1/presets/contract/chat/completions', emu.keys.management),
+  },
+  ...authCases('presets.chat.create', (emu, key) => send(emu, 'POST', '/api/v1/presets/contract/chat/completions', { messages: [] }, key), 'management'),
+  {
+    operation: 'presets.messages.create',
+    name: 'a new version from a Messages body',
+    status: 200,
+    run: async (emu) =>
+      send(
+        emu,
+        'POST',
+        `/api/v1/presets/${await preset(emu)}/messages`,
+        { model: MESSAGES_MODEL, max_tokens: 1024, system: 'Be brief.', messages: [], thinking: { type: 'enabled', budget_tokens: 64 } },
+        emu.keys.management,
+      ),
+  },
+  {
+    operation: 'presets.messages.create',
+    name: 'no model',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/presets/contract/messages', { messages: [] }, emu.keys.management),
+  },
+  ...authCases(
+    'presets.messages.create',
+    (emu, key) => send(emu, 'POST', '/api/v1/presets/contract/messages', { model: MESSAGES_MODEL, messages: [] }, key),
+    'management',
+  ),
+  {
+    operation: 'presets.responses.create',
+    name: 'a preset from a Responses body',
+    status: 200,
+    run: (emu) =>
+      send(
+        emu,
+        'POST',
+        '/api/v1/presets/contract/responses',
+        { model: CHAT_MODEL, instructions: 'Be brief.', input: 'x', max_output_tokens: 100, reasoning: { effort: 'low', summary: 'auto' } },
+        emu.keys.management,
+      ),
+  },
+  {
+    operation: 'presets.responses.create',
+    name: 'a slug with capitals',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/presets/Contract/responses', { model: CHAT_MODEL }, emu.keys.management),
+  },
+  ...authCases('presets.responses.create', (emu, key) => send(emu, 'POST', '/api/v1/presets/contract/responses', {}, key), 'management'),
+  {
+    operation: 'presets.list',
+    name: 'the list',
+    status: 200,
+    run: async (emu) => (await preset(emu), get(emu, '/api/v1/presets?offset=0&limit=10', emu.keys.standard)),
+  },
+  { operation: 'presets.list', name: 'a limit over 100', status: 400, run: (emu) => get(emu, '/api/v1/presets?limit=101', emu.keys.management) },
+  ...authCases('presets.list', (emu, key) => get(emu, '/api/v1/presets', key), 'any'),
+  { operation: 'presets.get', name: 'one', status: 200, run: async (emu) => get(emu, `/api/v1/presets/${await preset(emu)}`, emu.keys.management) },
+  { operation: 'presets.get', name: 'an unknown slug', status: 404, run: (emu) => get(emu, '/api/v1/presets/nope', emu.keys.management) },
+  ...authCases('presets.get', (emu, key) => get(emu, '/api/v1/presets/nope', key), 'any'),
+  {
+    operation: 'presets.versions.list',
+    name: 'the versions',
+    status: 200,
+    run: async (emu) => get(emu, `/api/v1/presets/${await preset(emu)}/versions`, emu.keys.standard),
+  },
+  { operation: 'presets.versions.list', name: 'an unknown slug', status: 404, run: (emu) => get(emu, '/api/v1/presets/nope/versions', emu.keys.management) },
+  ...authCases('presets.versions.list', (emu, key) => get(emu, '/api/v1/presets/nope/versions', key), 'any'),
+  {
+    operation: 'presets.versions.get',
+    name: 'one',
+    status: 200,
+    run: async (emu) => get(emu, `/api/v1/presets/${await preset(emu)}/versions/1`, emu.keys.management),
+  },
+  {
+    operation: 'presets.versions.get',
+    name: 'an unknown version',
+    status: 404,
+    run: async (emu) => get(emu, `/api/v1/presets/${await preset(emu)}/versions/9`, emu.keys.management),
+  },
+  {
+    operation: 'presets.versions.get',
+    name: 'a version that is no number',
+    status: 400,
+    run: (emu) => get(emu, '/api/v1/presets/contract/versions/latest', emu.keys.management),
+  },
+  ...authCases('presets.versions.get', (emu, key) => get(emu, '/api/v1/presets/nope/versions/1', key), 'any'),
+  {
+    operation: 'chat.create',
+    name: 'a model named by a preset',
+    status: 200,
+    run: async (emu) =>
+      send(emu, 'POST', '/api/v1/chat/completions', { model: `@preset/${await preset(emu)}`, messages: [{ role: 'user', content: 'x' }] }, emu.keys.standard),
+  },
+  {
+    operation: 'chat.create',
+    name: 'an unknown preset',
+    status: 404,
+    run: (emu) => send(emu, 'POST', '/api/v1/chat/completions', { model: '@preset/nope', messages: [{ role: 'user', content: 'x' }] }, emu.keys.standard),
+  },
+  {
+    operation: 'responses.create',
+    name: 'an unknown preset',
+    status: 404,
+    run: (emu) => send(emu, 'POST', '/api/v1/responses', { model: `${CHAT_MODEL}@preset/nope`, input: 'x' }, emu.keys.standard),
+  },
+  {
+    operation: 'messages.create',
+    name: 'an unknown preset',
+    status: 404,
+    run: (emu) =>
+      send(emu, 'POST', '/api/v1/messages', { model: '@preset/nope', max_tokens: 16, messages: [{ role: 'user', content: 'x' }] }, emu.keys.standard),
+  },
+
+  // Key provisioning and OAuth PKCE
+  {
+    operation: 'keys.create',
+    name: 'a key with every field',
+    status: 201,
+    run: (emu) =>
+      send(
+        emu,
+        'POST',
+        '/api/v1/keys',
+        { name: 'contract', limit: 5, limit_reset: 'monthly', include_byok_in_limit: true, expires_at: '2027-12-31T23:59:59Z' },
+        emu.keys.management,
+      ),
+  },
+  { operation: 'keys.create', name: 'no name', status: 400, run: (emu) => send(emu, 'POST', '/api/v1/keys', { limit: 5 }, emu.keys.management) },
+  {
+    operation: 'keys.create',
+    name: 'an expiry in another time zone',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/keys', { name: 'x', expires_at: '2027-12-31T23:59:59+02:00' }, emu.keys.management),
+  },
+  ...authCases('keys.create', (emu, key) => send(emu, 'POST', '/api/v1/keys', { name: 'x' }, key), 'management'),
+  {
+    operation: 'keys.create',
+    name: 'a standard key as the real service answers it (--wrong-key-kind-status 403)',
+    status: 403,
+    options: { wrongKeyKindStatus: 403 },
+    run: (emu) => send(emu, 'POST', '/api/v1/keys', { name: 'x' }, emu.keys.standard),
+  },
+  {
+    operation: 'keys.get',
+    name: 'a key made by POST /keys',
+    status: 200,
+    run: async (emu) =>
+      get(emu, `/api/v1/keys/${(await send(emu, 'POST', '/api/v1/keys', { name: 'x' }, emu.keys.management)).body.data.hash}`, emu.keys.management),
+  },
+  { operation: 'keys.get', name: 'an unknown hash', status: 404, run: (emu) => get(emu, `/api/v1/keys/${'0'.repeat(64)}`, emu.keys.management) },
+  ...authCases('keys.get', (emu, key) => get(emu, `/api/v1/keys/${'0'.repeat(64)}`, key), 'management'),
+  {
+    operation: 'keys.delete',
+    name: 'a seeded key',
+    status: 200,
+    run: async (emu) => send(emu, 'DELETE', `/api/v1/keys/${(await firstKey(emu)).hash}`, undefined, emu.keys.management),
+  },
+  {
+    operation: 'keys.delete',
+    name: 'an unknown hash',
+    status: 404,
+    run: (emu) => send(emu, 'DELETE', `/api/v1/keys/${'0'.repeat(64)}`, undefined, emu.keys.management),
+  },
+  ...authCases('keys.delete', (emu, key) => send(emu, 'DELETE', `/api/v1/keys/${'0'.repeat(64)}`, undefined, key), 'management'),
+  {
+    operation: 'oauth.code.create',
+    name: 'an S256 code with a limit',
+    status: 200,
+    run: (emu) =>
+      send(
+        emu,
+        'POST',
+        '/api/v1/auth/keys/code',
+        {
+          callback_url: 'https://myapp.com/auth/callback',
+          code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+          code_challenge_method: 'S256',
+          limit: 100,
+        },
+        emu.keys.management,
+      ),
+  },
+  {
+    operation: 'oauth.code.create',
+    name: 'an http callback off localhost',
+    status: 400,
+    run: (emu) => send(emu, 'POST', '/api/v1/auth/keys/code', { callback_url: 'http://myapp.com/auth/callback' }, emu.keys.management),
+  },
+  {
+    operation: 'oauth.code.create',
+    name: 'an unknown challenge method',
+    status: 400,
+    run: (emu) =>
+      send(
+        emu,
+        'POST',
+        '/api/v1/auth/keys/code',
+        { callback_url: 'https://myapp.com/cb', code_challenge: 'x', code_challenge_method: 'S512' },
+        emu.keys.management,
+      ),
+  },
+  {
+    operation: 'oauth.code.create',
+    name: 'a 101st code waiting',
+    status: 409,
+    run: async (emu) => {
+      for (let i = 0; i < 100; i++) await send(emu, 'POST', '/api/v1/auth/keys/code', { callback_url: 'https://myapp.com/cb' }, emu.keys.management)
+      return send(emu, 'POST', '/api/v1/auth/keys/code', { callback_url: 'https://myapp.com/cb' }, emu.keys.management)
+    },
+  },
+  ...authCases('oauth.code.create', (emu, key) => send(emu, 'POST', '/api/v1/auth/keys/code', { callback_url: 'https://myapp.com/cb' }, key), 'management'),
+  {
+    operation: 'oauth.code.create',
+    name: 'a standard key as --wrong-key-kind-status 403 answers it',
+    status: 403,
+    options: { wrongKeyKindStatus: 403 },
+    run: (emu) => send(emu, 'POST', '/api/v1/auth/keys/code', { callback_url: 'https://myapp.com/cb' }, emu.keys.standard),
+  },
+  {
+    operation: 'oauth.code.exchange',
+    name: 'a plain code with its verifier, without a key',
+    status: 200,
+    run: async (emu) => {
+      const body = { callback_url: 'http://localhost:3000/cb', code_challenge: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk', code_challenge_method: 'plain' }
+      const code = (await send(emu, 'POST', '/api/v1/auth/keys/code', body, emu.keys.management)).body.data.id
+      return send(emu, 'POST', '/api/v1/auth/keys', { code, code_verifier: body.code_challenge, code_challenge_method: 'plain' })
+    },
+  },
+  { operation: 'oauth.code.exchange', name: 'no code', status: 400, run: (emu) => send(emu, 'POST', '/api/v1/auth/keys', { code_verifier: 'x' }) },
+  {
+    operation: 'oauth.code.exchange',
+    name: 'an unknown code',
+    status: 403,
+    run: (emu) => send(emu, 'POST', '/api/v1/auth/keys', { code: 'auth_code_abc123def456' }),
+  },
+  {
+    operation: 'oauth.code.exchange',
+    name: 'a wrong verifier',
+    status: 403,
+    run: async (emu) => {
+      const body = { callback_url: 'https://myapp.com/cb', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' }
+      const code = (await send(emu, 'POST', '/api/v1/auth/keys/code', body, emu.keys.management)).body.data.id
+      return send(emu, 'POST', '/api/v1/auth/keys', { code, code_verifier: 'not-the-verifier' })
+    },
+  },
+  ...workspaceCases(),
+  ...byokAndObservabilityCases(),
 ]
 
+/** The workspaces operations: each valid, refused for its input, on an unknown workspace, and without the right key. */
+function workspaceCases(): Case[] {
+  const ws = '/api/v1/workspaces'
+  const unknown = `${ws}/00000000-0000-4000-8000-000000000000`
+  const contract = {
+    name: 'Contract',
+    slug: 'contract',
+    description: 'd',
+    default_text_model: CHAT_MODEL,
+    default_image_model: 'openai/dall-e-3',
+    default_provider_sort: 'price',
+  }
+  const created = async (emu: TestEmulator) => (await send(emu, 'POST', ws, contract, emu.keys.management)).body.data.id as string
+  const member = async (emu: TestEmulator) => (await firstKey(emu)).creator_user_id
+  const put = (emu: TestEmulator, url: string, body: unknown, key?: string) => emu.send('PUT', url, body, key)
+  const budget = (emu: TestEmulator, interval: string, limit_usd: number) => put(emu, `${ws}/default/budgets/${interval}`, { limit_usd }, emu.keys.management)
+  const full = {
+    name: 'Full',
+    slug: 'full',
+    io_logging_api_key_ids: [1],
+    io_logging_sampling_rate: 0.5,
+    is_data_discount_logging_enabled: false,
+    is_observability_broadcast_enabled: true,
+    is_observability_io_logging_enabled: true,
+  }
+  return [
+    {
+      operation: 'workspaces.list',
+      name: 'a page',
+      status: 200,
+      run: async (emu) => (await created(emu), get(emu, `${ws}?offset=1&limit=1`, emu.keys.management)),
+    },
+    { operation: 'workspaces.list', name: 'a limit over 100', status: 400, run: (emu) => get(emu, `${ws}?limit=101`, emu.keys.management) },
+    ...authCases('workspaces.list', (emu, key) => get(emu, ws, key), 'management'),
+    { operation: 'workspaces.create', name: 'every field', status: 201, run: (emu) => send(emu, 'POST', ws, full, emu.keys.management) },
+    {
+      operation: 'workspaces.create',
+      name: 'default models and a description',
+      status: 201,
+      run: (emu) => send(emu, 'POST', ws, contract, emu.keys.management),
+    },
+    {
+      operation: 'workspaces.create',
+      name: 'a bad slug',
+      status: 400,
+      run: (emu) => send(emu, 'POST', ws, { name: 'x', slug: 'Not A Slug' }, emu.keys.management),
+    },
+    {
+      operation: 'workspaces.create',
+      name: 'a taken slug',
+      status: 400,
+      run: (emu) => send(emu, 'POST', ws, { name: 'x', slug: 'default' }, emu.keys.management),
+    },
+    { operation: 'workspaces.create', name: 'a malformed body', status: 400, run: (emu) => malformed(emu, 'POST', ws, emu.keys.management) },
+    ...authCases('workspaces.create', (emu, key) => send(emu, 'POST', ws, { name: 'x', slug: 'x' }, key), 'management'),
+    { operation: 'workspaces.get', name: 'by id', status: 200, run: async (emu) => get(emu, `${ws}/${await created(emu)}`, emu.keys.management) },
+    { operation: 'workspaces.get', name: 'by slug', status: 200, run: (emu) => get(emu, `${ws}/default`, emu.keys.management) },
+    { operation: 'workspaces.get', name: 'an unknown workspace', status: 404, run: (emu) => get(emu, unknown, emu.keys.management) },
+    ...authCases('workspaces.get', (emu, key) => get(emu, `${ws}/default`, key), 'management'),
+    {
+      operation: 'workspaces.update',
+      name: 'a new name and settings',
+      status: 200,
+      run: async (emu) =>
+        send(emu, 'PATCH', `${ws}/${await created(emu)}`, { name: 'Renamed', description: null, io_logging_api_key_ids: [3] }, emu.keys.management),
+    },
+    {
+      operation: 'workspaces.update',
+      name: 'a sampling rate over 1',
+      status: 400,
+      run: (emu) => send(emu, 'PATCH', `${ws}/default`, { io_logging_sampling_rate: 2 }, emu.keys.management),
+    },
+    { operation: 'workspaces.update', name: 'a malformed body', status: 400, run: (emu) => malformed(emu, 'PATCH', `${ws}/default`, emu.keys.management) },
+    {
+      operation: 'workspaces.update',
+      name: 'an unknown workspace',
+      status: 404,
+      run: (emu) => send(emu, 'PATCH', unknown, { name: 'x' }, emu.keys.management),
+    },
+    ...authCases('workspaces.update', (emu, key) => send(emu, 'PATCH', `${ws}/default`, { name: 'x' }, key), 'management'),
+    {
+      operation: 'workspaces.delete',
+      name: 'a new workspace',
+      status: 200,
+      run: async (emu) => send(emu, 'DELETE', `${ws}/${await created(emu)}`, undefined, emu.keys.management),
+    },
+    {
+      operation: 'workspaces.delete',
+      name: 'the default workspace',
+      status: 403,
+      run: (emu) => send(emu, 'DELETE', `${ws}/default`, undefined, emu.keys.management),
+    },
+    { operation: 'workspaces.delete', name: 'an unknown workspace', status: 404, run: (emu) => send(emu, 'DELETE', unknown, undefined, emu.keys.management) },
+    ...authCases('workspaces.delete', (emu, key) => send(emu, 'DELETE', unknown, undefined, key), 'management'),
+    {
+      operation: 'workspaces.budgets.list',
+      name: 'two budgets',
+      status: 200,
+      run: async (emu) => (await budget(emu, 'monthly', 100), await budget(emu, 'lifetime', 500), get(emu, `${ws}/default/budgets`, emu.keys.management)),
+    },
+    { operation: 'workspaces.budgets.list', name: 'an unknown workspace', status: 404, run: (emu) => get(emu, `${unknown}/budgets`, emu.keys.management) },
+    ...authCases('workspaces.budgets.list', (emu, key) => get(emu, `${ws}/default/budgets`, key), 'management'),
+    {
+      operation: 'workspaces.budgets.get',
+      name: 'a lifetime budget',
+      status: 200,
+      run: async (emu) => (await budget(emu, 'lifetime', 500), get(emu, `${ws}/default/budgets/lifetime`, emu.keys.management)),
+    },
+    {
+      operation: 'workspaces.budgets.get',
+      name: 'an interval without one',
+      status: 404,
+      run: (emu) => get(emu, `${ws}/default/budgets/daily`, emu.keys.management),
+    },
+    {
+      operation: 'workspaces.budgets.get',
+      name: 'an unknown interval',
+      status: 400,
+      run: (emu) => get(emu, `${ws}/default/budgets/hourly`, emu.keys.management),
+    },
+    ...authCases('workspaces.budgets.get', (emu, key) => get(emu, `${ws}/default/budgets/daily`, key), 'management'),
+    {
+      operation: 'workspaces.budgets.set',
+      name: 'a monthly budget with BYOK',
+      status: 200,
+      run: (emu) => put(emu, `${ws}/default/budgets/monthly`, { limit_usd: 100, include_byok_in_budgets: true }, emu.keys.management),
+    },
+    {
+      operation: 'workspaces.budgets.set',
+      name: 'a zero limit',
+      status: 400,
+      run: (emu) => put(emu, `${ws}/default/budgets/monthly`, { limit_usd: 0 }, emu.keys.management),
+    },
+    {
+      operation: 'workspaces.budgets.set',
+      name: 'a daily limit above the monthly one',
+      status: 400,
+      run: async (emu) => (await budget(emu, 'monthly', 10), put(emu, `${ws}/default/budgets/daily`, { limit_usd: 20 }, emu.keys.management)),
+    },
+    {
+      operation: 'workspaces.budgets.set',
+      name: 'an unknown workspace',
+      status: 404,
+      run: (emu) => put(emu, `${unknown}/budgets/monthly`, { limit_usd: 1 }, emu.keys.management),
+    },
+    ...authCases('workspaces.budgets.set', (emu, key) => put(emu, `${ws}/default/budgets/monthly`, { limit_usd: 1 }, key), 'management'),
+    {
+      operation: 'workspaces.budgets.delete',
+      name: 'a budget',
+      status: 200,
+      run: async (emu) => (await budget(emu, 'weekly', 5), send(emu, 'DELETE', `${ws}/default/budgets/weekly`, undefined, emu.keys.management)),
+    },
+    {
+      operation: 'workspaces.budgets.delete',
+      name: 'an unknown interval',
+      status: 400,
+      run: (emu) => send(emu, 'DELETE', `${ws}/default/budgets/hourly`, undefined, emu.keys.management),
+    },
+    {
+      operation: 'workspaces.budgets.delete',
+      name: 'an unknown workspace',
+      status: 404,
+      run: (emu) => send(emu, 'DELETE', `${unknown}/budgets/weekly`, undefined, emu.keys.management),
+    },
+    ...authCases('workspaces.budgets.delete', (emu, key) => send(emu, 'DELETE', `${ws}/default/budgets/weekly`, undefined, key), 'management'),
+    {
+      operation: 'workspaces.members.list',
+      name: "the default workspace's",
+      status: 200,
+      run: (emu) => get(emu, `${ws}/default/members?offset=1&limit=1`, emu.keys.management),
+    },
+    {
+      operation: 'workspaces.members.list',
+      name: "a new workspace's",
+      status: 200,
+      run: async (emu) => get(emu, `${ws}/${await created(emu)}/members`, emu.keys.management),
+    },
+    {
+      operation: 'workspaces.members.list',
+      name: 'a limit over 100',
+      status: 400,
+      run: (emu) => get(emu, `${ws}/default/members?limit=101`, emu.keys.management),
+    },
+    { operation: 'workspaces.members.list', name: 'an unknown workspace', status: 404, run: (emu) => get(emu, `${unknown}/members`, emu.keys.management) },
+    ...authCases('workspaces.members.list', (emu, key) => get(emu, `${ws}/default/members`, key), 'management'),
+    {
+      operation: 'workspaces.members.add',
+      name: 'a member',
+      status: 200,
+      run: async (emu) => send(emu, 'POST', `${ws}/${await created(emu)}/members/add`, { user_ids: [await member(emu)] }, emu.keys.management),
+    },
+    {
+      operation: 'workspaces.members.add',
+      name: 'a stranger',
+      status: 400,
+      run: async (emu) => send(emu, 'POST', `${ws}/${await created(emu)}/members/add`, { user_ids: ['user_nobody'] }, emu.keys.management),
+    },
+    {
+      operation: 'workspaces.members.add',
+      name: 'an unknown workspace',
+      status: 404,
+      run: (emu) => send(emu, 'POST', `${unknown}/members/add`, { user_ids: ['user_nobody'] }, emu.keys.management),
+    },
+    ...authCases('workspaces.members.add', (emu, key) => send(emu, 'POST', `${unknown}/members/add`, { user_ids: ['x'] }, key), 'management'),
+    {
+      operation: 'workspaces.members.remove',
+      name: 'a member',
+      status: 200,
+      run: async (emu) => send(emu, 'POST', `${ws}/${await created(emu)}/members/remove`, { user_ids: [await member(emu)] }, emu.keys.management),
+    },
+    {
+      operation: 'workspaces.members.remove',
+      name: 'from the default workspace',
+      status: 400,
+      run: async (emu) => send(emu, 'POST', `${ws}/default/members/remove`, { user_ids: [await member(emu)] }, emu.keys.management),
+    },
+    {
+      operation: 'workspaces.members.remove',
+      name: 'an unknown workspace',
+      status: 404,
+      run: (emu) => send(emu, 'POST', `${unknown}/members/remove`, { user_ids: ['x'] }, emu.keys.management),
+    },
+    ...authCases('workspaces.members.remove', (emu, key) => send(emu, 'POST', `${unknown}/members/remove`, { user_ids: ['x'] }, key), 'management'),
+    {
+      operation: 'embeddings.create',
+      name: "the workspace's budget spent",
+      status: 402,
+      run: async (emu) => (
+        await send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'spend' }, emu.keys.standard),
+        await budget(emu, 'daily', 1e-9),
+        send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'over' }, emu.keys.standard)
+      ),
+    },
+    {
+      operation: 'chat.create',
+      name: "the workspace's budget spent",
+      status: 402,
+      run: async (emu) => (
+        await send(emu, 'POST', '/api/v1/embeddings', { model: MODEL, input: 'spend' }, emu.keys.standard),
+        await budget(emu, 'daily', 1e-9),
+        send(emu, 'POST', '/api/v1/chat/completions', { model: CHAT_MODEL, messages: [{ role: 'user', content: 'hi' }] }, emu.keys.standard)
+      ),
+    },
+  ]
+}
+
 /** The problems of one answer against where its operation's answers are checked. */
+/** BYOK credentials and observability destinations: each operation valid, refused for its input, on an unknown id, and without the right key. */
+function byokAndObservabilityCases(): Case[] {
+  const unknown = '00000000-0000-4000-8000-000000000000'
+  const credential = async (emu: TestEmulator) =>
+    (await send(emu, 'POST', '/api/v1/byok', { provider: 'openai', key: 'sk-proj-contract-0123456789' }, emu.keys.management)).body.data.id as string
+  const destinations = '/api/v1/observability/destinations'
+  const langfuse = { type: 'langfuse', name: 'Contract', config: { publicKey: 'pk-lf-0123456789-abcd', secretKey: 'sk-lf-0123456789-abcd' } }
+  const destination = async (emu: TestEmulator) => (await send(emu, 'POST', destinations, langfuse, emu.keys.management)).body.data.id as string
+  const m = (emu: TestEmulator) => emu.keys.management
+  return [
+    {
+      operation: 'byok.list',
+      name: 'the list',
+      status: 200,
+      run: async (emu) => (await credential(emu), get(emu, '/api/v1/byok?provider=openai&limit=5', m(emu))),
+    },
+    { operation: 'byok.list', name: 'a limit over 100', status: 400, run: (emu) => get(emu, '/api/v1/byok?limit=101', m(emu)) },
+    ...authCases('byok.list', (emu, key) => get(emu, '/api/v1/byok', key), 'management'),
+    {
+      operation: 'byok.create',
+      name: 'every field',
+      status: 201,
+      run: async (emu) =>
+        send(
+          emu,
+          'POST',
+          '/api/v1/byok',
+          {
+            provider: 'anthropic',
+            key: 'sk-ant-contract-0123456789',
+            name: 'Contract',
+            disabled: false,
+            is_fallback: true,
+            allowed_models: ['anthropic/claude-sonnet-4'],
+            allowed_api_key_hashes: [(await firstKey(emu)).hash],
+            allowed_user_ids: null,
+          },
+          m(emu),
+        ),
+    },
+    { operation: 'byok.create', name: 'no key', status: 400, run: (emu) => send(emu, 'POST', '/api/v1/byok', { provider: 'openai' }, m(emu)) },
+    {
+      operation: 'byok.create',
+      name: 'an unknown provider',
+      status: 400,
+      run: (emu) => send(emu, 'POST', '/api/v1/byok', { provider: 'x', key: 'k' }, m(emu)),
+    },
+    { operation: 'byok.create', name: 'a malformed body', status: 400, run: (emu) => malformed(emu, 'POST', '/api/v1/byok', m(emu)) },
+    {
+      operation: 'byok.create',
+      name: 'a workspace not of the account',
+      status: 404,
+      run: (emu) => send(emu, 'POST', '/api/v1/byok', { provider: 'openai', key: 'k', workspace_id: unknown }, m(emu)),
+    },
+    ...authCases('byok.create', (emu, key) => send(emu, 'POST', '/api/v1/byok', { provider: 'openai', key: 'k' }, key), 'management'),
+    { operation: 'byok.get', name: 'one', status: 200, run: async (emu) => get(emu, `/api/v1/byok/${await credential(emu)}`, m(emu)) },
+    { operation: 'byok.get', name: 'an unknown id', status: 404, run: (emu) => get(emu, `/api/v1/byok/${unknown}`, m(emu)) },
+    ...authCases('byok.get', (emu, key) => get(emu, `/api/v1/byok/${unknown}`, key), 'management'),
+    {
+      operation: 'byok.update',
+      name: 'a new key and name',
+      status: 200,
+      run: async (emu) =>
+        send(emu, 'PATCH', `/api/v1/byok/${await credential(emu)}`, { key: 'sk-proj-rotated-0123456789', name: 'Rotated', disabled: true }, m(emu)),
+    },
+    {
+      operation: 'byok.update',
+      name: 'an empty key',
+      status: 400,
+      run: async (emu) => send(emu, 'PATCH', `/api/v1/byok/${await credential(emu)}`, { key: '' }, m(emu)),
+    },
+    { operation: 'byok.update', name: 'an unknown id', status: 404, run: (emu) => send(emu, 'PATCH', `/api/v1/byok/${unknown}`, { name: 'x' }, m(emu)) },
+    ...authCases('byok.update', (emu, key) => send(emu, 'PATCH', `/api/v1/byok/${unknown}`, { name: 'x' }, key), 'management'),
+    { operation: 'byok.delete', name: 'one', status: 200, run: async (emu) => send(emu, 'DELETE', `/api/v1/byok/${await credential(emu)}`, undefined, m(emu)) },
+    { operation: 'byok.delete', name: 'an unknown id', status: 404, run: (emu) => send(emu, 'DELETE', `/api/v1/byok/${unknown}`, undefined, m(emu)) },
+    ...authCases('byok.delete', (emu, key) => send(emu, 'DELETE', `/api/v1/byok/${unknown}`, undefined, key), 'management'),
+
+    {
+      operation: 'observability.destinations.list',
+      name: 'the list',
+      status: 200,
+      run: async (emu) => (await destination(emu), get(emu, `${destinations}?offset=0&limit=5`, m(emu))),
+    },
+    { operation: 'observability.destinations.list', name: 'a limit of 0', status: 400, run: (emu) => get(emu, `${destinations}?limit=0`, m(emu)) },
+    ...authCases('observability.destinations.list', (emu, key) => get(emu, destinations, key), 'management'),
+    {
+      operation: 'observability.destinations.create',
+      name: 'a langfuse destination',
+      status: 201,
+      run: (emu) => send(emu, 'POST', destinations, langfuse, m(emu)),
+    },
+    {
+      operation: 'observability.destinations.create',
+      name: 'a webhook with every field',
+      status: 201,
+      run: (emu) =>
+        send(
+          emu,
+          'POST',
+          destinations,
+          {
+            type: 'webhook',
+            name: 'Hook',
+            config: { url: 'https://hooks.example.com/traces', method: 'POST', headers: { Authorization: 'Bearer 0123456789abcdef' } },
+            enabled: false,
+            privacy_mode: true,
+            broadcast_generation_cost: true,
+            sampling_rate: 0.25,
+            filter_rules: { enabled: true, groups: [{ logic: 'or', rules: [{ field: 'model', operator: 'contains', value: 'gpt' }] }] },
+          },
+          m(emu),
+        ),
+    },
+    {
+      operation: 'observability.destinations.create',
+      name: 'a webhook without its url',
+      status: 400,
+      run: (emu) => send(emu, 'POST', destinations, { type: 'webhook', name: 'x', config: {} }, m(emu)),
+    },
+    { operation: 'observability.destinations.create', name: 'a malformed body', status: 400, run: (emu) => malformed(emu, 'POST', destinations, m(emu)) },
+    {
+      operation: 'observability.destinations.create',
+      name: 'a sixth of a type',
+      status: 409,
+      run: async (emu) => {
+        for (let i = 0; i < 5; i++) await send(emu, 'POST', destinations, langfuse, m(emu))
+        return send(emu, 'POST', destinations, langfuse, m(emu))
+      },
+    },
+    {
+      operation: 'observability.destinations.create',
+      name: 'a workspace not of the account',
+      status: 404,
+      run: (emu) => send(emu, 'POST', destinations, { ...langfuse, workspace_id: unknown }, m(emu)),
+    },
+    ...authCases('observability.destinations.create', (emu, key) => send(emu, 'POST', destinations, langfuse, key), 'management'),
+    {
+      operation: 'observability.destinations.get',
+      name: 'one',
+      status: 200,
+      run: async (emu) => get(emu, `${destinations}/${await destination(emu)}`, m(emu)),
+    },
+    { operation: 'observability.destinations.get', name: 'an unknown id', status: 404, run: (emu) => get(emu, `${destinations}/${unknown}`, m(emu)) },
+    ...authCases('observability.destinations.get', (emu, key) => get(emu, `${destinations}/${unknown}`, key), 'management'),
+    {
+      operation: 'observability.destinations.update',
+      name: 'a new name and secret',
+      status: 200,
+      run: async (emu) =>
+        send(
+          emu,
+          'PATCH',
+          `${destinations}/${await destination(emu)}`,
+          { name: 'Renamed', enabled: false, config: { secretKey: 'sk-lf-rotated-0123456789' } },
+          m(emu),
+        ),
+    },
+    {
+      operation: 'observability.destinations.update',
+      name: 'a sampling rate over 1',
+      status: 400,
+      run: async (emu) => send(emu, 'PATCH', `${destinations}/${await destination(emu)}`, { sampling_rate: 2 }, m(emu)),
+    },
+    {
+      operation: 'observability.destinations.update',
+      name: 'an unknown id',
+      status: 404,
+      run: (emu) => send(emu, 'PATCH', `${destinations}/${unknown}`, { name: 'x' }, m(emu)),
+    },
+    ...authCases('observability.destinations.update', (emu, key) => send(emu, 'PATCH', `${destinations}/${unknown}`, { name: 'x' }, key), 'management'),
+    {
+      operation: 'observability.destinations.delete',
+      name: 'one',
+      status: 200,
+      run: async (emu) => send(emu, 'DELETE', `${destinations}/${await destination(emu)}`, undefined, m(emu)),
+    },
+    {
+      operation: 'observability.destinations.delete',
+      name: 'an unknown id',
+      status: 404,
+      run: (emu) => send(emu, 'DELETE', `${destinations}/${unknown}`, undefined, m(emu)),
+    },
+    ...authCases('observability.destinations.delete', (emu, key) => send(emu, 'DELETE', `${destinations}/${unknown}`, undefined, key), 'management'),
+  ]
+}
+
 function problemsOf(c: Case, answer: Answer): string[] {
   const real = REAL[c.operation]
   if (!real) return [`no real counterpart is named for ${c.operation}`]
@@ -1350,6 +2530,13 @@ describe.skipIf(!hasRealDocument)('the real contract (needs ../shared/docs/refer
         `${operation} has a failure case`,
       ).toBe(true)
     }
+  })
+
+  it('serves every operation of the real document, each checked by a passing case here', () => {
+    const checked = new Set(Object.values(REAL).flatMap((real) => ('gateway' in real ? [`${real.gateway[0]} ${real.gateway[1]}`] : [])))
+    const operations = realOperations()
+    expect(operations).toHaveLength(97)
+    expect(operations.filter((operation) => !checked.has(operation))).toEqual([])
   })
 
   it('lists a reason for each deliberate difference, and only differences that occur', () => {

@@ -44,6 +44,16 @@ const mediaType = (headers: Record<string, unknown>): string =>
     .trim()
 
 /** The statuses the real document declares for an operation (`4XX` and `default` as written). */
+/** Every operation of the real document, as `method path` (paths relative to /api/v1). */
+export function realOperations(): string[] {
+  const paths = real().doc.paths as Record<string, Record<string, { operationId?: string }>>
+  return Object.entries(paths).flatMap(([path, methods]) =>
+    Object.entries(methods)
+      .filter(([, op]) => typeof op === 'object' && op !== null && typeof op.operationId === 'string')
+      .map(([method]) => `${method} ${path}`),
+  )
+}
+
 export function declaredStatuses(method: string, path: string): string[] {
   const operation = real().doc.paths?.[path]?.[method]
   if (!operation) throw new Error(`the real document has no ${method.toUpperCase()} ${path}`)

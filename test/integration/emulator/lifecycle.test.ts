@@ -22,6 +22,24 @@ async function richState(emu: TestEmulator): Promise<void> {
   const guardrail = (await emu.send('POST', '/api/v1/guardrails', { name: 'lifecycle', limit_usd: 100000 }, emu.keys.management)).body.data.id
   await emu.send('POST', `/api/v1/guardrails/${guardrail}/assignments/keys`, { key_hashes: [key.hash] }, emu.keys.management)
   await emu.send('POST', `/api/v1/guardrails/${guardrail}/assignments/members`, { member_user_ids: [key.creator_user_id] }, emu.keys.management)
+  // A BYOK credential and an observability destination.
+  await emu.send('POST', '/api/v1/byok', { provider: 'anthropic', key: 'sk-ant-lifecycle-0123456789' }, emu.keys.management)
+  await emu.send(
+    'POST',
+    '/api/v1/observability/destinations',
+    { type: 'webhook', name: 'lifecycle', config: { url: `${(await startSink()).url}/traces` } },
+    emu.keys.management,
+  )
+  // An OAuth authorization code waiting for its exchange.
+  await emu.send(
+    'POST',
+    '/api/v1/auth/keys/code',
+    { callback_url: 'https://app.example/cb', code_challenge: 'v', code_challenge_method: 'plain' },
+    emu.keys.management,
+  )
+  // A workspace (its creator is its first member) with a budget nothing reaches.
+  await emu.send('POST', '/api/v1/workspaces', { name: 'Lifecycle', slug: 'lifecycle' }, emu.keys.management)
+  await emu.send('PUT', '/api/v1/workspaces/lifecycle/budgets/monthly', { limit_usd: 100000 }, emu.keys.management)
   await emu.send('POST', '/api/v1/credits/crypto', { amount: 10, sender: '0x9a85CB3bfd494Ea3a8C9E50aA6a3c1a7E8BACE11', chain_id: 8453 }, emu.keys.standard)
   const task = await emu.send(
     'POST',
@@ -31,9 +49,26 @@ async function richState(emu: TestEmulator): Promise<void> {
   )
   expect(task.status, JSON.stringify(task.body)).toBe(200)
   expect((await emu.send('POST', '/api/v1/embeddings', { model: 'openai/text-embedding-3-small', input: 'x' }, emu.keys.standard)).status).toBe(200)
-  expect(
-    (await emu.send('POST', '/api/v1/chat/completions', { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }, emu.keys.standard)).status,
-  ).toBe(200)
+  const chat = await emu.send(
+    'POST',
+    '/api/v1/chat/completions',
+    { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] },
+    emu.keys.standard,
+  )
+  expect(chat.status).toBe(200)
+  // The chat's stored content, feedback on it, a SCIM group mapping and a file.
+  await emu.send('POST', '/api/v1/generation/feedback', { generation_id: chat.body.id, category: 'other' }, emu.keys.management)
+  const group = (await emu.get('/api/v1/scim/groups', emu.keys.management)).body.data[0].id
+  const workspace = emu.ctx.services.accounts.get(emu.ctx.services.keys.byHash(key.hash)!.account_id)!.workspace_id
+  await emu.send('POST', '/api/v1/scim/group-mappings', { scim_group_id: group, workspace_id: workspace, role: 'member' }, emu.keys.management)
+  await emu.send('POST', `${ADMIN}/accounts/${emu.ctx.services.keys.byHash(key.hash)!.account_id}/files`, { filename: 'a.txt', content_base64: 'aGVsbG8=' })
+  const preset = await emu.send(
+    'POST',
+    '/api/v1/presets/lifecycle/messages',
+    { model: 'openai/gpt-4o-mini', messages: [], system: 'Be brief.' },
+    emu.keys.management,
+  )
+  expect(preset.status, JSON.stringify(preset.body)).toBe(200)
   await emu.send('POST', `${ADMIN}/faults`, { match: { operation: 'models.count' }, action: { status: 503 } })
   const account = emu.ctx.services.keys.byHash(key.hash)!.account_id
   const fixture = await emu.send('POST', `${ADMIN}/accounts/${account}/chat-fixtures`, {

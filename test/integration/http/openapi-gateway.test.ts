@@ -68,7 +68,10 @@ describe('OpenAPI document: the gateway’s answers', () => {
         'guardrails.get',
         'guardrails.list',
         'guardrails.update',
+        'keys.create',
         'keys.current',
+        'keys.delete',
+        'keys.get',
         'keys.list',
         'keys.update',
         'models.count',
@@ -81,7 +84,7 @@ describe('OpenAPI document: the gateway’s answers', () => {
     )
     for (const o of operations) {
       const codes = Object.keys(o.responses).filter((code) => code.startsWith('2'))
-      expect(codes, o.operationId).toEqual([o.operationId === 'guardrails.create' ? '201' : '200'])
+      expect(codes, o.operationId).toEqual([o.operationId === 'guardrails.create' || o.operationId === 'keys.create' ? '201' : '200'])
       const { schema } = success(o)
       expect(schema.type, o.operationId).toBe('object')
       expect(Object.keys(schema.properties ?? {}).length, o.operationId).toBeGreaterThan(0)

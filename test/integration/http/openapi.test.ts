@@ -91,7 +91,9 @@ describe('OpenAPI document', () => {
     }
     // ...and every route but the UI's (its pages, its icon) and the docs page's own (its assets, its copy of the document) is documented.
     const registered = registeredRoutes(emu.app.printRoutes({ commonPrefix: false }))
+      // (The OAuth authorization page and the real site's /auth link to it are pages too.)
       .filter(({ path }) => !path.startsWith('/_emulator/docs') && !/^\/_emulator\/?(\*)?$/.test(path) && path !== '/favicon.ico')
+      .filter(({ path }) => path !== '/_emulator/auth' && path !== '/auth')
       .flatMap(({ methods }) => methods)
       .filter((method) => method !== 'HEAD')
     expect(registered.length).toBeGreaterThan(90)
@@ -119,6 +121,7 @@ describe('OpenAPI document', () => {
       ['include_disabled', 'query', false],
       ['offset', 'query', false],
       ['limit', 'query', false],
+      ['workspace_id', 'query', false],
     ])
     expect(op('models.endpoints').parameters!.map((p) => p.name)).toEqual(['author', 'slug'])
     // A route that checks its params by hand still gets its path parameter.

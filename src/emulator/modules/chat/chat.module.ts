@@ -30,7 +30,7 @@ declare module '../module.ts' {
 
 export const chatModule = defineModule({
   name: 'chat',
-  needs: ['accounts', 'catalog', 'ratelimit', 'faults', 'ledger', 'images', 'journal', 'recordings'],
+  needs: ['accounts', 'catalog', 'ratelimit', 'faults', 'ledger', 'images', 'journal', 'recordings', 'generations'],
   create: (ctx) => ({
     generations: createGenerationsRepo(ctx.db),
     fixtures: createChatFixturesRepo(ctx.db),

@@ -368,6 +368,7 @@ function billCompletion(
       tokensPerSecond,
       completionTokens,
       now,
+      answers,
     })
     return {
       id,
@@ -394,7 +395,15 @@ function recordGeneration(
   caller: AuthContext,
   ask: TextAsk,
   call: TextCall,
-  done: { usageId: number; finishReason: FinishReason; latencyMs: number; tokensPerSecond: number; completionTokens: number; now: number },
+  done: {
+    usageId: number
+    finishReason: FinishReason
+    latencyMs: number
+    tokensPerSecond: number
+    completionTokens: number
+    now: number
+    answers: readonly Answer[]
+  },
 ): string {
   const id = `gen-${Math.floor(done.now / 1000)}-${ctx.ids.generation(`chat:${done.usageId}`)}`
   ctx.services.chat.generations.insert({
@@ -412,6 +421,8 @@ function recordGeneration(
     external_user: ask.user,
     created_at: done.now,
   })
+  // Its prompt and answer, for GET /api/v1/generation/content (the generations module, reached lazily).
+  ctx.services.generations.keep({ generationId: id, accountId: caller.account.id, operation: call.operation, messages: ask.messages, answers: done.answers })
   return id
 }
 
@@ -495,6 +506,7 @@ async function replayText(ctx: EmulatorContext, caller: AuthContext, ask: TextAs
       tokensPerSecond,
       completionTokens,
       now,
+      answers,
     })
     ctx.services.recordings.use(found.file)
     return {

@@ -1,19 +1,23 @@
 // npm run bench: one table of the emulator's speed and memory, every row beside a bare Fastify route
 // serving the same bytes in the same run (the ceiling on this machine, now), with the targets of
 // docs/architecture.md (quality bars). The emulator and the bare routes each run in a process of their own, so the
-// load generator's memory is not counted as theirs. A benchmark, not a test: it prints, it never fails.
-// BENCH_SECONDS (default 4) and BENCH_CONNECTIONS (default 10) tune a run.
+// load generator's memory is not counted as theirs. The chat, Responses, Messages and one-input embeddings rows also
+// run aimock (@copilotkit/aimock, the closest peer) in its own process, with fixtures that give the emulator's
+// answers. A benchmark, not a test: it prints, it never fails.
+// BENCH_SECONDS (default 2) and BENCH_CONNECTIONS (default 10) tune a run.
 import autocannon from 'autocannon'
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer, request as httpRequest } from 'node:http'
-import { readFileSync } from 'node:fs'
-import { cpus, totalmem } from 'node:os'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpus, tmpdir, totalmem } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensureCliBundle } from './cli-bundle.mjs'
 import { startCliProcess } from './cli-process.ts'
 
-const DURATION_S = Number(process.env.BENCH_SECONDS ?? 4)
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 2)
+const WARM_UP_S = 1
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const STRIP_TYPES = ['--experimental-strip-types', '--disable-warning=ExperimentalWarning']
@@ -94,6 +98,41 @@ async function bareServer(routes: BareRoute[]): Promise<Omit<Server, 'keys'>> {
   return { url, memory: processMemory(child), cpuMs: processCpu(child), stop: () => stopChild(child) }
 }
 
+interface AimockFixture {
+  match: { userMessage?: string; model?: string; inputText?: string }
+  response: { content: string } | { embedding: number[] }
+}
+
+/** aimock's own CLI (llmock: the one that takes fixture files) in a process of its own, answering from `fixtures`. */
+async function aimockServer(fixtures: AimockFixture[]): Promise<Omit<Server, 'keys'>> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-aimock-'))
+  const file = join(dir, 'fixtures.json')
+  writeFileSync(file, JSON.stringify({ fixtures }))
+  const cli = join(ROOT, 'node_modules', '@copilotkit', 'aimock', 'dist', 'cli.js')
+  // --latency 0: no pacing between stream chunks; info is the lowest level that prints the URL (nothing per request).
+  const child = spawn(process.execPath, [cli, '--port', '0', '--host', '127.0.0.1', '--fixtures', file, '--latency', '0', '--log-level', 'info'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+      const found = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)
+      if (found) resolve(found[1]!)
+    })
+    child.once('exit', (code) => reject(new Error(`aimock exited with ${code} before listening: ${output}`)))
+  })
+  return {
+    url,
+    memory: processMemory(child),
+    cpuMs: processCpu(child),
+    stop: async () => {
+      await stopChild(child)
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
 async function admin(url: string, method: string, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${url}/_emulator/api${path}`, {
     method,
@@ -137,7 +176,7 @@ async function load(base: string, request: Request, connections: number, cpuMs: 
     ...(request.vary && { requests: [{ setupRequest: (r: object) => ({ ...r, body: JSON.stringify(request.vary!(n++)) }) }] }),
   }
   // A short warm-up so JIT, caches and prepared statements settle before the measured run.
-  await autocannon({ ...options, duration: 2 })
+  await autocannon({ ...options, duration: WARM_UP_S })
   const cpuBefore = cpuMs()
   const r = await autocannon({ ...options, duration: seconds })
   const cpuPerRequest = (cpuMs() - cpuBefore) / r.requests.total
@@ -155,6 +194,11 @@ interface Case {
   vary?: (n: number) => unknown
   /** Served by an emulator started with --journal-size 0. */
   journalOff?: boolean
+  /**
+   * The same request to aimock: its path, and the fixture that makes it give the emulator's answer, read from that
+   * answer (none for a stream: the plain case's fixture answers it). 'n/a' where aimock does not serve the surface.
+   */
+  peer?: { path: string; fixture?: (answer: unknown) => AimockFixture } | 'n/a'
   /** Targets of issue 19: throughput beside the bare route, CPU per request beside its, latency. */
   target?: { ratio?: number; cpuTimes?: number; p99Ms?: number }
 }
@@ -194,10 +238,57 @@ for (const encoding of ['float', 'base64'] as const) {
   })
 }
 {
-  // A chat answer of about 60 tokens, as JSON and as a stream sent at once (--chat-speed 0).
-  const body = { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'Tell me about lighthouses and harbours at night' }] }
-  CASES.push({ name: 'POST /api/v1/chat/completions', path: '/api/v1/chat/completions', key: 'standard', body })
-  CASES.push({ name: 'POST /api/v1/chat/completions, stream: true', path: '/api/v1/chat/completions', key: 'standard', body: { ...body, stream: true } })
+  // A chat answer of about 60 tokens, as JSON and as a stream sent at once (--chat-speed 0), at ten connections
+  // and at one; then the Responses and Messages APIs and one embedding, each beside aimock giving the same answer.
+  const prompt = 'Tell me about lighthouses and harbours at night'
+  const model = 'openai/gpt-4o-mini'
+  const textFixture = (content: string, fixtureModel = model): AimockFixture => ({ match: { userMessage: prompt, model: fixtureModel }, response: { content } })
+  const body = { model, messages: [{ role: 'user', content: prompt }] }
+  const chatPeer = {
+    path: '/api/v1/chat/completions',
+    fixture: (answer: unknown) => textFixture((answer as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content),
+  }
+  for (const connections of [CONNECTIONS, 1]) {
+    CASES.push({ name: 'POST /api/v1/chat/completions', path: '/api/v1/chat/completions', key: 'standard', body, connections, peer: chatPeer })
+    CASES.push({
+      name: 'POST /api/v1/chat/completions, stream: true',
+      path: '/api/v1/chat/completions',
+      key: 'standard',
+      body: { ...body, stream: true },
+      connections,
+      peer: { path: '/api/v1/chat/completions' },
+    })
+  }
+  CASES.push({
+    name: 'POST /api/v1/responses',
+    path: '/api/v1/responses',
+    key: 'standard',
+    body: { model, input: prompt },
+    peer: {
+      path: '/api/v1/responses',
+      fixture: (answer) => textFixture((answer as { output: Array<{ content: Array<{ text: string }> }> }).output[0]!.content[0]!.text),
+    },
+  })
+  const messagesModel = 'anthropic/claude-sonnet-4'
+  CASES.push({
+    name: 'POST /api/v1/messages',
+    path: '/api/v1/messages',
+    key: 'standard',
+    body: { model: messagesModel, max_tokens: 256, messages: [{ role: 'user', content: prompt }] },
+    // aimock serves Anthropic's Messages API at its own path only.
+    peer: { path: '/v1/messages', fixture: (answer) => textFixture((answer as { content: Array<{ text: string }> }).content[0]!.text, messagesModel) },
+  })
+  const text = sentences[0]!
+  CASES.push({
+    name: 'POST /api/v1/embeddings 1x1536 float',
+    path: '/api/v1/embeddings',
+    key: 'standard',
+    body: { model: 'openai/text-embedding-3-small', input: text },
+    peer: {
+      path: '/api/v1/embeddings',
+      fixture: (answer) => ({ match: { inputText: text }, response: { embedding: (answer as { data: Array<{ embedding: number[] }> }).data[0]!.embedding } }),
+    },
+  })
 }
 CASES.push({
   name: 'POST /router/v1/video/ent/v2/text2video',
@@ -218,9 +309,34 @@ interface Row {
   'bare CPU ms/req': number | string
   'RSS MB': number | string
   'bare RSS MB': number | string
+  'aimock req/s'?: number | string
+  'aimock ratio'?: number | string
+  'aimock CPU ms/req'?: number | string
+  'aimock RSS MB'?: number | string
   target: string
   met: string
 }
+
+/** The table's columns in this order (the rows without aimock leave its columns empty). */
+const COLUMNS: Array<keyof Row> = [
+  'case',
+  'req/s',
+  'aimock req/s',
+  'bare req/s',
+  'ratio',
+  'aimock ratio',
+  'p50 ms',
+  'p99 ms',
+  'bare p99 ms',
+  'CPU ms/req',
+  'aimock CPU ms/req',
+  'bare CPU ms/req',
+  'RSS MB',
+  'aimock RSS MB',
+  'bare RSS MB',
+  'target',
+  'met',
+]
 
 const rows: Row[] = []
 const round = (n: number, digits = 0): number => Number(n.toFixed(digits))
@@ -234,6 +350,7 @@ async function throughputRows(): Promise<void> {
   // Each case's answer, captured once, is what its bare route serves.
   const requests: Request[] = []
   const bareRoutes: BareRoute[] = []
+  const answers: Buffer[] = []
   for (const [i, c] of CASES.entries()) {
     const server = serverOf(c)
     const payload = c.body === undefined ? undefined : JSON.stringify(c.body)
@@ -243,12 +360,16 @@ async function throughputRows(): Promise<void> {
     }
     const res = await fetch(`${server.url}${c.path}`, { headers, ...(payload !== undefined && { method: 'POST', body: payload }) })
     if (!res.ok) throw new Error(`${c.name}: the emulator answered ${res.status}`)
-    const base64 = Buffer.from(await res.arrayBuffer()).toString('base64')
+    const bytes = Buffer.from(await res.arrayBuffer())
+    const base64 = bytes.toString('base64')
+    answers.push(bytes)
     bareRoutes.push({ method: payload === undefined ? 'GET' : 'POST', url: `/bare/${i}`, type: res.headers.get('content-type') ?? 'application/json', base64 })
     requests.push({ path: c.path, headers, ...(payload !== undefined && { payload }), ...(c.vary && { vary: c.vary }) })
   }
   const bare = await bareServer(bareRoutes)
+  const aimock = await aimockServer(aimockFixtures(answers))
   try {
+    await checkAimockAnswers(aimock.url, answers)
     for (const [i, c] of CASES.entries()) {
       const server = serverOf(c)
       const connections = c.connections ?? CONNECTIONS
@@ -262,6 +383,7 @@ async function throughputRows(): Promise<void> {
       )
       const route = await load(server.url, request, connections, server.cpuMs)
       const ratio = route.rps / ceiling.rps
+      const peer = c.peer === undefined || c.peer === 'n/a' ? undefined : await load(aimock.url, { ...request, path: c.peer.path }, connections, aimock.cpuMs)
       const cpuTimes = route.cpuPerRequest / ceiling.cpuPerRequest
       const checks: Array<[goal: string, met: boolean]> = []
       if (c.target?.ratio !== undefined) checks.push([`ratio >= ${c.target.ratio}`, ratio >= c.target.ratio])
@@ -279,12 +401,45 @@ async function throughputRows(): Promise<void> {
         'bare CPU ms/req': round(ceiling.cpuPerRequest, 3),
         'RSS MB': round((await server.memory()).peakRssMb),
         'bare RSS MB': round((await bare.memory()).peakRssMb),
+        ...(c.peer !== undefined && {
+          'aimock req/s': peer ? (peer.errors ? `${round(peer.rps)} (${peer.errors} errors)` : round(peer.rps)) : 'n/a',
+          'aimock ratio': peer ? round(peer.rps / ceiling.rps, 2) : 'n/a',
+          'aimock CPU ms/req': peer ? round(peer.cpuPerRequest, 3) : 'n/a',
+          'aimock RSS MB': peer ? round((await aimock.memory()).peakRssMb) : 'n/a',
+        }),
         target: checks.map(([goal]) => goal).join(', '),
         met: checks.map(([, ok]) => verdict(ok)).join(', '),
       })
     }
   } finally {
-    await Promise.all([bare.stop(), emulator.stop(), journalOff.stop()])
+    await Promise.all([bare.stop(), aimock.stop(), emulator.stop(), journalOff.stop()])
+  }
+}
+
+/** aimock's fixtures, each read from the emulator's answer to its case; two cases that want one match differently fail the run. */
+function aimockFixtures(answers: Buffer[]): AimockFixture[] {
+  const byMatch = new Map<string, AimockFixture>()
+  for (const [i, c] of CASES.entries()) {
+    if (c.peer === undefined || c.peer === 'n/a' || !c.peer.fixture) continue
+    const fixture = c.peer.fixture(JSON.parse(answers[i]!.toString('utf8')))
+    const key = JSON.stringify(fixture.match)
+    const earlier = byMatch.get(key)
+    if (earlier && JSON.stringify(earlier.response) !== JSON.stringify(fixture.response))
+      throw new Error(`${c.name}: another case wants a different aimock answer`)
+    byMatch.set(key, fixture)
+  }
+  return [...byMatch.values()]
+}
+
+/** Each case's request once to aimock: it must succeed, and a JSON answer must carry the emulator's text. */
+async function checkAimockAnswers(url: string, answers: Buffer[]): Promise<void> {
+  for (const [i, c] of CASES.entries()) {
+    if (c.peer === undefined || c.peer === 'n/a') continue
+    const res = await fetch(`${url}${c.peer.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(c.body) })
+    const text = await res.text()
+    const fixture = c.peer.fixture?.(JSON.parse(answers[i]!.toString('utf8')))
+    const expected = fixture && 'content' in fixture.response ? JSON.stringify(fixture.response.content).slice(1, -1) : ''
+    if (!res.ok || !text.includes(expected)) throw new Error(`${c.name}: aimock answered ${res.status}, not the emulator's answer: ${text.slice(0, 300)}`)
   }
 }
 
@@ -551,8 +706,9 @@ rows.push({
 const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU'
 console.log(
   `\nModel Gateway Emulator benchmark: ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} × ${cpu}, ` +
-    `${round(totalmem() / 2 ** 30, 1)} GB; ${DURATION_S} s per route after 2 s of warm-up, ${CONNECTIONS} connections unless said; ` +
-    `ratio = emulator / bare Fastify route serving the same bytes (for start-up: emulator time / bare time); RSS = the emulator process's peak so far.`,
+    `${round(totalmem() / 2 ** 30, 1)} GB; ${DURATION_S} s per route after ${WARM_UP_S} s of warm-up, ${CONNECTIONS} connections unless said; ` +
+    `ratio = emulator / bare Fastify route serving the same bytes (for start-up: emulator time / bare time); ` +
+    `aimock = @copilotkit/aimock with fixtures giving the emulator's answers, aimock ratio = aimock / bare; RSS = each process's peak so far.`,
 )
-console.table(rows)
+console.table(rows, COLUMNS)
 console.log(`(${round((performance.now() - started) / 1000)} s)`)

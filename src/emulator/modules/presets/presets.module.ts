@@ -7,7 +7,7 @@ import { presetsAdminRoutes } from './presets.admin.ts'
 import { installPresetsHook } from './presets.hook.ts'
 import { createPresetsRepo, presetsState, type PresetsRepo } from './presets.repo.ts'
 import { presetsRoutes } from './presets.routes.ts'
-import { MAX_SYSTEM_PROMPT_CHARS, PresetConfig, SLUG_PATTERN } from './presets.schemas.ts'
+import { MAX_SYSTEM_PROMPT_CHARS, PresetConfig, SLUG, SLUG_PATTERN } from './presets.schemas.ts'
 
 export interface PresetsService {
   repo: PresetsRepo
@@ -20,8 +20,6 @@ declare module '../module.ts' {
     presets: PresetsService
   }
 }
-
-const slug = new RegExp(SLUG_PATTERN)
 
 export const presetsModule = defineModule({
   name: 'presets',
@@ -38,7 +36,7 @@ export const presetsModule = defineModule({
         // What the presets API itself would accept: a slug a request can name, a bounded system prompt.
         presets: {
           check: (row, i) => {
-            if (typeof row['slug'] !== 'string' || !slug.test(row['slug'])) throw importRowError('presets', i, 'slug', `must match ${SLUG_PATTERN}`)
+            if (typeof row['slug'] !== 'string' || !SLUG.test(row['slug'])) throw importRowError('presets', i, 'slug', `must match ${SLUG_PATTERN}`)
           },
         },
         preset_versions: {

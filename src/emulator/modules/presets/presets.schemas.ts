@@ -16,7 +16,9 @@ export const MAX_PRESETS = 1000
 export const MAX_VERSIONS = 1000
 
 /** What names a preset: lowercase letters, digits, `-` and `_` (it follows `@preset/` in a model id). */
-export const SLUG_PATTERN = '^[a-z0-9][a-z0-9_-]{0,63}$'
+/** A preset's slug: a fixed pattern (never a user's), linear to match. */
+export const SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/
+export const SLUG_PATTERN = SLUG.source
 
 const ModelId = Type.String({ minLength: 1, maxLength: 256 })
 const ModelList = Type.Array(ModelId, { minItems: 1, maxItems: 16 })

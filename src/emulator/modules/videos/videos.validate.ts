@@ -38,6 +38,9 @@ function sizeShape(size: string): { resolution: string; aspect_ratio: string } {
 }
 
 /** A media URL as the job keeps it: an http(s) URL as given (never fetched), an inline one summarised. */
+/** The head of an inline audio or video reference (`data:audio/mpeg;base64`), by kind. */
+const DATA_URI_HEAD = { audio: /^data:(audio\/[a-z0-9.+-]+);base64$/i, video: /^data:(video\/[a-z0-9.+-]+);base64$/i } as const
+
 function mediaUrl(value: string, field: string, kind: 'image' | 'audio' | 'video'): string {
   if (/^https?:\/\//i.test(value)) {
     if (value.length > MAX_URL) throw fieldError(field, `must be at most ${MAX_URL} characters`)
@@ -57,7 +60,7 @@ function mediaUrl(value: string, field: string, kind: 'image' | 'audio' | 'video
   }
   // Audio and video are accepted and not used: their head only is read.
   const comma = value.indexOf(',')
-  const mime = comma < 0 ? null : new RegExp(`^data:(${kind}/[a-z0-9.+-]+);base64$`, 'i').exec(value.slice(0, comma))
+  const mime = comma < 0 ? null : DATA_URI_HEAD[kind].exec(value.slice(0, comma))
   if (!mime) throw fieldError(field, `must be a data URI like data:${kind}/${kind === 'audio' ? 'mpeg' : 'mp4'};base64,...`)
   return `(inline ${mime[1]!.toLowerCase()}, ${value.length - comma - 1} base64 characters)`
 }

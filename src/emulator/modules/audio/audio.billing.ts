@@ -4,6 +4,7 @@ import type { RequestOrigin } from '../../http/request-origin.ts'
 import { immediateTransaction } from '../../store/db.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { AuthContext } from '../caller.ts'
+import { p50 } from '../catalog/routing.ts'
 import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
 import type { ApiType } from '../chat/chat.repo.ts'
 import type { Charge } from '../ledger/ledger.service.ts'
@@ -27,8 +28,6 @@ export interface AudioBilled {
   costNanos: number
 }
 
-const p50 = (figures: { p50: number } | null): number | null => figures?.p50 ?? null
-
 export function billAudio(ctx: EmulatorContext, caller: AuthContext, model: CatalogModel, region: Region | null, billing: AudioBilling): AudioBilled {
   const now = ctx.clock.now()
   ctx.services.ratelimit.admit(caller.key.hash, caller.account.id, now)
@@ -42,24 +41,21 @@ export function billAudio(ctx: EmulatorContext, caller: AuthContext, model: Cata
       price: billing.price,
     })
     const endpoint = billed.endpoint
-    const created = Math.floor(now / 1000)
-    const id = `gen-${billing.apiType}-${created}-${ctx.ids.generation(`${billing.apiType}:${billed.usage_id}`)}`
     const latencyMs = Math.round((p50(endpoint.latency_last_30m) ?? 0.5) * 1000)
     const tokensPerSecond = p50(endpoint.throughput_last_30m) ?? 50
-    ctx.services.chat.generations.insert({
-      id,
-      usage_id: billed.usage_id,
-      account_id: caller.account.id,
-      api_type: billing.apiType,
-      streamed: 0,
-      finish_reason: null,
-      latency_ms: latencyMs,
-      generation_time_ms: latencyMs + Math.round((billing.workTokens / tokensPerSecond) * 1000),
-      http_referer: billing.origin.referer,
-      app_title: billing.origin.title,
-      user_agent: billing.origin.userAgent,
-      external_user: billing.user,
-      created_at: now,
+    const id = ctx.services.chat.generations.record({
+      usageId: billed.usage_id,
+      accountId: caller.account.id,
+      apiType: billing.apiType,
+      idKind: billing.apiType,
+      idLabel: billing.apiType,
+      origin: billing.origin,
+      user: billing.user,
+      streamed: false,
+      finishReason: null,
+      latencyMs,
+      generationTimeMs: latencyMs + Math.round((billing.workTokens / tokensPerSecond) * 1000),
+      now,
     })
     return { id, endpoint, costNanos: billed.charge.cost_nanos }
   })

@@ -52,3 +52,6 @@ export function routeByPreferences(model: CatalogModel, prefs: ProviderPreferenc
     return healthiest(candidates)
   }
 }
+
+/** The median of an endpoint's figures (latency, throughput), or null where the catalog has none. */
+export const p50 = (figures: { p50?: number | null } | null | undefined): number | null => (typeof figures?.p50 === 'number' ? figures.p50 : null)

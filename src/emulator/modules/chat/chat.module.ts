@@ -32,7 +32,7 @@ export const chatModule = defineModule({
   name: 'chat',
   needs: ['accounts', 'catalog', 'ratelimit', 'faults', 'ledger', 'images', 'journal', 'recordings', 'generations'],
   create: (ctx) => ({
-    generations: createGenerationsRepo(ctx.db),
+    generations: createGenerationsRepo(ctx.db, ctx.ids),
     fixtures: createChatFixturesRepo(ctx.db),
     settings: createChatSettings(ctx.config),
     pacer: createPacer(ctx.clock),

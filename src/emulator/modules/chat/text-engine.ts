@@ -15,7 +15,7 @@ import type { EmulatorContext } from '../module.ts'
 import { immediateTransaction } from '../../store/db.ts'
 import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
 import { invalidModelId } from '../catalog/catalog.errors.ts'
-import { routeByPreferences, type ProviderPreferences } from '../catalog/routing.ts'
+import { routeByPreferences, type ProviderPreferences, p50 } from '../catalog/routing.ts'
 import { contextLengthExceeded, noToolEndpoints, notATextModel } from './chat.errors.ts'
 import { countTokens, loadTokenizer } from '../../core/tokens.ts'
 import type { RecordedText } from '../recordings/recordings.format.ts'
@@ -232,8 +232,6 @@ function checkContext(model: CatalogModel, promptTokens: number, asked: number |
   if (promptTokens + (asked ?? 0) > context) throw contextLengthExceeded(context, promptTokens, asked ?? 0)
 }
 
-const p50 = (figures: { p50?: number | null } | null | undefined): number | null => (typeof figures?.p50 === 'number' ? figures.p50 : null)
-
 /** Writes, bills and records the answers to `ask`: the one way every text surface generates. */
 export async function generateText(ctx: EmulatorContext, caller: AuthContext, ask: TextAsk, call: TextCall): Promise<Completion> {
   // With fallback models, a model whose answer is an error (a chat fixture's) hands the request to the
@@ -405,21 +403,19 @@ function recordGeneration(
     answers: readonly Answer[]
   },
 ): string {
-  const id = `gen-${Math.floor(done.now / 1000)}-${ctx.ids.generation(`chat:${done.usageId}`)}`
-  ctx.services.chat.generations.insert({
-    id,
-    usage_id: done.usageId,
-    account_id: caller.account.id,
-    api_type: call.apiType,
-    streamed: call.streamed ? 1 : 0,
-    finish_reason: done.finishReason,
-    latency_ms: done.latencyMs,
-    generation_time_ms: done.latencyMs + Math.round((done.completionTokens / done.tokensPerSecond) * 1000),
-    http_referer: call.origin.referer,
-    app_title: call.origin.title,
-    user_agent: call.origin.userAgent,
-    external_user: ask.user,
-    created_at: done.now,
+  const id = ctx.services.chat.generations.record({
+    usageId: done.usageId,
+    accountId: caller.account.id,
+    apiType: call.apiType,
+    idKind: null,
+    idLabel: 'chat',
+    origin: call.origin,
+    user: ask.user,
+    streamed: call.streamed,
+    finishReason: done.finishReason,
+    latencyMs: done.latencyMs,
+    generationTimeMs: done.latencyMs + Math.round((done.completionTokens / done.tokensPerSecond) * 1000),
+    now: done.now,
   })
   // Its prompt and answer, for GET /api/v1/generation/content (the generations module, reached lazily).
   ctx.services.generations.keep({ generationId: id, accountId: caller.account.id, operation: call.operation, messages: ask.messages, answers: done.answers })

@@ -14,7 +14,7 @@ import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
 import { invalidModelId } from '../catalog/catalog.errors.ts'
-import { routeByPreferences, type ProviderPreferences } from '../catalog/routing.ts'
+import { routeByPreferences, type ProviderPreferences, p50 } from '../catalog/routing.ts'
 import { bill } from '../ledger/ledger.service.ts'
 import { DEFAULT_JPEG_QUALITY, encodePicture, MEDIA_TYPES, type ImageFormat } from './encode.ts'
 import {
@@ -272,8 +272,6 @@ function checkPixels(field: string, count: number, { width, height }: Dimensions
   }
 }
 
-const p50 = (figures: { p50?: number | null } | null | undefined): number | null => (typeof figures?.p50 === 'number' ? figures.p50 : null)
-
 /** What `count` images and a prompt cost at an endpoint: its per-image price, and its prompt price where it has one. */
 export function imageCostNanos(pricing: CatalogEndpoint['pricing'], count: number, promptTokens: number): number {
   return count * usdToNanos(priceUsd(pricing.image)) + tokenCostNanos(pricing, promptTokens)
@@ -307,22 +305,20 @@ export async function makeImages(
       route: routeByPreferences(model, job.provider),
       price: (endpoint) => ({ prompt_tokens: promptTokens, completion_tokens: 0, cost_nanos: imageCostNanos(endpoint.pricing, n, promptTokens) }),
     })
-    const id = `gen-img-${created}-${ctx.ids.generation(`img:${billed.usage_id}`)}`
     const latencyMs = Math.round((p50(billed.endpoint.latency_last_30m) ?? 0.5) * 1000)
-    ctx.services.chat.generations.insert({
-      id,
-      usage_id: billed.usage_id,
-      account_id: caller.account.id,
-      api_type: 'image',
-      streamed: 0,
-      finish_reason: 'stop',
-      latency_ms: latencyMs,
-      generation_time_ms: latencyMs + n * RENDER_MS_PER_IMAGE,
-      http_referer: call.origin.referer,
-      app_title: call.origin.title,
-      user_agent: call.origin.userAgent,
-      external_user: job.user,
-      created_at: now,
+    const id = ctx.services.chat.generations.record({
+      usageId: billed.usage_id,
+      accountId: caller.account.id,
+      apiType: 'image',
+      idKind: 'img',
+      idLabel: 'img',
+      origin: call.origin,
+      user: job.user,
+      streamed: false,
+      finishReason: 'stop',
+      latencyMs,
+      generationTimeMs: latencyMs + n * RENDER_MS_PER_IMAGE,
+      now,
     })
     return { id, billed }
   })

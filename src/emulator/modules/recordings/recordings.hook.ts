@@ -18,7 +18,7 @@ import { addRouteHook } from '../../http/route-hooks.ts'
 import { keepMedia, MEDIA_TYPES, noteSource, type MediaType } from '../../journal/journal.ts'
 import { immediateTransaction } from '../../store/db.ts'
 import type { ApiType } from '../chat/chat.repo.ts'
-import { routeByPreferences } from '../catalog/routing.ts'
+import { routeByPreferences, p50 } from '../catalog/routing.ts'
 import { bill } from '../ledger/ledger.service.ts'
 import type { EmulatorContext } from '../module.ts'
 import { noRecording } from './recordings.errors.ts'
@@ -114,8 +114,6 @@ function promptTokensOf(json: unknown): number {
   return typeof tokens === 'number' && Number.isInteger(tokens) && tokens >= 0 ? tokens : 0
 }
 
-const p50 = (figures: { p50?: number | null } | null): number | null => (typeof figures?.p50 === 'number' ? figures.p50 : null)
-
 /**
  * Answers with a recording of another operation: its JSON or bytes, content type and status, billed
  * at the recorded cost through the ledger (402 first, guardrails, key limits), with a generation row
@@ -140,24 +138,21 @@ function replayRaw(ctx: EmulatorContext, request: FastifyRequest, reply: Fastify
       route: routeByPreferences(model, isObject(provider) ? provider : undefined),
       price: () => ({ prompt_tokens: promptTokensOf(raw.json), cost_nanos: usdToNanos(raw.cost) }),
     })
-    const created = Math.floor(now / 1000)
     const apiType = API_TYPE[operation]
-    const id = `gen-${apiType}-${created}-${ctx.ids.generation(`${apiType}:${billed.usage_id}`)}`
     const latencyMs = Math.round(found.latencyMs ?? (p50(billed.endpoint.latency_last_30m) ?? 0.5) * 1000)
-    ctx.services.chat.generations.insert({
-      id,
-      usage_id: billed.usage_id,
-      account_id: who.account.id,
-      api_type: apiType,
-      streamed: 0,
-      finish_reason: null,
-      latency_ms: latencyMs,
-      generation_time_ms: latencyMs,
-      http_referer: origin.referer,
-      app_title: origin.title,
-      user_agent: origin.userAgent,
-      external_user: isObject(request.body) && typeof request.body.user === 'string' ? request.body.user : null,
-      created_at: now,
+    const id = ctx.services.chat.generations.record({
+      usageId: billed.usage_id,
+      accountId: who.account.id,
+      apiType,
+      idKind: apiType,
+      idLabel: apiType,
+      origin,
+      user: isObject(request.body) && typeof request.body.user === 'string' ? request.body.user : null,
+      streamed: false,
+      finishReason: null,
+      latencyMs,
+      generationTimeMs: latencyMs,
+      now,
     })
     ctx.services.recordings.use(found.file)
     return id

@@ -10,7 +10,7 @@ import type { EmulatorContext } from '../module.ts'
 import type { AuthContext } from '../caller.ts'
 import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
 import { invalidModelId } from '../catalog/catalog.errors.ts'
-import { routeByPreferences } from '../catalog/routing.ts'
+import { routeByPreferences, p50 } from '../catalog/routing.ts'
 import { bill } from '../ledger/ledger.service.ts'
 import { cachedVector, shelf, type CachedVector } from '../embeddings/vector-cache.ts'
 import { embedFeatures, imageFeatures, textFeatures } from '../embeddings/vectors.ts'
@@ -51,8 +51,6 @@ function contentVector(model: string, item: RerankItem): CachedVector {
     }
   })
 }
-
-const p50 = (figures: { p50: number } | null): number | null => figures?.p50 ?? null
 
 /** What the search units and tokens cost at an endpoint: its request price per search unit, its prompt price per token. */
 const costNanos = (endpoint: CatalogEndpoint, searchUnits: number, tokens: number): number =>
@@ -99,24 +97,21 @@ export async function createRerank(
       price: (endpoint) => ({ prompt_tokens: totalTokens, cost_nanos: costNanos(endpoint, searchUnits, totalTokens) }),
     })
     const endpoint = billed.endpoint
-    const created = Math.floor(now / 1000)
-    const id = `gen-rerank-${created}-${ctx.ids.generation(`rerank:${billed.usage_id}`)}`
     const latencyMs = Math.round((p50(endpoint.latency_last_30m) ?? 0.2) * 1000)
     const tokensPerSecond = p50(endpoint.throughput_last_30m) ?? 5000
-    ctx.services.chat.generations.insert({
-      id,
-      usage_id: billed.usage_id,
-      account_id: caller.account.id,
-      api_type: 'rerank',
-      streamed: 0,
-      finish_reason: null,
-      latency_ms: latencyMs,
-      generation_time_ms: latencyMs + Math.round((totalTokens / tokensPerSecond) * 1000),
-      http_referer: origin.referer,
-      app_title: origin.title,
-      user_agent: origin.userAgent,
-      external_user: body.user ?? null,
-      created_at: now,
+    const id = ctx.services.chat.generations.record({
+      usageId: billed.usage_id,
+      accountId: caller.account.id,
+      apiType: 'rerank',
+      idKind: 'rerank',
+      idLabel: 'rerank',
+      origin,
+      user: body.user ?? null,
+      streamed: false,
+      finishReason: null,
+      latencyMs,
+      generationTimeMs: latencyMs + Math.round((totalTokens / tokensPerSecond) * 1000),
+      now,
     })
     return {
       id,

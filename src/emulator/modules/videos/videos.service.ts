@@ -88,22 +88,20 @@ export class VideosService {
             price: () => ({ prompt_tokens: 0, cost_nanos: costNanos }),
           })
           const now = ctx.clock.now()
-          const generationId = `gen-${Math.floor(now / 1000)}-${ctx.ids.generation(`video:${billed.usage_id}`)}`
           const dwell = ctx.services.video.settings
-          ctx.services.chat.generations.insert({
-            id: generationId,
-            usage_id: billed.usage_id,
-            account_id: job.caller.account.id,
-            api_type: 'video',
-            streamed: 0,
-            finish_reason: null,
-            latency_ms: 0,
-            generation_time_ms: dwell.created_ms + dwell.queueing_ms + dwell.processing_ms,
-            http_referer: job.from.referer,
-            app_title: job.from.title,
-            user_agent: job.from.userAgent,
-            external_user: null,
-            created_at: now,
+          const generationId = ctx.services.chat.generations.record({
+            usageId: billed.usage_id,
+            accountId: job.caller.account.id,
+            apiType: 'video',
+            idKind: null,
+            idLabel: 'video',
+            origin: job.from,
+            user: null,
+            streamed: false,
+            finishReason: null,
+            latencyMs: 0,
+            generationTimeMs: dwell.created_ms + dwell.queueing_ms + dwell.processing_ms,
+            now,
           })
           const stored: StoredGatewayVideoRequest = {
             operation: GATEWAY_OPERATION,

@@ -4,6 +4,7 @@
 // Pure (no DOM): the Requests view reads recorded answers with it, the Playground live ones. The
 // Responses and Messages APIs' answers are read into the same shape (responses.ts, messages.ts).
 import { describeUrl } from './describe.ts'
+import { type Json, isObject, num, readEvent, str } from './json.ts'
 
 export interface ToolCallView {
   /** The call's place in its message (streams address argument pieces by it). */
@@ -61,11 +62,6 @@ export interface StreamedAnswer extends Answer {
   /** Events whose data was not JSON. */
   unreadable: number
 }
-
-type Json = Record<string, unknown>
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value)
-const str = (value: unknown): string | null => (typeof value === 'string' ? value : null)
-const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null)
 
 /** The error an answer carries (`{"error": {"code", "message"}}`), or null. */
 export function errorOf(body: unknown): GatewayError | null {
@@ -148,22 +144,8 @@ export class StreamAssembler {
 
   /** One event's data: a chunk's JSON, or `[DONE]`. */
   push(data: string): void {
-    this.answer.events++
-    if (data === '[DONE]') {
-      this.answer.done = true
-      return
-    }
-    let chunk: unknown
-    try {
-      chunk = JSON.parse(data)
-    } catch {
-      this.answer.unreadable++
-      return
-    }
-    if (!isObject(chunk)) {
-      this.answer.unreadable++
-      return
-    }
+    const chunk = readEvent(this.answer, data)
+    if (!chunk) return
     this.answer.id ??= str(chunk.id)
     this.answer.model ??= str(chunk.model)
     this.answer.provider ??= str(chunk.provider)

@@ -7,11 +7,7 @@
 import { errorOf, type Answer, type AnswerChoice, type GatewayError, type StreamedAnswer, type ToolCallView, type Usage } from './answer.ts'
 import { describeUrl } from './describe.ts'
 import type { ContentPart, MessageView, RequestView } from './request.ts'
-
-type Json = Record<string, unknown>
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value)
-const str = (value: unknown): string | null => (typeof value === 'string' ? value : null)
-const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null)
+import { type Json, isObject, num, readEvent, str } from './json.ts'
 
 /** A tool_use block's input as the JSON text a tool call shows. */
 const inputText = (input: unknown): string => (input === undefined || (isObject(input) && Object.keys(input).length === 0) ? '' : JSON.stringify(input))
@@ -197,20 +193,10 @@ export class MessagesStreamAssembler {
   private started = false
 
   push(data: string): void {
-    this.answer.events++
     // Anthropic's streams end with message_stop; the gateway may add a [DONE] after it.
-    if (data === '[DONE]') {
-      this.answer.done = true
-      return
-    }
-    let event: unknown
-    try {
-      event = JSON.parse(data)
-    } catch {
-      this.answer.unreadable++
-      return
-    }
-    if (!isObject(event) || typeof event.type !== 'string') {
+    const event = readEvent(this.answer, data)
+    if (!event) return
+    if (typeof event.type !== 'string') {
       this.answer.unreadable++
       return
     }

@@ -4,6 +4,7 @@
 // Pure (no DOM), and lenient: the gateway has already said what was wrong with a bad request.
 import { type ToolCallView } from './answer.ts'
 import { describeUrl } from './describe.ts'
+import { type Json, isObject, str } from './json.ts'
 
 export type ContentPart = { kind: 'text'; text: string } | { kind: 'media'; label: string }
 
@@ -30,10 +31,6 @@ export interface RequestView {
   /** Options worth seeing beside the conversation (temperature, max_tokens, seed, n, stop...). */
   options: Array<[name: string, value: string]>
 }
-
-type Json = Record<string, unknown>
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value)
-const str = (value: unknown): string | null => (typeof value === 'string' ? value : null)
 
 function mediaLabel(part: Json): string {
   const type = str(part.type) ?? 'part'

@@ -6,11 +6,7 @@
 import { errorOf, type Answer, type AnswerChoice, type GatewayError, type StreamedAnswer, type ToolCallView, type Usage } from './answer.ts'
 import { describeUrl } from './describe.ts'
 import type { ContentPart, MessageView, RequestView } from './request.ts'
-
-type Json = Record<string, unknown>
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value)
-const str = (value: unknown): string | null => (typeof value === 'string' ? value : null)
-const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null)
+import { type Json, isObject, num, readEvent, str } from './json.ts'
 
 // ---- The request ----
 
@@ -256,19 +252,9 @@ export class ResponsesStreamAssembler {
   private final: Answer | null = null
 
   push(data: string): void {
-    this.answer.events++
-    if (data === '[DONE]') {
-      this.answer.done = true
-      return
-    }
-    let event: unknown
-    try {
-      event = JSON.parse(data)
-    } catch {
-      this.answer.unreadable++
-      return
-    }
-    if (!isObject(event) || typeof event.type !== 'string') {
+    const event = readEvent(this.answer, data)
+    if (!event) return
+    if (typeof event.type !== 'string') {
       this.answer.unreadable++
       return
     }

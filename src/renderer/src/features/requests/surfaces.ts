@@ -7,11 +7,7 @@
 import type { JournalEntry } from '../../../../emulator/admin/types.ts'
 import { errorOf, type GatewayError } from '../../chat/answer.ts'
 import { header, jsonBody, kept, LIMIT_HINT } from './body.ts'
-
-type Json = Record<string, unknown>
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value)
-const str = (value: unknown): string | null => (typeof value === 'string' ? value : null)
-const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null)
+import { type Json, isObject, num, str } from '../../chat/json.ts'
 
 export type SurfaceKind = 'images' | 'speech' | 'transcription' | 'rerank'
 

@@ -74,5 +74,6 @@ export function recordUsage(emu: Emulator, keyHash: string, costUsd: number, at:
     cost_nanos: usdToNanos(costUsd),
     byok: byok ? 1 : 0,
     created_at: typeof at === 'number' ? at : Date.parse(at),
+    workspace_id: key.workspace_id ?? emu.ctx.services.accounts.get(key.account_id)!.workspace_id,
   })
 }

@@ -70,6 +70,7 @@ export function backfillDemoUsage(ctx: EmulatorContext, makeFaker: MakeFaker, ac
         cost_nanos: cost,
         byok: byok ? 1 : 0,
         created_at: at,
+        workspace_id: key.workspace_id ?? account.workspace_id,
       })
       if (!byok) {
         ctx.services.accounts.addSpend(accountId, cost)

@@ -51,7 +51,9 @@ export function createByokRepo(db: DB) {
   )
   const countStmt = db.prepare<ByokFilter, { n: number }>(`SELECT COUNT(*) AS n FROM byok_credentials WHERE ${where}`)
   const nextOrderStmt = db.prepare<ByokFilter, { n: number }>(`SELECT COALESCE(MAX(sort_order) + 1, 0) AS n FROM byok_credentials WHERE ${where}`)
-  const usableStmt = db.prepare<ByokFilter, ByokRow>(`SELECT * FROM byok_credentials WHERE ${where} AND disabled = 0 ORDER BY is_fallback, sort_order, rowid`)
+  // Sorted in `usable`, not by ORDER BY: SQLite recompiles a statement whose ORDER BY meets a bound parameter
+  // each time the parameter is bound, and this runs on every billed request.
+  const usableStmt = db.prepare<ByokFilter, ByokRow>(`SELECT * FROM byok_credentials WHERE ${where} AND disabled = 0`)
   const accountStmt = db.prepare<[string], ByokRow>('SELECT * FROM byok_credentials WHERE account_id = ? ORDER BY created_at, rowid')
   const inWorkspaceStmt = db.prepare<[string, string], { n: number }>('SELECT COUNT(*) AS n FROM byok_credentials WHERE account_id = ? AND workspace_id = ?')
 
@@ -66,7 +68,7 @@ export function createByokRepo(db: DB) {
     /** The place a new credential of this provider takes in its workspace: after every other. */
     nextSortOrder: (filter: ByokFilter) => nextOrderStmt.get(filter)!.n,
     /** The enabled credentials of one provider in one workspace, in the order they would be tried. */
-    usable: (filter: ByokFilter) => usableStmt.all(filter),
+    usable: (filter: ByokFilter) => usableStmt.all(filter).sort((a, b) => a.is_fallback - b.is_fallback || a.sort_order - b.sort_order),
     /** Every credential of an account, in every workspace (the admin API's view). */
     ofAccount: (accountId: string) => accountStmt.all(accountId),
     /** How many credentials a workspace holds (what a workspace's deletion would leave behind). */

@@ -92,6 +92,7 @@ function billNow<E extends LedgerEndpoint>(ctx: EmulatorContext, request: Billin
       cost_nanos: charge.cost_nanos,
       byok: byok ? 1 : 0,
       created_at: now,
+      workspace_id: key.workspace_id ?? account.workspace_id,
     })
     if (!byok) ctx.services.accounts.addSpend(account.id, charge.cost_nanos)
     recordEffect('usage', usage_id)
@@ -149,7 +150,7 @@ function checkBudgets(ctx: EmulatorContext, key: KeyRow, account: AccountRow, no
     }
   }
 
-  const workspaceBudget = ctx.services.workspaces.exceededBudget(key.hash, now)
+  const workspaceBudget = ctx.services.workspaces.exceededBudget(key.workspace_id ?? account.workspace_id, now)
   if (workspaceBudget) throw workspaceBudgetExceeded(workspaceBudget)
 
   if (key.limit_nanos !== null) {

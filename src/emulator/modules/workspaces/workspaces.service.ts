@@ -42,8 +42,8 @@ export interface WorkspacesService {
   ofKey(hash: string): string | undefined
   /** Creates an account's default workspace; call inside the transaction that creates the account. */
   insertDefault(account: Pick<AccountRow, 'id' | 'workspace_id' | 'created_at'>, createdBy: string | null): void
-  /** The first budget (narrowest interval first) of the key's workspace that is spent, or undefined. */
-  exceededBudget(keyHash: string, now: number): ExceededBudget | undefined
+  /** The first budget (narrowest interval first) of a workspace (a key's) that is spent, or undefined. */
+  exceededBudget(workspaceId: string, now: number): ExceededBudget | undefined
   /**
    * Declares records of another area that belong to a workspace (BYOK credentials, destinations, presets,
    * files, SCIM mappings): a workspace that holds any cannot be deleted, so none is left pointing at nothing.
@@ -89,23 +89,24 @@ export function createWorkspacesService(ctx: EmulatorContext): WorkspacesService
         updated_at: null,
       })
     },
-    exceededBudget(keyHash, now) {
-      const budgets = repo.keyBudgets(keyHash)
+    exceededBudget(workspaceId, now) {
+      const budgets = repo.budgets(workspaceId)
       if (budgets.length === 0) return undefined
+      const workspace = repo.get(workspaceId)!
       const starts = windowStarts(now)
       for (const budget of budgets) {
         const since = budget.reset_interval === 'lifetime' ? 0 : windowStartFor(budget.reset_interval, starts)
         const spent = repo.spentNanos({
-          account_id: budget.account_id,
-          workspace_id: budget.workspace_id,
+          account_id: workspace.account_id,
+          workspace_id: workspace.id,
           since,
           now,
-          include_byok: budget.include_byok_in_budgets === 1,
+          include_byok: workspace.include_byok_in_budgets === 1,
         })
         if (spent >= budget.limit_nanos) {
           return {
-            workspace_id: budget.workspace_id,
-            workspace_name: budget.workspace_name,
+            workspace_id: workspace.id,
+            workspace_name: workspace.name,
             reset_interval: budget.reset_interval,
             limit_nanos: budget.limit_nanos,
             spent_nanos: spent,

@@ -9,6 +9,7 @@ import { createGenerationsRepo, generationsState, type GenerationsRepo } from '.
 import { createPacer, type Pacer } from './chat.pace.ts'
 import { chatRoutes } from './chat.routes.ts'
 import { SchemaFiller } from './schema-filler.ts'
+import { createAnswerCache, type AnswerCache } from './answer-cache.ts'
 import { chatSettingsState, createChatSettings, type ChatSettingsHolder } from './chat.settings.ts'
 
 export interface ChatService {
@@ -20,6 +21,8 @@ export interface ChatService {
   pacer: Pacer
   /** The worker that fills schemas for every text surface (one, not one per surface). */
   filler: SchemaFiller
+  /** Answers already written, by what they were written from. */
+  answers: AnswerCache
 }
 
 declare module '../module.ts' {
@@ -37,6 +40,7 @@ export const chatModule = defineModule({
     settings: createChatSettings(ctx.config),
     pacer: createPacer(ctx.clock),
     filler: new SchemaFiller(),
+    answers: createAnswerCache(),
   }),
   state: (ctx) => [
     generationsState(ctx.db),

@@ -22,7 +22,7 @@ import type { RecordedText } from '../recordings/recordings.format.ts'
 import { bill, settle } from '../ledger/ledger.service.ts'
 import { loadFaker, type MakeFaker } from '../../core/faker.ts'
 import { faultError } from '../../faults/faults.ts'
-import { givenAnswer, writeAnswers, type Answer, type AnswerRequest, type FinishReason } from './chat.answer.ts'
+import { givenAnswer, type Answer, type AnswerRequest, type FinishReason } from './chat.answer.ts'
 import type { ChatFixtureAnswer } from './chat-fixtures.schemas.ts'
 import { answeringFixture, type FixtureSubject } from './chat-fixtures.service.ts'
 import { answerTokensFor } from './chat.settings.ts'
@@ -303,7 +303,7 @@ async function generateWith(ctx: EmulatorContext, caller: AuthContext, ask: Text
     const generated =
       round === 0 && answeringFixture(ctx.services.chat.fixtures, caller.account.id, subject)
         ? null
-        : await writeAnswers(prepared.answerRequest, ask.choices, prepared.makeFaker, ctx.services.chat.filler)
+        : await ctx.services.chat.answers.write(prepared.answerRequest, ask.choices, prepared.makeFaker, ctx.services.chat.filler)
     const outcome = billCompletion(ctx, caller, prepared, call, { endpoints, now, subject, generated, imageCount: images?.count })
     if (outcome === 'no answers') continue
     if ('error' in outcome) throw new ModelFailed(model.id, outcome.error)

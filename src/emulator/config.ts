@@ -2,10 +2,10 @@
 // Every bad value is reported in one line that names the setting, where it came from and what is allowed.
 import { existsSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { parseDuration } from './core/clock.ts'
 import { ON_MISS, type OnMiss } from './core/types.ts'
+import { BUNDLED_FIXTURES, PACKAGE_ROOT } from './core/package-root.ts'
 
 export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug'
 
@@ -13,23 +13,8 @@ export class ConfigError extends Error {
   override name = 'ConfigError'
 }
 
-const PACKAGE_NAME = 'model-gateway-emulator'
+export { PACKAGE_ROOT, BUNDLED_FIXTURES } from './core/package-root.ts'
 
-/**
- * The package's own folder (fixtures, the built UI, package.json), found by walking up from this
- * module: it runs as TypeScript (src/emulator), compiled (dist), bundled (out/cli) and installed in
- * another project's node_modules, each at a different depth.
- */
-function findPackageRoot(from: string): string {
-  for (let dir = from; ; dir = dirname(dir)) {
-    const manifest = join(dir, 'package.json')
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === PACKAGE_NAME) return dir
-    if (dirname(dir) === dir) throw new Error(`cannot find the ${PACKAGE_NAME} package above ${from}`)
-  }
-}
-
-export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)))
-export const BUNDLED_FIXTURES = join(PACKAGE_ROOT, 'fixtures')
 export const VERSION: string = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version
 
 /** Where the database lives by default: the user's data directory, per platform convention. */

@@ -12,3 +12,29 @@ describe('counting tokens in pieces', () => {
     for (const text of texts) expect(countTokens(text)).toBe(tokenizerNow().encode(text).length)
   })
 })
+
+describe('the tokenizer', () => {
+  it('is built from a copy of the package ranks that has not drifted (else run scripts/generate-token-ranks.ts)', async () => {
+    const { readFile } = await import('node:fs/promises')
+    const { TOKEN_RANKS_FILE } = await import('../../../src/emulator/core/tokens.ts')
+    const { default: packaged } = await import('gpt-tokenizer/bpeRanks/cl100k_base')
+    const copied = JSON.parse(await readFile(TOKEN_RANKS_FILE, 'utf8')) as unknown[]
+    expect(copied.length).toBe(packaged.length)
+    expect(JSON.stringify(copied)).toBe(JSON.stringify(packaged))
+  })
+
+  it('counts as the package own encoding does', async () => {
+    await loadTokenizer()
+    const reference = await import('gpt-tokenizer/encoding/cl100k_base')
+    const text = `Üñíçødé naïve café, 東京 🚀 ${words(300)} \u{1F600}\u0000`
+    expect(tokenizerNow().encode(text)).toEqual(reference.encode(text))
+  })
+})
+
+describe('special tokens spelt in text', () => {
+  it('count as the ordinary text they are, never as the special token or an error', async () => {
+    await loadTokenizer()
+    expect(countTokens('<|endoftext|>')).toBeGreaterThan(1)
+    expect(tokenizerNow().decode(tokenizerNow().encode('a <|endoftext|> b'))).toBe('a <|endoftext|> b')
+  })
+})

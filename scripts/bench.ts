@@ -4,7 +4,7 @@
 // load generator's memory is not counted as theirs. The chat, Responses, Messages and one-input embeddings rows also
 // run aimock (@copilotkit/aimock, the closest peer) in its own process, with fixtures that give the emulator's
 // answers. A benchmark, not a test: it prints, it never fails.
-// BENCH_SECONDS (default 2) and BENCH_CONNECTIONS (default 10) tune a run.
+// BENCH_SECONDS (default 2) and BENCH_CONNECTIONS (default 10) tune a run; BENCH_ONLY (a regular expression) picks rows.
 import autocannon from 'autocannon'
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
@@ -681,11 +681,15 @@ async function videoRows(): Promise<void> {
 // ---- The run -------------------------------------------------------------------------------------------
 
 const started = performance.now()
-await inProcessStartRow()
-await coldStartRow()
-await throughputRows()
-await journalCostRow()
-await videoRows()
+// BENCH_ONLY=<regular expression>: only the rows whose names match (e.g. BENCH_ONLY=chat, BENCH_ONLY='start|models').
+const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null
+const wanted = (name: string): boolean => only === null || only.test(name)
+if (wanted('startEmulator start')) await inProcessStartRow()
+if (wanted('CLI cold start')) await coldStartRow()
+CASES.splice(0, CASES.length, ...CASES.filter((c) => wanted(c.name)))
+if (CASES.length > 0) await throughputRows()
+if (wanted('journal cost')) await journalCostRow()
+if (wanted('video tasks callbacks')) await videoRows()
 const peak = Math.max(...rows.map((r) => (typeof r['RSS MB'] === 'number' ? r['RSS MB'] : 0)))
 rows.push({
   case: 'Peak RSS of an emulator process under the load above',

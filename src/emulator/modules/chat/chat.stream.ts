@@ -4,19 +4,21 @@
 // and `data: [DONE]`. Pacing, batching and faults are the text engine's (text-stream.ts).
 import { usageOf } from './chat.service.ts'
 import type { Completion } from './text-engine.ts'
-import { ARGUMENT_PIECE, pieces, sse, type FrameSource } from './text-stream.ts'
+import { ARGUMENT_PIECE, pieces, type FrameSource } from './text-stream.ts'
 
 /** What the real gateway sends first, while the model "thinks". */
 const PROCESSING = ': OPENROUTER PROCESSING\n\n'
 
 type Kind = 'chat' | 'text'
 
-type StreamEvent = { data: Record<string, unknown>; tokens: number }
+type StreamEvent = { text: string; tokens: number }
 
-/** The events of one completion, each with the tokens it carries (for timing), made as they are sent. */
+/** The events of one completion as their frames, each with the tokens it carries (for timing), made as they are sent. */
 function* events(completion: Completion, kind: Kind): Generator<StreamEvent> {
-  const base = chunkBase(completion, kind)
-  const chunk = (choice: Record<string, unknown>, tokens = 0): StreamEvent => ({ data: { ...base, choices: [choice] }, tokens })
+  // What every chunk starts with is serialized once; each chunk adds only its choice (the bytes are
+  // those of `sse({ ...base, choices: [choice] })`, for a fraction of the work).
+  const head = `data: ${JSON.stringify(chunkBase(completion, kind)).slice(0, -1)},"choices":[`
+  const chunk = (choice: Record<string, unknown>, tokens = 0): StreamEvent => ({ text: `${head}${JSON.stringify(choice)}]}\n\n`, tokens })
   for (const [index, a] of completion.answers.entries()) {
     if (kind === 'text') {
       for (const piece of pieces(a.content ?? '')) yield chunk({ index, text: piece, finish_reason: null, native_finish_reason: null, logprobs: null }, 1)
@@ -57,7 +59,7 @@ function* events(completion: Completion, kind: Kind): Generator<StreamEvent> {
     }
     yield chunk({ index, delta: {}, finish_reason: a.finishReason, native_finish_reason: a.finishReason, logprobs: null })
   }
-  yield { data: { ...base, choices: [], usage: usageOf(completion) }, tokens: 0 }
+  yield { text: `${head}],"usage":${JSON.stringify(usageOf(completion))}}\n\n`, tokens: 0 }
 }
 
 /** What the real gateway names an error of each status in a stream's error chunk. */
@@ -81,9 +83,7 @@ export const ERROR_TYPES: Record<number, string> = {
 export function chatFrames(completion: Completion, kind: Kind): FrameSource {
   return {
     prelude: PROCESSING,
-    frames: (function* () {
-      for (const event of events(completion, kind)) yield { text: sse(event.data), tokens: event.tokens }
-    })(),
+    frames: events(completion, kind),
     epilogue: 'data: [DONE]\n\n',
     errorFrame: (error) =>
       errorChunk(completion, kind, { code: error.status, message: error.message, metadata: { error_type: ERROR_TYPES[error.status] ?? 'server' } }),

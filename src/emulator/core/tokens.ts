@@ -69,10 +69,25 @@ function* tokenPieces(text: string): Generator<string> {
   }
 }
 
+/**
+ * Counts of short texts seen lately: a conversation sends its earlier messages again with every turn,
+ * and a test suite the same prompts, so most counts were made before. Texts up to COUNTED_CHARS, at most
+ * COUNTED_TEXTS of them (the map is emptied when full: cheaper than an order to keep, and as good here).
+ */
+const COUNTED_CHARS = 1024
+const COUNTED_TEXTS = 2048
+const counted = new Map<string, number>()
+
 export function countTokens(text: string): number {
+  const known = text.length <= COUNTED_CHARS ? counted.get(text) : undefined
+  if (known !== undefined) return known
   const encoder = tokenizerNow()
   let tokens = 0
   for (const piece of tokenPieces(text)) tokens += encoder.encode(piece).length
+  if (text.length <= COUNTED_CHARS) {
+    if (counted.size >= COUNTED_TEXTS) counted.clear()
+    counted.set(text, tokens)
+  }
   return tokens
 }
 

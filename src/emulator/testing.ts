@@ -87,7 +87,7 @@ export class EmulatorAdmin {
     await this.call('DELETE', `/faults/${id}`)
   }
 
-  /** Journal entries, newest first. */
+  /** Journal entries, newest first; `key` takes a key or its hash, `account` an account's id. */
   async journal(query: JournalQuery = {}): Promise<JournalEntry[]> {
     const search = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))
     return (await this.call<Envelope<JournalEntry[]>>('GET', `/journal?${search}`)).data
@@ -162,6 +162,11 @@ export class Workspace {
   /** Completes the OAuth authorization page for this account (see EmulatorAdmin.authorize): the code. */
   async authorize(input: Omit<AuthorizeInput, 'accountId'>): Promise<string> {
     return this.admin.authorize({ ...input, accountId: this.accountId })
+  }
+
+  /** This account's journal entries only, newest first (the other workspaces' requests are not there). */
+  async journal(query: Omit<JournalQuery, 'account'> = {}): Promise<JournalEntry[]> {
+    return this.admin.journal({ ...query, account: this.accountId })
   }
 
   /** Removes every chat fixture of this account. */

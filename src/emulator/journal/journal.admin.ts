@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { ApiError } from '../core/errors.ts'
+import { sha256Hex } from '../core/rng.ts'
 import type { EmulatorContext } from '../modules/module.ts'
 import { JournalEntry, JournalListQuery } from './journal.schemas.ts'
 import { EventStream, MAX_SUBSCRIBERS } from './event-stream.ts'
@@ -73,13 +74,26 @@ function harEntry(entry: JournalEntry, origin: string) {
   }
 }
 
+/** The hash the journal files a key's requests under: the key's, or the hash itself when given one. */
+const keyHashOf = (key: string): string => (/^[0-9a-f]{64}$/i.test(key) ? key.toLowerCase() : sha256Hex(key))
+
 export const journalAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
   const journal = ctx.services.journal
-  const filterOf = (q: { status?: number; operation?: string; path?: string; key?: string; fault?: string; since?: string; until?: string }) => ({
+  const filterOf = (q: {
+    status?: number
+    operation?: string
+    path?: string
+    key?: string
+    account?: string
+    fault?: string
+    since?: string
+    until?: string
+  }) => ({
     status: q.status,
     operation: q.operation,
     path: q.path,
-    key_hash: q.key,
+    key_hash: q.key === undefined ? undefined : keyHashOf(q.key),
+    account_id: q.account,
     fault: q.fault,
     since: q.since === undefined ? undefined : Date.parse(q.since),
     until: q.until === undefined ? undefined : Date.parse(q.until),

@@ -162,6 +162,8 @@ export interface JournalFilter {
   operation?: string | undefined
   path?: string | undefined
   key_hash?: string | undefined
+  /** One account's requests only (a test's workspace in a shared emulator). */
+  account_id?: string | undefined
   fault?: string | undefined
   since?: number | undefined
   until?: number | undefined
@@ -298,6 +300,7 @@ export class Journal {
         (filter.operation === undefined || e.operation === filter.operation) &&
         (filter.path === undefined || e.url.split('?')[0]!.includes(filter.path)) &&
         (filter.key_hash === undefined || e.key_hash === filter.key_hash) &&
+        (filter.account_id === undefined || e.account_id === filter.account_id) &&
         (filter.fault === undefined || (filter.fault === 'any' ? e.fault !== null : e.fault === filter.fault)) &&
         (filter.since === undefined || e.time >= filter.since) &&
         (filter.until === undefined || e.time <= filter.until),

@@ -31,6 +31,30 @@ describe('model-gateway-emulator/testing', () => {
     await a.delete()
   })
 
+  it('scopes the journal to a workspace: two workspaces each retrying two 429s see their own two', async () => {
+    const [a, b] = await Promise.all([emu.admin.workspace({ credits_usd: 10 }), emu.admin.workspace({ credits_usd: 10 })])
+    for (const ws of [a, b]) {
+      await ws.fault({ match: { operation: 'embeddings.create' }, action: { status: 429 }, remaining: 2 })
+      const client = new OpenAI({ apiKey: ws.keys.standard, baseURL: ws.apiUrl }) // retries 429s by itself
+      expect((await client.embeddings.create({ model: 'openai/text-embedding-3-small', input: 'hello' })).data).toHaveLength(1)
+    }
+    for (const ws of [a, b]) {
+      const faulted = await ws.journal({ status: 429 })
+      expect(faulted).toHaveLength(2)
+      expect(faulted.every((entry) => entry.account_id === ws.accountId)).toBe(true)
+      expect(await ws.journal({ operation: 'embeddings.create' })).toHaveLength(3)
+    }
+    // The key filter takes the key itself or its hash, and finds the same entries.
+    const byKey = await emu.admin.journal({ key: a.keys.standard, status: 429 })
+    expect(byKey.map((entry) => entry.id)).toEqual((await a.journal({ status: 429 })).map((entry) => entry.id))
+    expect(await emu.admin.journal({ key: byKey[0]!.key_hash!, status: 429 })).toEqual(byKey)
+    expect(await emu.admin.journal({ key: byKey[0]!.key_hash!.toUpperCase(), status: 429 })).toEqual(byKey)
+    // A key nobody used finds nothing, and a filter that is not a key is a 400 naming it.
+    expect(await emu.admin.journal({ key: 'sk-gw-v1-unused' })).toEqual([])
+    await expect(emu.admin.journal({ key: 'x'.repeat(600) })).rejects.toThrow(/400.*key/)
+    await Promise.all([a.delete(), b.delete()])
+  })
+
   it('gives a workspace chat fixtures: the openai client gets the scripted answers, the other workspace does not', async () => {
     const [a, b] = await Promise.all([emu.admin.workspace({ credits_usd: 10 }), emu.admin.workspace({ credits_usd: 10 })])
     const fixture = await a.chatFixture({ match: { last_user: 'refund' }, answer: { content: 'Your refund is on its way.' }, times: 1 })

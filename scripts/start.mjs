@@ -37,5 +37,5 @@ function stopWatching(signal) {
 }
 for (const name of STOP_SIGNALS) process.on(name, stopWatching)
 
-ensureUiBuild()
-await import(pathToFileURL(ensureCliBundle()).href)
+ensureUiBuild({ progress: true })
+await import(pathToFileURL(ensureCliBundle({ progress: true })).href)

@@ -10,6 +10,8 @@ import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../..
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const hasChromium = existsSync(CHROMIUM)
+// Said where the run shows it (the file's stderr), not only in a skipped suite's name.
+if (!hasChromium) console.warn(`Skipping the inspector's end-to-end tests: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH).`)
 const ROOT = join(import.meta.dirname, '../..')
 const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots')
 

@@ -79,11 +79,11 @@ describe.skipIf(!hasChromium)('video, clock, data and activity in the inspector'
     const { page, screenshot } = await openUi('data')
     page.setDefaultTimeout(10_000)
     page.on('pageerror', (e) => console.log('PAGEERROR', e.message))
-    page.on('dialog', (dialog) => void dialog.accept())
 
     const accounts = page.getByRole('region', { name: 'Accounts' })
     await accounts.getByRole('row').filter({ hasText: 'Northwind Labs' }).getByText('$0.00', { exact: true }).waitFor()
-    await page.getByRole('button', { name: /^Demo preset/ }).click()
+    await page.getByRole('button', { name: 'Demo', exact: true }).click()
+    await page.getByRole('dialog', { name: 'Load the demo preset?' }).getByRole('button', { name: 'Load demo preset' }).click()
     await page.getByRole('status').filter({ hasText: 'Loaded the demo preset.' }).waitFor()
     // Thirty days of usage: the account has spent something and the keys show it.
     await expect.poll(async () => accounts.getByRole('row').filter({ hasText: 'Northwind Labs' }).getByRole('cell').nth(3).innerText()).not.toBe('$0.00')

@@ -1,5 +1,6 @@
 // Small building blocks shared by the views.
-import { useState, type ReactNode } from 'react'
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
+import { createPortal } from 'react-dom'
 
 export function Empty({ title, children }: { title: string; children?: ReactNode }) {
   return (
@@ -60,6 +61,69 @@ export function Bar({ value, max, label }: { value: number; max: number | null; 
         ${value.toFixed(4)} / ${max}
       </span>
     </div>
+  )
+}
+
+export interface ConfirmRequest {
+  /** The dialog's name: the question ("Load the demo preset?"). */
+  title: string
+  /** What happens, in a sentence: the dialog's description. */
+  message: ReactNode
+  /** The confirming button's text, the action itself ("Load demo preset"). */
+  confirm: string
+  danger?: boolean
+  onConfirm: () => void
+  onCancel?: () => void
+}
+
+/**
+ * An in-page confirmation instead of `window.confirm` (which blocks the page and cannot be styled or
+ * tested in it): `ask` opens a modal dialog, `dialog` is the element to render. It is rendered into
+ * the body, outside any live region the asking button sits in.
+ */
+export function useConfirm(): { ask: (request: ConfirmRequest) => void; dialog: ReactNode } {
+  const [asked, setAsked] = useState<{ request: ConfirmRequest; id: number } | null>(null)
+  return {
+    ask: (request) => setAsked((last) => ({ request, id: (last?.id ?? 0) + 1 })),
+    dialog: asked && createPortal(<ConfirmDialog key={asked.id} request={asked.request} onClosed={() => setAsked(null)} />, document.body),
+  }
+}
+
+/**
+ * A native modal <dialog>: the browser moves focus into it (to Cancel, the first button), keeps it
+ * there, closes it on Escape and gives focus back to the button that opened it.
+ */
+function ConfirmDialog({ request, onClosed }: { request: ConfirmRequest; onClosed: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null)
+  const ids = useId()
+  useEffect(() => {
+    const dialog = ref.current
+    if (!dialog) return
+    // Effects run twice in development (StrictMode): opening an open dialog would throw.
+    if (!dialog.open) dialog.showModal()
+    const onClose = () => {
+      onClosed()
+      if (dialog.returnValue === 'confirm') request.onConfirm()
+      else request.onCancel?.()
+    }
+    dialog.addEventListener('close', onClose)
+    return () => dialog.removeEventListener('close', onClose)
+  }, [request, onClosed])
+  return (
+    <dialog ref={ref} className="confirm-dialog" aria-labelledby={`${ids}-title`} aria-describedby={`${ids}-message`}>
+      <form method="dialog">
+        <h3 id={`${ids}-title`}>{request.title}</h3>
+        <p id={`${ids}-message`}>{request.message}</p>
+        <div className="row confirm-actions">
+          <button type="submit" value="cancel" className="secondary">
+            Cancel
+          </button>
+          <button type="submit" value="confirm" className={request.danger ? 'danger' : undefined}>
+            {request.confirm}
+          </button>
+        </div>
+      </form>
+    </dialog>
   )
 }
 

@@ -5,8 +5,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useState } from 'react'
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import { admin, type ActivityRow, type Envelope } from '../../api.ts'
-import { Empty, ErrorText, usd } from '../../components/ui.tsx'
+import { Empty, ErrorText, usd, useConfirm } from '../../components/ui.tsx'
 import { useClock, useSelectedAccount } from '../data/shared.ts'
+import { spendTicks, tickLabel } from './ticks.ts'
 
 const DAY = 86_400_000
 const DAYS = 30
@@ -86,6 +87,7 @@ export function ActivityView() {
 
 function NoActivityActions() {
   const client = useQueryClient()
+  const confirm = useConfirm()
   const action = useMutation({
     mutationFn: (what: 'demo' | 'day') => (what === 'demo' ? admin.post('/fixtures/seed', { preset: 'demo' }) : admin.post('/clock/advance', { by: '1d' })),
     onSettled: () => client.invalidateQueries(),
@@ -96,9 +98,14 @@ function NoActivityActions() {
         <button
           type="button"
           disabled={action.isPending}
-          onClick={() => {
-            if (window.confirm('Load demo data? The demo preset replaces the whole state with the default account and 30 days of usage.')) action.mutate('demo')
-          }}
+          onClick={() =>
+            confirm.ask({
+              title: 'Load demo data?',
+              message: 'The demo preset replaces the whole state with the default account and 30 days of usage.',
+              confirm: 'Load demo data',
+              onConfirm: () => action.mutate('demo'),
+            })
+          }
         >
           Load demo data
         </button>
@@ -107,6 +114,7 @@ function NoActivityActions() {
         </button>
       </div>
       <ErrorText error={action.error} />
+      {confirm.dialog}
     </>
   )
 }
@@ -180,6 +188,9 @@ function Charts({ rows, now }: { rows: ActivityRow[]; now: string }) {
   }
   const first = days[0]!.date
   const last = days.at(-1)!.date
+  // Ticks chosen here, not by the chart: a few cents a day needs more decimals than a few dollars.
+  const ticks = spendTicks(Math.max(...days.map((d) => d.total)))
+  const labelWidth = Math.max(...ticks.values.map((v) => tickLabel(v, ticks.decimals).length))
 
   return (
     <>
@@ -221,7 +232,16 @@ function Charts({ rows, now }: { rows: ActivityRow[]; now: string }) {
             <BarChart data={days} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
               <CartesianGrid vertical={false} stroke={colors['--line']} />
               <XAxis dataKey="label" tick={axis} tickLine={false} axisLine={{ stroke: colors['--line'] }} interval="preserveStartEnd" minTickGap={12} />
-              <YAxis tick={axis} tickLine={false} axisLine={false} width={56} tickFormatter={(v: number) => `$${Number.isInteger(v) ? v : v.toFixed(2)}`} />
+              <YAxis
+                tick={axis}
+                tickLine={false}
+                axisLine={false}
+                width={Math.max(56, labelWidth * 7 + 8)}
+                ticks={ticks.values}
+                domain={[0, ticks.values.at(-1)!]}
+                interval={0}
+                tickFormatter={(v: number) => tickLabel(v, ticks.decimals)}
+              />
               <Tooltip {...tooltip} formatter={(v) => usd(Number(v))} itemSorter={(item) => -Number(item.value ?? 0)} />
               <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
               {shown.map((name) => (

@@ -120,10 +120,20 @@ export function ConnectView() {
 
       <section className="panel" aria-labelledby={`${ids}-keys`}>
         <h3 id={`${ids}-keys`}>API keys</h3>
-        <p className="muted">
-          Standard keys call the API (embeddings, models, video); management keys manage keys and guardrails. They are shown in full because this is a local
-          emulator: never paste a real key here.
-        </p>
+        {/* As the routes require (their `auth` configs): the test checks this list against the OpenAPI document. */}
+        <ul className="muted key-kinds" aria-label="What each kind of key calls">
+          <li>
+            Standard keys call inference: chat completions, text completions, Responses, Messages, embeddings, images, speech, transcription, rerank and video
+            (the videos API and the video router).
+          </li>
+          <li>
+            Management keys manage the account: keys, workspaces (budgets and members), guardrails, BYOK credentials, presets, observability destinations,
+            organization members and SCIM groups, analytics and activity, generation feedback and OAuth codes.
+          </li>
+          <li>Either kind reads its own key (/key), credits, generations, files, presets and datasets.</li>
+          <li>The model catalog (models, providers, endpoints) needs no key.</li>
+        </ul>
+        <p className="muted">Keys are shown in full because this is a local emulator: never paste a real key here.</p>
         <ErrorText error={accounts.error ?? create.error} />
         {accounts.isPending ? (
           <p className="muted">Loading…</p>

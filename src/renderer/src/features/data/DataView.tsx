@@ -5,7 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
 import { ADMIN, admin, type Account, type AccountGuardrail, type AdminKey, type Charge, type Member, type Page } from '../../api.ts'
-import { Bar, Empty, ErrorText, shortTime, usd } from '../../components/ui.tsx'
+import { Bar, Empty, ErrorText, shortTime, usd, useConfirm } from '../../components/ui.tsx'
 import { ManagementSections } from './ManagementSections.tsx'
 import { errorMessage, isExpired, useAccount, useClock, useKeys, selectOnKey, useSelectedAccount, windowUsage } from './shared.ts'
 
@@ -88,6 +88,7 @@ function StatePanel() {
   const client = useQueryClient()
   const [message, setMessage] = useState<string | null>(null)
   const fileInput = useRef<HTMLInputElement>(null)
+  const confirm = useConfirm()
   const action = useMutation({
     mutationFn: async (run: () => Promise<string>) => run(),
     onMutate: () => setMessage(null),
@@ -96,27 +97,43 @@ function StatePanel() {
   })
 
   const seed = (preset: (typeof PRESETS)[number]) => {
-    if (
-      !window.confirm(`Load the ${preset.label.toLowerCase()} preset (${preset.hint})? It replaces the whole state: accounts, keys, usage, tasks and charges.`)
-    )
-      return
-    action.mutate(async () => {
-      await admin.post('/fixtures/seed', { preset: preset.id })
-      return `Loaded the ${preset.label.toLowerCase()} preset.`
+    const name = preset.label.toLowerCase()
+    confirm.ask({
+      title: `Load the ${name} preset?`,
+      message: `The ${name} preset (${preset.hint}) replaces the whole state: accounts, keys, usage, tasks and charges.`,
+      confirm: `Load ${name} preset`,
+      onConfirm: () =>
+        action.mutate(async () => {
+          await admin.post('/fixtures/seed', { preset: preset.id })
+          return `Loaded the ${name} preset.`
+        }),
     })
   }
-  const reset = () => {
-    if (!window.confirm('Reset the emulator? Everything goes back to the seed; usage, tasks, charges and new accounts are lost.')) return
-    action.mutate(async () => {
-      await admin.post('/reset')
-      return 'The emulator is back to its seed.'
+  const reset = () =>
+    confirm.ask({
+      title: 'Reset the emulator?',
+      message: 'Everything goes back to the seed; usage, tasks, charges and new accounts are lost.',
+      confirm: 'Reset emulator',
+      danger: true,
+      onConfirm: () =>
+        action.mutate(async () => {
+          await admin.post('/reset')
+          return 'The emulator is back to its seed.'
+        }),
     })
-  }
   const importFile = (file: File) => {
     const clear = () => {
       if (fileInput.current) fileInput.current.value = ''
     }
-    if (!window.confirm(`Import ${file.name}? It replaces the whole state.`)) return clear()
+    confirm.ask({
+      title: `Import ${file.name}?`,
+      message: 'It replaces the whole state.',
+      confirm: 'Import',
+      onCancel: clear,
+      onConfirm: () => load(file, clear),
+    })
+  }
+  const load = (file: File, clear: () => void) =>
     action.mutate(async () => {
       try {
         const text = await file.text()
@@ -135,7 +152,6 @@ function StatePanel() {
         clear()
       }
     })
-  }
 
   return (
     <section className="panel" aria-labelledby="state-title">
@@ -143,20 +159,17 @@ function StatePanel() {
         Emulator state
       </h3>
       <div className="row state-actions">
-        <span className="muted">Load a preset:</span>
-        {PRESETS.map((p) => (
-          <button
-            key={p.id}
-            type="button"
-            className="secondary"
-            disabled={action.isPending}
-            onClick={() => seed(p)}
-            title={p.hint}
-            aria-label={`${p.label} preset: ${p.hint}`}
-          >
-            {p.label}
-          </button>
-        ))}
+        {/* Each button is named by its visible text (WCAG label in name); the group says they are presets, the title describes each. */}
+        <div className="row" role="group" aria-labelledby="presets-label">
+          <span className="muted" id="presets-label">
+            Load a preset:
+          </span>
+          {PRESETS.map((p) => (
+            <button key={p.id} type="button" className="secondary" disabled={action.isPending} onClick={() => seed(p)} title={p.hint}>
+              {p.label}
+            </button>
+          ))}
+        </div>
         <span className="divider" aria-hidden="true" />
         <a className="button secondary" href={`${ADMIN}/export`} download="emulator-state.json">
           Export state
@@ -188,6 +201,7 @@ function StatePanel() {
         </p>
       )}
       <ErrorText error={action.error} />
+      {confirm.dialog}
     </section>
   )
 }

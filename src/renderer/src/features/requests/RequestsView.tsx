@@ -4,11 +4,12 @@
 // bodies, the fault that answered it, what it caused, and as curl). `#/requests/<id>` opens with
 // that request selected.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { Fragment, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { admin, ApiError, origin, type FaultRule, type JournalEntry } from '../../api.ts'
 import { Body, Code, CopyButton, Empty, ErrorText, StatusBadge, compactLocalTime, localDateTime, localZone, shortTime } from '../../components/ui.tsx'
 import { bodyIncomplete, curlCommand } from './curl.ts'
-import { LIVE_KEY, mergeEntries, PAGE_KEY, useJournalEntry, useJournalPage, useLiveJournal, type JournalRow } from './journal.ts'
+import { excerpt, gistOf, hasGist } from './gist.ts'
+import { isWhole, LIVE_KEY, mergeEntries, PAGE_KEY, useJournalEntry, useJournalPage, useLiveJournal, type JournalRow } from './journal.ts'
 import { MediaView } from './MediaView.tsx'
 import { SurfaceView } from './SurfaceView.tsx'
 import { durationText, matchesSource, SOURCE_KINDS, sourceBadge, sourceParts, type AnswerSource, type SourceKind } from './source.ts'
@@ -243,17 +244,16 @@ export function RequestsView() {
                       <th scope="col" title={`Time on the emulator's clock (virtual time), in your time zone (${localZone()})`}>
                         Time (virtual, local)
                       </th>
-                      <th scope="col">Method</th>
                       <th scope="col">Path</th>
                       <th scope="col">Operation</th>
+                      <th scope="col" title="The model asked for and the last user message, for chat, text completions, Responses and Messages">
+                        Model and message
+                      </th>
                       <th scope="col">Status</th>
                       <th scope="col" className="num">
                         Duration
                       </th>
                       <th scope="col">Source</th>
-                      <th scope="col">
-                        <span className="visually-hidden">Fault</span>
-                      </th>
                     </tr>
                   </thead>
                   <tbody>
@@ -267,28 +267,31 @@ export function RequestsView() {
                         onClick={() => setSelectedId(e.id)}
                         onKeyDown={(event) => onRowKey(event, e.id)}
                       >
-                        <td className="mono nowrap" title={bothTimes(e)}>
-                          {compactLocalTime(e.time)}
+                        <td className="mono" title={bothTimes(e)}>
+                          <TimeText iso={e.time} />
                         </td>
-                        <td className="mono">{e.method}</td>
                         <td className="mono path-cell">
-                          {e.path}
-                          {e.query && <span className="muted">?{e.query}</span>}
+                          <span className="method">{e.method}</span> <SegmentedText text={e.path} />
+                          {e.query && <span className="muted query">?{e.query}</span>}
                         </td>
-                        <td className="mono">{e.operation}</td>
-                        <td>
+                        <td className="mono">
+                          <SegmentedText text={e.operation} separator="." />
+                        </td>
+                        <GistCell row={e} />
+                        <td className="status-cell">
                           <StatusBadge status={e.status} />
+                          {e.fault !== null && (
+                            <>
+                              {' '}
+                              <span className="badge fault" title={e.fault === 'header' ? 'Forced by the X-Emulator-Fault header' : `Fault rule ${e.fault}`}>
+                                fault
+                              </span>
+                            </>
+                          )}
                         </td>
                         <td className="num nowrap">{ms(e.duration_ms)}</td>
                         <td>
                           <SourceBadgeView source={e.source} />
-                        </td>
-                        <td>
-                          {e.fault !== null && (
-                            <span className="badge fault" title={e.fault === 'header' ? 'Forced by the X-Emulator-Fault header' : `Fault rule ${e.fault}`}>
-                              fault
-                            </span>
-                          )}
                         </td>
                       </tr>
                     ))}
@@ -310,6 +313,64 @@ export function RequestsView() {
         </>
       )}
     </div>
+  )
+}
+
+/** A list time that may wrap between its date and its clock, never inside either. */
+function TimeText({ iso }: { iso: string }) {
+  const [month, day, clock] = compactLocalTime(iso).split(' ')
+  return (
+    <>
+      <span className="nowrap">
+        {month} {day}
+      </span>{' '}
+      <span className="nowrap">{clock}</span>
+    </>
+  )
+}
+
+/**
+ * A path, model id or operation id that wraps only after its separator (`/`, `.`), never inside a
+ * segment: each segment is kept whole, with a line-break opportunity after each separator but a
+ * leading one.
+ */
+function SegmentedText({ text, separator = '/' }: { text: string; separator?: string }) {
+  const segments = text.split(separator)
+  return segments.map((segment, i) => (
+    <Fragment key={i}>
+      {i > 0 && segments[i - 1] !== '' && <wbr />}
+      <span className="segment">
+        {segment}
+        {i < segments.length - 1 && separator}
+      </span>
+    </Fragment>
+  ))
+}
+
+/**
+ * The model and the start of the last user message of a completion. A row from the first page has
+ * its body; one the stream brought is read by id (the query the detail pane shares).
+ */
+function GistCell({ row }: { row: JournalRow }) {
+  const whole = isWhole(row) ? row : null
+  const wanted = whole === null && hasGist(row.operation)
+  const read = useJournalEntry(row.id, wanted)
+  const entry = whole ?? read.data?.data ?? null
+  const gist = useMemo(() => (entry ? gistOf(entry) : null), [entry])
+  return (
+    <td className="gist-cell" aria-busy={wanted && read.isPending ? true : undefined}>
+      {gist?.model && (
+        <span className="mono gist-model">
+          <SegmentedText text={gist.model} />
+        </span>
+      )}
+      {gist?.model && gist.message && ' '}
+      {gist?.message && (
+        <span className="gist-message" title={gist.message}>
+          {excerpt(gist.message)}
+        </span>
+      )}
+    </td>
   )
 }
 
@@ -462,8 +523,8 @@ function RequestDetail({ row }: { row: JournalRow }) {
     <div className="detail">
       <div className="row">
         <h3 className="grow detail-title mono">
-          {row.method} {row.path}
-          {row.query && `?${row.query}`}
+          {row.method} <SegmentedText text={row.path} />
+          {row.query && <span className="query">?{row.query}</span>}
         </h3>
         {curl && <CopyButton text={curl} label="Copy as curl" />}
       </div>

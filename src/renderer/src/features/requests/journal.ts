@@ -36,6 +36,9 @@ export function useJournalPage() {
   })
 }
 
+/** An entry read whole from the first page (the stream's carry no headers or bodies). */
+export const isWhole = (row: JournalRow): row is JournalEntry => 'request' in row
+
 /** Both lists as one, without duplicates, newest first. */
 export function mergeEntries(page: JournalRow[], live: JournalRow[]): JournalRow[] {
   const byId = new Map<number, JournalRow>()
@@ -44,11 +47,12 @@ export function mergeEntries(page: JournalRow[], live: JournalRow[]): JournalRow
   return [...byId.values()].sort((a, b) => b.id - a.id)
 }
 
-/** One entry in full (headers, bodies), for the detail pane. Entries do not change once recorded. */
-export function useJournalEntry(id: number) {
+/** One entry in full (headers, bodies), for the detail pane and the list's gist. Entries do not change once recorded. */
+export function useJournalEntry(id: number, enabled = true) {
   return useQuery({
     queryKey: ['journal', 'requests-view', 'entry', id],
     queryFn: () => admin.get<{ data: JournalEntry }>(`/journal/${id}`),
+    enabled,
     staleTime: Infinity,
     refetchInterval: false,
     refetchOnWindowFocus: false,

@@ -2,12 +2,15 @@
 // `files` allow-list names, installs it into a fresh project, then, with plain node, imports both entry
 // points, starts an emulator, calls the API and the testing helper, and stops it; runs
 // `npx gateway-emulator --version`; runs the README's "Use it in your project" shell snippet; and
-// compiles its TypeScript snippets with `tsc --strict` (no skipLibCheck) against the installed package.
+// compiles its TypeScript snippets with `tsc --strict` (no skipLibCheck) against the installed package;
+// and runs the README's vitest plugin example (its vitest.config.ts and its test file, twice under two
+// names: two test files on the one emulator of the run, each asserting its own journal).
+// PACKAGE_SMOKE_VITEST_DOC=<file.md> reads that example from a draft instead of README.md.
 // Exits 1 with what failed.
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 
 const root = join(import.meta.dirname, '..')
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
@@ -27,7 +30,17 @@ try {
   const allowed = [/^dist\//, /^out\/cli\//, /^out\/renderer\//, /^fixtures\//, /^README\.md$/, /^LICENSE$/, /^package\.json$/]
   const outside = packed.files.map((f) => f.path).filter((path) => !allowed.some((re) => re.test(path)) || /(^|\/)test\/|\.test\.|\.spec\./.test(path))
   if (outside.length > 0) failures.push(`the tarball holds files outside the allow-list: ${outside.slice(0, 10).join(', ')}`)
-  for (const needed of ['dist/index.js', 'dist/index.d.ts', 'dist/testing.js', 'dist/testing.d.ts', 'out/cli/cli.js', 'out/renderer/index.html', 'LICENSE']) {
+  for (const needed of [
+    'dist/index.js',
+    'dist/index.d.ts',
+    'dist/testing.js',
+    'dist/testing.d.ts',
+    'dist/vitest/index.js',
+    'dist/vitest/index.d.ts',
+    'out/cli/cli.js',
+    'out/renderer/index.html',
+    'LICENSE',
+  ]) {
     if (!packed.files.some((f) => f.path === needed)) failures.push(`the tarball lacks ${needed}`)
   }
   step(`${packed.filename}: ${packed.files.length} files, ${Math.round(packed.size / 1024)} kB`)
@@ -36,9 +49,9 @@ try {
   run('mkdir', ['-p', project], work)
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'smoke-project', private: true, type: 'module' }, null, 2))
   step('npm install the tarball into a fresh project')
-  const typescript = pkg.devDependencies.typescript
-  const nodeTypes = pkg.devDependencies['@types/node']
-  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, `typescript@${typescript}`, `@types/node@${nodeTypes}`], project, {
+  // The versions this repository tests with: typescript for the snippets, vitest and openai for the plugin example.
+  const versions = ['typescript', '@types/node', 'vitest', 'openai'].map((name) => `${name}@${pkg.devDependencies[name]}`)
+  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...versions], project, {
     stdio: ['ignore', 'pipe', 'inherit'],
   })
 
@@ -108,6 +121,41 @@ console.log('ok ' + VERSION)
       if (!/^url http:\/\/127\.0\.0\.1:\d+\/api\/v1$/m.test(out)) failures.push(`the CLI snippet printed ${JSON.stringify(out)}`)
     } catch (error) {
       failures.push(`the CLI snippet failed: ${error.stdout ?? ''}${error.stderr ?? error.message}`)
+    }
+  }
+
+  step("the README's vitest plugin example, compiled and run as two test files")
+  // Its blocks name their file on the first line (`// vitest.config.ts`, `// test/chat.test.ts`).
+  const doc = readFileSync(process.env.PACKAGE_SMOKE_VITEST_DOC ?? join(root, 'README.md'), 'utf8')
+  const named = [...doc.matchAll(/```ts\n\/\/ (\S+\.ts)\n([\s\S]*?)```/g)].map((m) => ({ path: m[1], text: `// ${m[1]}\n${m[2]}` }))
+  const config = named.find((b) => b.path === 'vitest.config.ts' && b.text.includes('model-gateway-emulator/vitest'))
+  const tests = named.filter((b) => b.path.endsWith('.test.ts') && b.text.includes('model-gateway-emulator/vitest'))
+  if (!config || tests.length === 0) failures.push('the README has no vitest plugin example (a `// vitest.config.ts` block and a `// <name>.test.ts` block)')
+  else {
+    const files = [config, ...tests, ...tests.map((b) => ({ ...b, path: b.path.replace(/\.test\.ts$/, '.second.test.ts') }))]
+    for (const file of files) {
+      mkdirSync(dirname(join(project, file.path)), { recursive: true })
+      writeFileSync(join(project, file.path), file.text)
+    }
+    // As a user's editor sees it: the example against the package's declarations (vitest's included).
+    const vitestTsconfig = JSON.parse(readFileSync(join(project, 'tsconfig.json'), 'utf8'))
+    writeFileSync(join(project, 'tsconfig.vitest.json'), JSON.stringify({ ...vitestTsconfig, include: files.map((file) => file.path) }, null, 2))
+    try {
+      run('npx', ['--no-install', 'tsc', '-p', 'tsconfig.vitest.json'], project)
+    } catch (error) {
+      failures.push(`tsc --strict failed on the README's vitest example:\n${error.stdout}${error.stderr}`)
+    }
+    const reportFile = join(project, 'vitest-report.json')
+    try {
+      run('npx', ['--no-install', 'vitest', 'run', '--reporter=json', `--outputFile=${reportFile}`], project, { timeout: 120_000 })
+    } catch (error) {
+      failures.push(`the README's vitest example failed:\n${error.stdout ?? ''}${error.stderr ?? error.message}`)
+    }
+    if (existsSync(reportFile)) {
+      const report = JSON.parse(readFileSync(reportFile, 'utf8'))
+      if (report.testResults.length !== 2 * tests.length || report.numFailedTests > 0 || report.numPassedTests === 0)
+        failures.push(`the README's vitest example: ${report.testResults.length} files, ${report.numPassedTests} passed, ${report.numFailedTests} failed`)
+      else step(`${report.testResults.length} test files, ${report.numPassedTests} tests passed`)
     }
   }
 } catch (error) {

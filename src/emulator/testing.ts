@@ -13,7 +13,9 @@ import type {
   JournalEntry,
   JournalQuery,
 } from './admin/types.ts'
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from './emulator.ts'
+// Types only: the admin client below runs in every test file (the vitest setup's), which need not load the
+// whole emulator; startTestEmulator loads it when called.
+import type { EmulatorOptions, RunningEmulator } from './emulator.ts'
 
 // The admin API's shapes are declared once (admin/types.ts, also exported by the package's main entry).
 export type {
@@ -46,16 +48,20 @@ export interface AuthorizeInput {
 /** The admin API of a running emulator, by its base URL. */
 export class EmulatorAdmin {
   readonly url: string
+  readonly #token: string | null
 
-  constructor(url: string) {
+  /** `token`: the admin token, for an emulator that listens beyond loopback (`--admin-token`). */
+  constructor(url: string, options: { token?: string | null } = {}) {
     this.url = url.replace(/\/$/, '')
+    this.#token = options.token ?? null
   }
 
   async call<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${this.url}/_emulator/api${path}`, {
-      method,
-      ...(body !== undefined && { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-    })
+    const headers: Record<string, string> = {
+      ...(this.#token !== null && { authorization: `Bearer ${this.#token}` }),
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+    }
+    const res = await fetch(`${this.url}/_emulator/api${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) })
     const text = await res.text()
     if (!res.ok) throw new Error(`${method} ${path} failed with ${res.status}: ${text}`)
     return (text ? JSON.parse(text) : undefined) as T
@@ -183,6 +189,7 @@ export interface TestEmulator extends RunningEmulator {
 
 /** An emulator for one test file: in memory, on any free port, with a manual clock unless told otherwise. */
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
+  const { startEmulator } = await import('./emulator.ts')
   const emulator = await startEmulator({ db: ':memory:', port: 0, euPort: -1, clock: 'manual', logLevel: 'silent', ...options })
-  return Object.assign(emulator, { admin: new EmulatorAdmin(emulator.url), apiUrl: `${emulator.url}/api/v1` })
+  return Object.assign(emulator, { admin: new EmulatorAdmin(emulator.url, { token: emulator.config.adminToken }), apiUrl: `${emulator.url}/api/v1` })
 }

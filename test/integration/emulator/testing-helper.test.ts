@@ -1,7 +1,7 @@
 // The helpers users' suites import from model-gateway-emulator/testing, used as the README shows.
 import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestEmulator, type TestEmulator } from '../../../src/emulator/testing.ts'
+import { EmulatorAdmin, startTestEmulator, type TestEmulator } from '../../../src/emulator/testing.ts'
 
 describe('model-gateway-emulator/testing', () => {
   let emu: TestEmulator
@@ -71,5 +71,18 @@ describe('model-gateway-emulator/testing', () => {
     expect((await ask(b, 'Is there an outage?')).choices[0]!.finish_reason).toBe('stop')
     await a.clearChatFixtures()
     expect((await ask(a, 'Is there an outage?')).choices[0]!.finish_reason).toBe('stop')
+  })
+})
+
+describe('EmulatorAdmin with an admin token', () => {
+  it('sends the token it was given, as startTestEmulator gives it; without it the admin API refuses', async () => {
+    const emu = await startTestEmulator({ adminToken: 'a-long-enough-admin-token-0123456789' })
+    try {
+      expect(await emu.admin.journal()).toEqual([])
+      await expect(new EmulatorAdmin(emu.url).journal()).rejects.toThrow(/401.*admin token/)
+      expect(await new EmulatorAdmin(emu.url, { token: 'a-long-enough-admin-token-0123456789' }).journal()).toEqual([])
+    } finally {
+      await emu.close()
+    }
   })
 })

@@ -443,6 +443,17 @@ export class Journal {
     }
   }
 
+  private readonly recorders = new Set<(entry: Readonly<Pick<RawEntry, 'operation' | 'status' | 'duration_ms' | 'fault'>>) => void>()
+
+  /**
+   * Hears each request as it is recorded, by its numbers alone: what counts every request (the
+   * metrics) does not pay for the summary that onEntry builds for the event stream.
+   */
+  onRecord(listener: (entry: Readonly<Pick<RawEntry, 'operation' | 'status' | 'duration_ms' | 'fault'>>) => void): () => void {
+    this.recorders.add(listener)
+    return () => this.recorders.delete(listener)
+  }
+
   private push(entry: RawEntry): void {
     // A ring: once full, each entry takes the oldest one's place.
     if (this.entries.length < this.size) this.entries.push(entry)
@@ -452,6 +463,7 @@ export class Journal {
       this.head = (this.head + 1) % this.size
     }
     this.keepMediaWithin(entry)
+    for (const recorder of this.recorders) recorder(entry)
     if (this.listeners.size > 0) {
       const summary = this.summary(entry)
       for (const listener of this.listeners) listener(summary)

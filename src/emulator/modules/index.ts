@@ -30,6 +30,7 @@ import { imagesModule } from './images/images.module.ts'
 import { keysModule } from './keys/keys.module.ts'
 import { ledgerModule } from './ledger/ledger.module.ts'
 import { messagesModule } from './messages/messages.module.ts'
+import { metricsModule } from './metrics/metrics.module.ts'
 import type { EmulatorModule } from './module.ts'
 import { ratelimitModule } from './ratelimit/ratelimit.module.ts'
 import { rerankModule } from './rerank/rerank.module.ts'
@@ -75,4 +76,5 @@ export const MODULES: readonly EmulatorModule[] = [
   rerankModule,
   activityModule,
   stateModule,
+  metricsModule,
 ]

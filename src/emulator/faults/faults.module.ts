@@ -15,9 +15,10 @@ declare module '../modules/module.ts' {
 export const faultsModule = defineModule({
   name: 'faults',
   create: (ctx) => createFaultsRepo(ctx.db),
-  state: () => [
+  state: (ctx) => [
     {
       ...faultsState,
+      afterStateChange: () => ctx.services.faults.changed(),
       imports: {
         fault_rules: {
           json: { match: FaultMatch, action: FaultAction },

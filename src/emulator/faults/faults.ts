@@ -43,16 +43,33 @@ export function createFaultsRepo(db: DB) {
   const getStmt = db.prepare<[string], FaultRow>('SELECT * FROM fault_rules WHERE id = ?')
   const deleteStmt = db.prepare<[string]>('DELETE FROM fault_rules WHERE id = ?')
   const clearStmt = db.prepare('DELETE FROM fault_rules')
+  // Every gateway request asks for the active rules, and almost always there are none: that answer is
+  // kept until the table changes (a write through this repo, or a reset or an import: `changed`).
+  let noneActive = false
+  const changed = (): void => {
+    noneActive = false
+  }
   return {
-    insert: (row: FaultRow) => void insertStmt.run(row),
-    update: (row: FaultRow) => void updateStmt.run(row),
+    insert: (row: FaultRow) => (insertStmt.run(row), changed()),
+    update: (row: FaultRow) => (updateStmt.run(row), changed()),
     /** Records one evaluation of a rule, and its firing (which spends one of `remaining`). */
-    count: (id: string, fired: boolean) => void countStmt.run({ id, fired: fired ? 1 : 0 }),
+    count: (id: string, fired: boolean) => (countStmt.run({ id, fired: fired ? 1 : 0 }), changed()),
     list: () => listStmt.all(),
-    active: () => activeStmt.all(),
+    active: (): FaultRow[] => {
+      if (noneActive) return []
+      const rows = activeStmt.all()
+      noneActive = rows.length === 0
+      return rows
+    },
     get: (id: string) => getStmt.get(id),
-    delete: (id: string) => deleteStmt.run(id).changes > 0,
-    clear: () => void clearStmt.run(),
+    delete: (id: string) => {
+      const deleted = deleteStmt.run(id).changes > 0
+      changed()
+      return deleted
+    },
+    clear: () => (clearStmt.run(), changed()),
+    /** The table was rewritten underneath (a reset or an import of the state). */
+    changed,
   }
 }
 

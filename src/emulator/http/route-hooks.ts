@@ -7,6 +7,7 @@ import type {
   onSendHookHandler,
   preHandlerHookHandler,
   preValidationAsyncHookHandler,
+  preValidationHookHandler,
   RouteOptions,
 } from 'fastify'
 
@@ -19,10 +20,13 @@ interface RouteHooks {
 }
 
 /** Runs `hook` on this route after the hooks it declares itself (and after every global hook). */
-export function addRouteHook<Name extends keyof RouteHooks>(route: RouteOptions, name: Name, hook: RouteHooks[Name]): void {
+export function addRouteHook<Name extends keyof RouteHooks>(route: RouteOptions, name: Name, hook: RouteHooks[Name]): void
+/** A preValidation hook that calls `done` (no promise when it has nothing to wait for). */
+export function addRouteHook(route: RouteOptions, name: 'preValidation', hook: preValidationHookHandler): void
+export function addRouteHook(route: RouteOptions, name: keyof RouteHooks, hook: unknown): void {
   const existing: unknown = route[name]
   const list: unknown[] = existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]
-  ;(route as unknown as Record<Name, unknown>)[name] = [...list, hook]
+  ;(route as unknown as Record<keyof RouteHooks, unknown>)[name] = [...list, hook]
 }
 
 /** Methods whose requests carry a body, which arrives after the onRequest hooks have run. */

@@ -158,6 +158,20 @@ describe('fault rules', () => {
     expect((await emu.get(`/_emulator/api/faults/${rule.id}`)).status).toBe(404)
   })
 
+  it('takes effect on the next request after requests that met none, and goes with a reset or an import', async () => {
+    const emu = await testEmulator()
+    // Requests with no rule at all, first: the emulator then knows there is none without asking again.
+    expect((await emu.get('/api/v1/models/count')).status).toBe(200)
+    expect((await emu.get('/api/v1/models/count')).status).toBe(200)
+    await addFault(emu, { match: { operation: 'models.count' }, action: { status: 500 } })
+    expect((await emu.get('/api/v1/models/count')).status).toBe(500)
+    const withRule = (await emu.get('/_emulator/api/export')).body as unknown
+    expect((await emu.send('POST', '/_emulator/api/reset')).status).toBe(200)
+    expect((await emu.get('/api/v1/models/count')).status).toBe(200)
+    expect((await emu.send('POST', '/_emulator/api/import', withRule)).status).toBe(200)
+    expect((await emu.get('/api/v1/models/count')).status).toBe(500)
+  })
+
   it('adds latency, fixed or a seeded range, and then answers normally', async () => {
     const emu = await testEmulator()
     await addFault(emu, { match: { operation: 'models.count' }, action: { latency_ms: 150 } })

@@ -87,7 +87,7 @@ export function loadCatalogDocument(fixturesDir: string): CatalogDocument {
   const own = files.includes('catalog.json') && resolve(ownDir, 'catalog.json') !== BUNDLED_CATALOG
   const basePath = own ? join(ownDir, 'catalog.json') : BUNDLED_CATALOG
   // The bundled catalog is checked by the test suite; skipping its schema check keeps start-up fast.
-  let doc = own ? validateCatalog(readJson(basePath), `catalog ${basePath}`) : (readJson(basePath) as CatalogDocument)
+  let doc = own ? validateCatalog(readJson(basePath), `catalog ${basePath}`) : bundledCatalog()
   for (const file of files.filter((f) => f !== 'catalog.json')) {
     const path = join(ownDir, file)
     const value = readJson(path)
@@ -101,6 +101,25 @@ export function loadCatalogDocument(fixturesDir: string): CatalogDocument {
 }
 
 export const BUNDLED_CATALOG = resolve(BUNDLED_FIXTURES, 'catalog', 'catalog.json')
+
+let bundled: CatalogDocument | undefined
+
+/** Freezes `value` and everything in it. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const child of Object.values(value)) deepFreeze(child)
+  }
+  return value
+}
+
+/**
+ * The bundled catalog, read once per process (every emulator of a test suite starts from it) and
+ * frozen, since they all share it: a catalog is never changed in place, a change builds another.
+ */
+function bundledCatalog(): CatalogDocument {
+  return (bundled ??= deepFreeze(readJson(BUNDLED_CATALOG) as CatalogDocument))
+}
 
 // ---- API views -----------------------------------------------------------------------------------
 

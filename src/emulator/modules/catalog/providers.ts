@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Type, type Static } from 'typebox'
 import { BUNDLED_FIXTURES } from '../../config.ts'
-import { compileCheck } from '../../http/validation.ts'
+import { checkFixture } from '../../http/validation.ts'
 import { ProviderObject, type CatalogModel } from './catalog.schemas.ts'
 import { CatalogError } from './catalog.ts'
 
@@ -22,7 +22,7 @@ export function loadProviders(fixturesDir: string): ReadonlyMap<string, Provider
   } catch (error) {
     throw new CatalogError(`providers ${path}: ${(error as Error).message}`)
   }
-  const problem = compileCheck(ProvidersDocument)(value)
+  const problem = checkFixture(ProvidersDocument, path, value)
   if (problem) throw new CatalogError(`providers ${path}: \`${problem.field || '(document)'}\` ${problem.issue}`, problem.field)
   return new Map((value as Static<typeof ProvidersDocument>).providers.map((p) => [p.slug, p]))
 }

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { Type, type Static, type TSchema } from 'typebox'
 import { resolveFixture } from '../../config.ts'
-import { compileCheck } from '../../http/validation.ts'
+import { checkFixture } from '../../http/validation.ts'
 import { StringEnum } from '../../http/schemas.ts'
 
 /** The real document's enums that fixture names must stay within. */
@@ -238,7 +238,7 @@ function read<T>(fixturesDir: string, name: string, schema: TSchema, check: (val
   } catch (error) {
     throw new Error(`datasets ${path}: ${(error as Error).message}`)
   }
-  const problem = compileCheck(schema)(value)
+  const problem = checkFixture(schema, path, value)
   if (problem) throw new Error(`datasets ${path}: \`${problem.field || '(document)'}\` ${problem.issue}`)
   const rule = check(value as T)
   if (rule) throw new Error(`datasets ${path}: ${rule}`)

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import { Type, type Static } from 'typebox'
 import { resolveFixture } from '../../config.ts'
 import { fieldError } from '../../core/errors.ts'
-import { compileCheck } from '../../http/validation.ts'
+import { checkFixture } from '../../http/validation.ts'
 import { StringEnum } from '../../http/schemas.ts'
 import type { CatalogModel } from '../catalog/catalog.schemas.ts'
 import { IMAGE_FORMATS, type ImageFormat } from './encode.ts'
@@ -92,7 +92,7 @@ export function loadImageModels(fixturesDir: string): ImageModels {
   } catch (error) {
     throw new Error(`images ${path}: ${(error as Error).message}`)
   }
-  const problem = compileCheck(ImageModelsDocument)(value)
+  const problem = checkFixture(ImageModelsDocument, path, value)
   if (problem) throw new Error(`images ${path}: \`${problem.field || '(document)'}\` ${problem.issue}`)
   const document = value as ImageModelsDocument
   for (const [id, facts] of [['defaults', document.defaults] as const, ...Object.entries(document.models)]) {

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { usdToNanos } from '../../core/money.ts'
 import { resolveFixture } from '../../config.ts'
-import { compileCheck } from '../../http/validation.ts'
+import { checkFixture } from '../../http/validation.ts'
 import type { CatalogModel } from '../catalog/catalog.schemas.ts'
 import type { VideoModel, VideoModelFixture } from './videos.schemas.ts'
 import { VideoModelsFixture } from './videos.schemas.ts'
@@ -20,7 +20,7 @@ export function loadVideoModels(fixturesDir: string): ReadonlyMap<string, VideoM
   } catch (error) {
     throw new Error(`video models ${path}: ${(error as Error).message}`)
   }
-  const problem = compileCheck(VideoModelsFixture)(value)
+  const problem = checkFixture(VideoModelsFixture, path, value)
   if (problem) throw new Error(`video models ${path}: \`${problem.field || '(document)'}\` ${problem.issue}`)
   const models = (value as { models: VideoModelFixture[] }).models
   for (const [i, m] of models.entries()) {

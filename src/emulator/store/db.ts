@@ -10,12 +10,13 @@ export class DatabaseOpenError extends Error {
   override name = 'DatabaseOpenError'
 }
 
-export function openDatabase(path: string): DB {
+/** Opens the database at `path`; an in-memory one may start as a copy of `image` (a serialized database). */
+export function openDatabase(path: string, image?: Buffer): DB {
   const inMemory = path === ':memory:'
   let db: DB
   try {
     if (!inMemory) mkdirSync(dirname(path), { recursive: true })
-    db = new Database(path)
+    db = inMemory && image ? new Database(image) : new Database(path)
     if (!inMemory) {
       db.pragma('journal_mode = WAL')
       // NORMAL in WAL mode keeps every commit across a process crash; only power loss can drop the last ones.

@@ -217,8 +217,24 @@ describe('BYOK billing', () => {
     expect(key.byok_usage).toBeCloseTo(cost, 12)
     expect(key.byok_usage_daily).toBeCloseTo(cost, 12)
     expect(await credits(emu)).toEqual(before)
-    // The generation says so.
+    // The generation says so, and so does every text surface's answer.
     expect((await emu.get(`/api/v1/generation?id=${chat.body.id}`, emu.keys.standard)).body.data.is_byok).toBe(true)
+    expect(chat.body.usage.is_byok).toBe(true)
+    const responses = await emu.send('POST', '/api/v1/responses', { model: CHAT.model, input: 'Hello' }, emu.keys.standard)
+    expect(responses.body.usage.is_byok).toBe(true)
+    const messages = await emu.send(
+      'POST',
+      '/api/v1/messages',
+      { model: CHAT.model, max_tokens: 64, messages: [{ role: 'user', content: 'Hello' }] },
+      emu.keys.standard,
+    )
+    expect(messages.body.usage.is_byok).toBe(true)
+  })
+
+  it('answers is_byok false for a call paid from credits', async () => {
+    const emu = await testEmulator()
+    const chat = await emu.send('POST', '/api/v1/chat/completions', CHAT, emu.keys.standard)
+    expect(chat.body.usage.is_byok).toBe(false)
   })
 
   it('bills as usual where the credential does not apply: another provider, disabled, another key, another model', async () => {

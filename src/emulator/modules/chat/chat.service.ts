@@ -98,7 +98,7 @@ export function usageOf(completion: Completion): Record<string, unknown> {
     completion_tokens: completion.completionTokens,
     total_tokens: completion.promptTokens + completion.completionTokens,
     cost: cost.totalUsd,
-    is_byok: false,
+    is_byok: completion.byok,
     prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
     cost_details: {
       upstream_inference_cost: null,

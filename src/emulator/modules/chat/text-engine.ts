@@ -87,6 +87,8 @@ export interface Completion {
   completionTokens: number
   reasoningTokens: number
   costNanos: number
+  /** Paid with the caller's own provider key (a BYOK credential of its workspace): the answer's `is_byok`. */
+  byok: boolean
   /** Images drawn for the answers (chat with image modalities), billed per image. */
   imageCount: number
   /** Simulated figures of the serving endpoint: time to the first token and tokens a second. */
@@ -379,6 +381,7 @@ function billCompletion(
       completionTokens,
       reasoningTokens,
       costNanos: billed.charge.cost_nanos,
+      byok: billed.byok,
       imageCount: at.imageCount ?? 0,
       latencyMs,
       tokensPerSecond,
@@ -516,6 +519,7 @@ async function replayText(ctx: EmulatorContext, caller: AuthContext, ask: TextAs
       completionTokens,
       reasoningTokens,
       costNanos: billed.charge.cost_nanos,
+      byok: billed.byok,
       imageCount: 0,
       latencyMs,
       tokensPerSecond,

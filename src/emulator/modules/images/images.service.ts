@@ -79,6 +79,8 @@ export interface MadeImages {
   promptTokens: number
   costNanos: number
   promptCostNanos: number
+  /** Paid with the caller's own provider key: the answer's `is_byok`. */
+  byok: boolean
 }
 
 export function createImagesService(ctx: EmulatorContext): ImagesService {
@@ -333,6 +335,7 @@ export async function makeImages(
     transparent: job.transparent,
     promptTokens,
     costNanos: recorded.billed.charge.cost_nanos,
+    byok: recorded.billed.byok,
     promptCostNanos: tokenCostNanos(recorded.billed.endpoint.pricing, promptTokens),
   }
 }
@@ -350,7 +353,7 @@ export function gatewayAnswer(made: MadeImages): string {
       completion_tokens: 0,
       total_tokens: made.promptTokens,
       cost: nanosToUsd(made.costNanos),
-      is_byok: false,
+      is_byok: made.byok,
       cost_details: {
         upstream_inference_cost: null,
         upstream_inference_prompt_cost: nanosToUsd(made.promptCostNanos),

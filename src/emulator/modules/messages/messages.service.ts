@@ -142,7 +142,7 @@ export function usageOf(completion: Completion): Record<string, unknown> {
     server_tool_use: null,
     service_tier: 'standard',
     cost: cost.totalUsd,
-    is_byok: false,
+    is_byok: completion.byok,
     cost_details: {
       upstream_inference_cost: null,
       upstream_inference_prompt_cost: cost.promptUsd,

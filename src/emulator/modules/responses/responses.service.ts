@@ -187,7 +187,7 @@ export function usageOf(completion: Completion): Record<string, unknown> {
     output_tokens_details: { reasoning_tokens: completion.reasoningTokens },
     total_tokens: completion.promptTokens + completion.completionTokens,
     cost: cost.totalUsd,
-    is_byok: false,
+    is_byok: completion.byok,
     cost_details: { upstream_inference_cost: null, upstream_inference_input_cost: cost.promptUsd, upstream_inference_output_cost: cost.completionUsd },
   }
 }

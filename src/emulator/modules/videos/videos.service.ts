@@ -151,9 +151,9 @@ export class VideosService {
     const url = `${task.origin}/api/v1/videos/${task.id}`
     const job: VideoJob = { id: task.id, polling_url: url, status, generation_id: stored.generation_id }
     if (status === 'completed') {
-      const cost = task.usage_id === null ? 0 : (this.ctx.services.usage.get(task.usage_id)?.cost_nanos ?? 0)
+      const usage = task.usage_id === null ? undefined : this.ctx.services.usage.get(task.usage_id)
       job.unsigned_urls = Array.from({ length: VIDEOS_PER_JOB }, (_, i) => `${url}/content?index=${i}`)
-      job.usage = { cost: nanosToUsd(cost), is_byok: false }
+      job.usage = { cost: nanosToUsd(usage?.cost_nanos ?? 0), is_byok: usage?.byok === 1 }
     }
     if (status === 'cancelled') job.error = 'The video generation job was cancelled'
     if (status === 'failed') job.error = `The provider could not generate the video (${task.err_code})`

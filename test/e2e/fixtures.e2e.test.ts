@@ -185,8 +185,13 @@ describe.skipIf(!hasChromium)('chat fixtures in the inspector', () => {
     await rules.getByRole('button', { name: 'Delete rule: weather' }).click()
     await rules.getByText('Calls get_weather', { exact: false }).waitFor({ state: 'detached' })
     expect(await rules.getByRole('listitem').count()).toBe(1)
-    page.once('dialog', (dialog) => void dialog.accept())
+    // Confirmed in the page, not through a native dialog.
+    page.once('dialog', (dialog) => {
+      throw new Error(`a native ${dialog.type()} dialog opened: ${dialog.message()}`)
+    })
     await page.getByRole('button', { name: 'Clear all' }).click()
+    const confirm = page.getByRole('dialog', { name: 'Delete all chat fixtures?' })
+    await confirm.getByRole('button', { name: 'Delete all' }).click()
     await page.getByText('No chat fixtures').waitFor()
     expect(((await (await fetch(api)).json()) as { data: Rule[] }).data).toEqual([])
   })

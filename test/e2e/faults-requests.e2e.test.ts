@@ -100,5 +100,18 @@ describe.skipIf(!hasChromium)('faults and requests in the inspector', () => {
     await page.getByText(`baseURL: '${emu.url}/api/v1'`).waitFor()
     await page.getByText(`serverURL: '${emu.url}/api/v1'`).waitFor()
     await screenshot('connect-view')
+    // The snippets start with a chat, and the curl one runs as it is pasted.
+    const snippet = (title: string) =>
+      page
+        .locator('.snippet')
+        .filter({ has: page.getByRole('heading', { name: title, exact: true }) })
+        .locator('pre')
+    expect(await snippet('openai (Node)').textContent()).toContain('client.chat.completions.create(')
+    const pasted = (await snippet('curl').textContent()) ?? ''
+    expect(pasted).toContain(`curl ${emu.url}/api/v1/chat/completions`)
+    if (existsSync('/usr/bin/curl')) {
+      const { stdout } = await promisify(execFile)('bash', ['-c', pasted.split('\n\n')[0]!], { timeout: 15_000 })
+      expect((JSON.parse(stdout) as { object: string }).object).toBe('chat.completion')
+    }
   })
 })

@@ -5,7 +5,7 @@ import { useId } from 'react'
 import { admin, origin, type Account, type AdminKey } from '../../api.ts'
 import { Code, CopyButton, Empty, ErrorText, usd } from '../../components/ui.tsx'
 
-const EMBEDDING_MODEL = 'openai/text-embedding-3-small'
+const CHAT_MODEL = 'openai/gpt-4o-mini'
 
 function urls(base: string) {
   return [
@@ -24,10 +24,10 @@ function snippets(base: string, standard: string, management: string) {
       id: 'curl',
       title: 'curl',
       copy: 'Copy curl',
-      code: `curl ${api}/embeddings \\
+      code: `curl ${api}/chat/completions \\
   -H "Authorization: Bearer ${standard}" \\
   -H 'content-type: application/json' \\
-  --data '{"model":"${EMBEDDING_MODEL}","input":"hello"}'
+  --data '{"model":"${CHAT_MODEL}","messages":[{"role":"user","content":"hello"}]}'
 
 # a management key lists the account's keys
 curl ${api}/keys -H "Authorization: Bearer ${management}"`,
@@ -43,8 +43,11 @@ const client = new OpenAI({
   baseURL: '${api}',
 })
 
-const res = await client.embeddings.create({ model: '${EMBEDDING_MODEL}', input: 'hello' })
-console.log(res.data[0].embedding.length)`,
+const res = await client.chat.completions.create({
+  model: '${CHAT_MODEL}',
+  messages: [{ role: 'user', content: 'hello' }],
+})
+console.log(res.choices[0].message.content)`,
     },
     {
       id: 'openrouter',

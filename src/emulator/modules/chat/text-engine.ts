@@ -19,7 +19,7 @@ import { routeByPreferences, type ProviderPreferences, p50 } from '../catalog/ro
 import { contextLengthExceeded, noToolEndpoints, notATextModel } from './chat.errors.ts'
 import { countTokens, loadTokenizer } from '../../core/tokens.ts'
 import type { RecordedText } from '../recordings/recordings.format.ts'
-import { bill, settle } from '../ledger/ledger.service.ts'
+import { bill, settle, type Billed } from '../ledger/ledger.service.ts'
 import { loadFaker, type MakeFaker } from '../../core/faker.ts'
 import { faultError } from '../../faults/faults.ts'
 import { givenAnswer, type Answer, type AnswerRequest, type FinishReason } from './chat.answer.ts'
@@ -357,57 +357,42 @@ function billCompletion(
           (at.imageCount ?? 0) * usdToNanos(priceUsd(endpoint.pricing.image)),
       }),
     })
-    const endpoint = billed.endpoint
-    const latencyMs = Math.round((p50(endpoint.latency_last_30m) ?? 0.5) * 1000)
-    const tokensPerSecond = p50(endpoint.throughput_last_30m) ?? 50
-    const created = Math.floor(now / 1000)
-    const id = recordGeneration(ctx, caller, ask, call, {
-      usageId: billed.usage_id,
-      finishReason: answers[0]!.finishReason,
-      latencyMs,
-      tokensPerSecond,
-      completionTokens,
-      now,
-      answers,
-    })
-    return {
-      id,
-      usageId: billed.usage_id,
-      created,
+    return recordCompletion(ctx, caller, ask, call, {
+      billed,
       model,
-      endpoint,
       answers,
       promptTokens,
       completionTokens,
       reasoningTokens,
-      costNanos: billed.charge.cost_nanos,
-      byok: billed.byok,
       imageCount: at.imageCount ?? 0,
-      latencyMs,
-      tokensPerSecond,
+      latencyMs: Math.round((p50(billed.endpoint.latency_last_30m) ?? 0.5) * 1000),
+      tokensPerSecond: p50(billed.endpoint.throughput_last_30m) ?? 50,
+      now,
       source: { kind: 'generated' },
-    }
+    })
   })
 }
 
-/** The generation row of a billed completion (GET /api/v1/generation finds it by the id returned). */
-function recordGeneration(
+/**
+ * A billed completion, generated or replayed: its generation row (GET /api/v1/generation finds it by the
+ * id) and its content are recorded, in the billing transaction.
+ */
+function recordCompletion(
   ctx: EmulatorContext,
   caller: AuthContext,
   ask: TextAsk,
   call: TextCall,
-  done: {
-    usageId: number
-    finishReason: FinishReason
-    latencyMs: number
-    tokensPerSecond: number
-    completionTokens: number
+  done: Pick<
+    Completion,
+    'model' | 'answers' | 'promptTokens' | 'completionTokens' | 'reasoningTokens' | 'imageCount' | 'latencyMs' | 'tokensPerSecond' | 'source'
+  > & {
+    billed: Billed<CatalogEndpoint>
     now: number
-    answers: readonly Answer[]
   },
-): string {
+): Completion {
+  const { billed, now, ...rest } = done
   const id = ctx.services.chat.generations.record({
-    usageId: done.usageId,
+    usageId: billed.usage_id,
     accountId: caller.account.id,
     apiType: call.apiType,
     idKind: null,
@@ -415,14 +400,22 @@ function recordGeneration(
     origin: call.origin,
     user: ask.user,
     streamed: call.streamed,
-    finishReason: done.finishReason,
+    finishReason: done.answers[0]!.finishReason,
     latencyMs: done.latencyMs,
     generationTimeMs: done.latencyMs + Math.round((done.completionTokens / done.tokensPerSecond) * 1000),
-    now: done.now,
+    now,
   })
   // Its prompt and answer, for GET /api/v1/generation/content (the generations module, reached lazily).
   ctx.services.generations.keep({ generationId: id, accountId: caller.account.id, operation: call.operation, messages: ask.messages, answers: done.answers })
-  return id
+  return {
+    ...rest,
+    id,
+    usageId: billed.usage_id,
+    created: Math.floor(now / 1000),
+    endpoint: billed.endpoint,
+    costNanos: billed.charge.cost_nanos,
+    byok: billed.byok,
+  }
 }
 
 /** Chat's finish reasons an answer can have; a recorded other one (`content_filter`) ends as `stop`. */
@@ -495,36 +488,21 @@ async function replayText(ctx: EmulatorContext, caller: AuthContext, ask: TextAs
         cost_nanos: usdToNanos(text.usage.cost),
       }),
     })
-    const endpoint = billed.endpoint
-    const latencyMs = Math.round(text.timing?.first_token_ms ?? (p50(endpoint.latency_last_30m) ?? 0.5) * 1000)
-    const tokensPerSecond = text.timing?.tokens_per_second ?? p50(endpoint.throughput_last_30m) ?? 50
-    const id = recordGeneration(ctx, caller, ask, call, {
-      usageId: billed.usage_id,
-      finishReason: answers[0]!.finishReason,
-      latencyMs,
-      tokensPerSecond,
-      completionTokens,
-      now,
-      answers,
-    })
-    ctx.services.recordings.use(found.file)
-    return {
-      id,
-      usageId: billed.usage_id,
-      created: Math.floor(now / 1000),
+    const completion = recordCompletion(ctx, caller, ask, call, {
+      billed,
       model,
-      endpoint,
       answers,
       promptTokens,
       completionTokens,
       reasoningTokens,
-      costNanos: billed.charge.cost_nanos,
-      byok: billed.byok,
       imageCount: 0,
-      latencyMs,
-      tokensPerSecond,
+      latencyMs: Math.round(text.timing?.first_token_ms ?? (p50(billed.endpoint.latency_last_30m) ?? 0.5) * 1000),
+      tokensPerSecond: text.timing?.tokens_per_second ?? p50(billed.endpoint.throughput_last_30m) ?? 50,
+      now,
       source: { kind: 'replayed', file: found.file },
-    }
+    })
+    ctx.services.recordings.use(found.file)
+    return completion
   })
 }
 

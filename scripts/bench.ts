@@ -80,8 +80,8 @@ async function stopChild(child: ChildProcess): Promise<void> {
  * pages SQLite caches up to its bound; each billed request then also pays its commit to the write-ahead log.
  */
 async function emulatorServer(flags: string[] = []): Promise<Server> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-emulator-'))
-  const db = process.env.BENCH_DB === 'file' ? join(dir, 'emulator.db') : ':memory:'
+  const dir = process.env.BENCH_DB === 'file' ? mkdtempSync(join(tmpdir(), 'bench-emulator-')) : null
+  const db = dir === null ? ':memory:' : join(dir, 'emulator.db')
   const cli = await startCliProcess(['--port', '0', '--eu-port', 'off', '--db', db, '--no-ui', '--log-level', 'warn', ...flags])
   return {
     url: cli.base,
@@ -90,7 +90,7 @@ async function emulatorServer(flags: string[] = []): Promise<Server> {
     cpuMs: processCpu(cli.child),
     stop: async () => {
       await stopChild(cli.child)
-      rmSync(dir, { recursive: true, force: true })
+      if (dir !== null) rmSync(dir, { recursive: true, force: true })
     },
   }
 }

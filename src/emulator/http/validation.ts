@@ -1,5 +1,8 @@
 // Request validation. Query strings, path params and headers arrive as text, so they are coerced
 // ("5" -> 5); bodies are JSON and are checked as sent, so {"limit":"5"} is a 400, not a silent 5.
+// Wherever a schema asks for a number or an integer, only a finite one passes: JSON.parse turns
+// 1e400 into Infinity (which Ajv's own type check takes for an integer, and JSON.stringify then
+// stores as null), so the check is made here once for every schema rather than field by field.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { FastifySchemaCompiler } from 'fastify'
@@ -14,9 +17,13 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
 // validateSchema: false skips checking each schema against the JSON Schema meta-schema, whose own
 // compilation cost ~70 ms on the first request after a start. The schemas are ours (TypeBox), and the
 // suite compiles every one of them.
+// strictNumbers: NaN and Infinity fail `type: number` and `type: integer`; verbose: an error carries
+// the value it is about, so a non-finite one is named as such (built only on the error path).
 function makeAjv(coerce: boolean): Ajv {
   const ajv = new Ajv({
     coerceTypes: coerce ? 'array' : false,
+    strictNumbers: true,
+    verbose: true,
     useDefaults: true,
     removeAdditional: false,
     allErrors: false,
@@ -34,14 +41,34 @@ const exact = makeAjv(false)
 // front (the catalog's is large) would cost most of a cold start.
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   let validate: ValidateFunction | undefined
-  const bodyOptional = httpPart === 'body' && (schema as Record<string, unknown>)[OPTIONAL_BODY] === true
+  const isBody = httpPart === 'body'
+  const bodyOptional = isBody && (schema as Record<string, unknown>)[OPTIONAL_BODY] === true
   return (data: unknown) => {
     // Fastify hands a missing body over as null (or undefined, depending on the request).
     if ((data === undefined || data === null) && bodyOptional) return { value: undefined }
-    validate ??= (httpPart === 'body' ? exact : coercing).compile(schema as object)
-    return validate(data) ? { value: data } : { error: Object.assign(new Error('validation'), { validation: validate.errors ?? [] }) }
+    validate ??= (isBody ? exact : coercing).compile(schema as object)
+    if (!validate(data)) return { error: Object.assign(new Error('validation'), { validation: validate.errors ?? [] }) }
+    // Coercion turns "1e400" or "Infinity" in a query into Infinity without asking strictNumbers.
+    const infinite = isBody ? null : nonFiniteIn(data)
+    return infinite ? { error: Object.assign(new Error('validation'), { validation: [infinite] }) } : { value: data }
   }
 }
+
+/** The first value of a coerced query, params or headers object that is a number but not finite, as a type error. */
+function nonFiniteIn(data: unknown): ErrorObject | null {
+  if (data === null || typeof data !== 'object') return null
+  for (const [name, value] of Object.entries(data)) {
+    const values = Array.isArray(value) ? value : [value]
+    const at = values.findIndex((v) => typeof v === 'number' && !Number.isFinite(v))
+    if (at >= 0) {
+      const path = `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}${Array.isArray(value) ? `/${at}` : ''}`
+      return { instancePath: path, schemaPath: '', keyword: 'type', params: { type: 'number' }, data: values[at], message: 'must be number' }
+    }
+  }
+  return null
+}
+
+const isNonFinite = (value: unknown): boolean => typeof value === 'number' && !Number.isFinite(value)
 
 const LOCATION: Record<string, string> = { body: 'Field', querystring: 'Query parameter', params: 'Path parameter', headers: 'Header' }
 
@@ -58,7 +85,8 @@ function describeIssue(e: ErrorObject): string {
     case 'required':
       return 'is required'
     case 'type':
-      return `must be ${describeType(p.type)}`
+      // Infinity is JSON's 1e400 (or a query's "Infinity"): a number, but none any field can hold.
+      return isNonFinite(e.data) ? `must be ${describeType(p.type)}: it is too large to be a finite number` : `must be ${describeType(p.type)}`
     case 'enum':
       return `must be one of ${(p.allowedValues as unknown[]).map((v) => (v === null ? 'null' : String(v))).join(', ')}`
     case 'minimum':

@@ -14,6 +14,7 @@ const S256 = createHash('sha256').update(VERIFIER).digest('base64url')
 const CALLBACK = 'https://app.example/oauth/callback'
 const EMBEDDINGS = { model: 'openai/text-embedding-3-small', input: 'hello' }
 const badCallback = 'must be an https URL, or an http URL on localhost or 127.0.0.1 (any port)'
+const badHost = 'must name its host with letters, digits, hyphens and dots (or an IP address)'
 
 const createCode = (emu: TestEmulator, body: unknown, key: string | null = emu.keys.management, headers: Record<string, string> = {}) =>
   emu.request({
@@ -204,6 +205,9 @@ describe('POST /api/v1/auth/keys/code and POST /api/v1/auth/keys', () => {
     [{ callback_url: 'javascript:alert(1)' }, 'callback_url', badCallback],
     [{ callback_url: 'https://user:secret@app.example/cb' }, 'callback_url', 'must not carry a user name or password'],
     [{ callback_url: `https://app.example/${'x'.repeat(2048)}` }, 'callback_url', 'must be at most 2048 characters'],
+    // The URL parser lets these through in a host; the page would put them in its Content-Security-Policy.
+    [{ callback_url: 'https://app.example;sandbox;report-uri/' }, 'callback_url', badHost],
+    [{ callback_url: "https://app.example,'unsafe-inline'/cb" }, 'callback_url', badHost],
     [
       { code_challenge: 'short', code_challenge_method: 'S256' },
       'code_challenge',
@@ -354,6 +358,8 @@ describe('the authorization page', () => {
       'Query parameter `code_challenge` must be the base64url SHA-256',
     ],
     ['callback_url=https%3A%2F%2Fapp.example&limit=-4', 'Query parameter `limit` must be a number of USD from 0 to 1e9'],
+    // A host that would inject directives into the page's policy is refused, and the policy stays whole.
+    ['callback_url=https%3A%2F%2Fapp.example%3Bsandbox%3Breport-uri%2F', `Query parameter \`callback_url\` ${badHost}`],
   ])('a link with ?%s shows the error page (400), sends nobody anywhere', async (search, message) => {
     const emu = await testEmulator()
     const res = await emu.request({ method: 'GET', url: `/_emulator/auth?${search}` })
@@ -363,6 +369,7 @@ describe('the authorization page', () => {
     expect(res.body).toContain('This authorization link cannot be used')
     expect(res.body).toContain(message)
     expect(res.headers['content-security-policy']).toMatch(/form-action 'self';/)
+    expect(String(res.headers['content-security-policy']).split(';')).toHaveLength(5)
   })
 
   it.each([

@@ -41,12 +41,18 @@ button.secondary{background:#fff;color:#1d2330;border-color:#b8bfcc}
 `
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`
 
-/** The page's policy: no script, its own style, forms only to itself and (by redirect) to the callback's origin. */
+/** A CSP host-source: scheme, host name or bracketed IPv6, port. Nothing that could end a source or a directive. */
+const SOURCE = /^https?:\/\/(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/
+
+/**
+ * The page's policy: no script, its own style, forms only to itself and (by redirect) to the callback's
+ * origin. The origin comes from a checked callback URL, and is left out unless it is a plain source.
+ */
 const policy = (callbackOrigin: string | null): string =>
   [
     "default-src 'none'",
     `style-src ${STYLE_HASH}`,
-    `form-action 'self'${callbackOrigin === null ? '' : ` ${callbackOrigin}`}`,
+    `form-action 'self'${callbackOrigin !== null && SOURCE.test(callbackOrigin) ? ` ${callbackOrigin}` : ''}`,
     "base-uri 'none'",
     "frame-ancestors 'none'",
   ].join('; ')

@@ -29,6 +29,14 @@ export const CHALLENGE_METHODS = ['S256', 'plain'] as const
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
 
 /**
+ * A host as DNS and IP literals spell it (the URL parser has already lower-cased and punycoded it):
+ * dot-separated labels of letters, digits and hyphens, or a bracketed IPv6. The URL parser lets
+ * `;`, `,`, `'` and more through in a host, and the authorization page names the callback's origin in
+ * its Content-Security-Policy, where they would start new directives.
+ */
+const HOST_NAME = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$|^\[[0-9a-f:.]+\]$/
+
+/**
  * A callback URL as the real gateway takes it: https anywhere, or http on localhost / 127.0.0.1 (any
  * port) for local tools. The emulator never requests it: the browser is sent there, or the app reads
  * the code from the answer.
@@ -45,6 +53,7 @@ export function checkCallbackUrl(text: string, field: string, location = 'body')
   if (!(url.protocol === 'https:' || (url.protocol === 'http:' && local))) {
     throw fieldError(field, 'must be an https URL, or an http URL on localhost or 127.0.0.1 (any port)', location)
   }
+  if (!HOST_NAME.test(url.hostname)) throw fieldError(field, 'must name its host with letters, digits, hyphens and dots (or an IP address)', location)
   if (url.username !== '' || url.password !== '') throw fieldError(field, 'must not carry a user name or password', location)
   return url
 }

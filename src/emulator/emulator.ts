@@ -11,6 +11,7 @@ import { createContext } from './context.ts'
 import type { EmulatorContext } from './modules/module.ts'
 import { buildApp } from './http/build-app.ts'
 import { limitConnections, markEu, serverOptions } from './http/listeners.ts'
+import { checkUpstream } from './http/own-addresses.ts'
 import { isLoopbackHost } from './http/admin-guard.ts'
 import { randomBytes } from 'node:crypto'
 import { openDatabase } from './store/db.ts'
@@ -244,6 +245,7 @@ export async function startEmulator(options: EmulatorOptions = {}, resolved?: Re
       otherListeners.set(emulator, [euServer])
       emulator.ctx.ownAddresses.add((euServer.address() as AddressInfo).port)
     }
+    if (config.upstream !== null) await checkUpstream(emulator.ctx.ownAddresses, config.upstream, emulator.ctx.warn)
     const base = `http://${hostForUrl(config.host)}`
     const euUrl = euServer ? `${base}:${(euServer.address() as AddressInfo).port}` : null
     return {

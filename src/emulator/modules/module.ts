@@ -15,7 +15,7 @@ import type { Clock, DueSource } from '../core/clock.ts'
 import type { EmulatorEventBus } from '../core/events.ts'
 import type { Ids } from '../core/ids.ts'
 import type { StateOwner, StateRegistry } from '../core/lifecycle.ts'
-import type { OwnAddresses } from '../http/listeners.ts'
+import type { OwnAddresses } from '../http/own-addresses.ts'
 import type { DB } from '../store/db.ts'
 
 /** What every module is made from: built once per emulator, with no area in it. */

@@ -3,7 +3,7 @@
 // each model's durations, resolutions and aspect ratios, the seed, the callback URL, the payload, the
 // frames' shapes, multiframe key frames and templates, with every default of the request filled in.
 import { describe, expect, it } from 'vitest'
-import { OwnAddresses } from '../../../src/emulator/http/listeners.ts'
+import { OwnAddresses } from '../../../src/emulator/http/own-addresses.ts'
 import { validateCreate, vendorBodyValidator, type CreateRules } from '../../../src/emulator/modules/video/video.validate.ts'
 import { routerError } from '../../../src/emulator/modules/video/video.errors.ts'
 import type { Operation } from '../../../src/emulator/modules/video/video.models.ts'

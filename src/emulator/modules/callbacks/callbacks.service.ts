@@ -4,10 +4,12 @@
 // kept. Delivery never holds up the clock or other receivers: a claim is all a clock step waits for,
 // and each destination has its own small limit of attempts at once.
 import { createHmac } from 'node:crypto'
+import type { LookupFunction } from 'node:net'
 import { http, https } from '../../core/node-http.ts'
 import { toIso, wallClock, type DueSource } from '../../core/clock.ts'
 import type { EmulatorContext } from '../module.ts'
 import { ApiError } from '../../core/errors.ts'
+import { OwnAddressError } from '../../http/own-addresses.ts'
 import { recordEffect } from '../../journal/journal.ts'
 import type { CallbackDelivery } from '../../admin/types.ts'
 import type { AttemptRow, CallbacksRepo, DeliveryFilter, DeliveryRow } from './callbacks.repo.ts'
@@ -111,11 +113,12 @@ function networkError(error: unknown): string {
 }
 
 // node:http rather than fetch: fetch refuses some ports (6000, 10080, ...) and pools connections.
-function post(url: URL, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<number> {
+function post(url: URL, headers: Record<string, string>, body: string, signal: AbortSignal, lookup: LookupFunction | undefined): Promise<number> {
   return new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? https.request : http.request
     // agent: false = one connection per attempt, closed after it: no pooled socket outlives a receiver.
-    const options = { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent: false, signal }
+    // lookup: the host name is resolved by the connection and refused there if it is the emulator's own.
+    const options = { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent: false, signal, lookup }
     const req = send(url, options, (res) => {
       res.on('error', () => undefined) // a late abort may error an answer already counted
       res.resume() // the answer's body is not needed
@@ -137,16 +140,19 @@ async function send(ctx: EmulatorContext, row: DeliveryRow, stop: AbortSignal): 
     return { status: null, error: `invalid callback URL ${row.url}`, retriable: false }
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { status: null, error: `unsupported callback URL scheme ${url.protocol}`, retriable: false }
+  // Checked when the URL was given, and again now (an import, a name that resolves here by now): a loop.
+  if (ctx.ownAddresses.includes(url)) return { status: null, error: `refused: ${url.host} is the emulator itself, which it does not call`, retriable: false }
   // A persisted sequence gives each attempt its own nonce, across restarts too (receivers may reject replays).
   const nonce = ctx.ids.uuid(ctx.ids.next('callback-nonce'))
   const headers = { 'content-type': 'application/json', ...signCallback({ url: row.url, secret: token, date: wallClock.httpDate(), nonce }) }
   const timeout = AbortSignal.timeout(ctx.config.callbackTimeoutMs)
   try {
-    const status = await post(url, headers, row.body, AbortSignal.any([timeout, stop]))
+    const status = await post(url, headers, row.body, AbortSignal.any([timeout, stop]), ctx.ownAddresses.lookupFor(url))
     return { status, error: status >= 200 && status < 300 ? null : `HTTP ${status}`, retriable: true }
   } catch (error) {
     if (stop.aborted) return null
     if (timeout.aborted) return { status: null, error: `timed out after ${ctx.config.callbackTimeoutMs} ms`, retriable: true }
+    if (error instanceof OwnAddressError) return { status: null, error: `refused: ${error.message}`, retriable: false }
     return { status: null, error: networkError(error), retriable: true }
   }
 }

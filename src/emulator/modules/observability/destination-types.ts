@@ -3,7 +3,7 @@
 // the address traces go to. Only the two types whose receiver is the team's own (webhook, an OTLP
 // collector) are delivered to: the emulator never sends anything to a vendor's service.
 import { fieldError } from '../../core/errors.ts'
-import type { OwnAddresses } from '../../http/listeners.ts'
+import type { OwnAddresses } from '../../http/own-addresses.ts'
 import { isSecretName, maskSecret } from '../byok/secrets.ts'
 
 export const DESTINATION_TYPES = [
@@ -153,6 +153,22 @@ export function nextConfig(
   }
   for (const name of typeSpec.required) if (next[name] === undefined) throw fieldError(`config.${name}`, `is required for a ${type} destination`)
   return next
+}
+
+/**
+ * The address a config gives the traces (when it gives one), once its host name is resolved: a name
+ * that resolves to the emulator's own listeners is refused as its address would be. Run before the
+ * transaction that stores the config (nextConfig checks the rest, the literal host among it).
+ */
+export async function checkDeliveryTarget(type: DestinationType, given: Readonly<Record<string, unknown>> | undefined, own: OwnAddresses): Promise<void> {
+  const field = TYPE_SPECS[type].deliversTo
+  const value = field === undefined ? undefined : given?.[field]
+  // Not a URL at all: nextConfig refuses it in its own words.
+  if (typeof value !== 'string' || value.length > MAX_TEXT || !URL.canParse(value)) return
+  const url = new URL(value)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return
+  const issue = await own.resolvedIssue(url)
+  if (issue !== null) throw fieldError(`config.${field}`, issue)
 }
 
 /** Where a destination's traces go, or null for a type the emulator does not deliver to. */

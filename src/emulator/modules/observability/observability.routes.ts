@@ -5,6 +5,7 @@ import { caller } from '../../http/auth.ts'
 import { journalRedacted, redactSecretFields } from '../byok/secrets.ts'
 import { workspaceFor } from '../byok/workspace.ts'
 import type { EmulatorContext } from '../module.ts'
+import { checkDeliveryTarget, type DestinationType } from './destination-types.ts'
 import {
   CreateDestinationBody,
   DestinationCreatedResponse,
@@ -51,6 +52,7 @@ export const observabilityRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorConte
     },
     async (request, reply) => {
       const { account } = caller(request)
+      await checkDeliveryTarget(request.body.type, request.body.config, ctx.ownAddresses)
       const row = ctx.db
         .transaction(() => {
           const created = newDestinationRow(ctx, account, request.body)
@@ -87,6 +89,8 @@ export const observabilityRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorConte
     },
     async (request) => {
       const { account } = caller(request)
+      const { type } = requireDestination(repo, account, request.params.id)
+      await checkDeliveryTarget(type as DestinationType, request.body.config, ctx.ownAddresses)
       const row = ctx.db
         .transaction(() => {
           const next = patchedDestinationRow(ctx, account, requireDestination(repo, account, request.params.id), request.body)

@@ -11,7 +11,7 @@ import { OPERATIONS } from './video.models.ts'
 import type { TaskRow } from './video.repo.ts'
 import { createBodies, GATEWAY_OPERATION, RouterResponses, type CreateBodies } from './video.schemas.ts'
 import type { OutcomeOverride } from './video.service.ts'
-import { validateCreate, vendorBodyValidator } from './video.validate.ts'
+import { checkCallbackTarget, validateCreate, vendorBodyValidator } from './video.validate.ts'
 import { badRequest, routerError, taskNotFound } from './video.errors.ts'
 
 /** A 50 MB image arrives as about 67 MB of base64; keyframes add more. */
@@ -65,6 +65,7 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext }> = async (
           own: ctx.ownAddresses,
           minKeyFrames: ctx.config.multiframeMinKeyFrames,
         })
+        await checkCallbackTarget(checked, ctx.ownAddresses)
         const task = video.create({ caller: caller(request), request: checked, origin: originOf(request), outcome: outcomeOf(request) })
         return video.createdView(task)
       },

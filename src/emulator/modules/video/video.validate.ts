@@ -8,7 +8,7 @@ import type { ErrorObject } from 'ajv'
 import type { FastifySchemaCompiler } from 'fastify'
 import type { ApiError } from '../../core/errors.ts'
 import { badRequest, countOutOfRange, invalid, lacking, routerError } from './video.errors.ts'
-import type { OwnAddresses } from '../../http/listeners.ts'
+import type { OwnAddresses } from '../../http/own-addresses.ts'
 import { validatorCompiler } from '../../http/validation.ts'
 import { ImageProblem, inspectImage, type InspectedImage } from './images.ts'
 import { describeDurations, durationAllowed, MODELS, type ModelRule, type Operation } from './video.models.ts'
@@ -381,6 +381,15 @@ const CHECKS: { [O in Operation]: (body: CreateBodies[O], context: Context) => V
       ...base,
     }
   },
+}
+
+/**
+ * A create's callback URL once its host name is resolved (validateCreate has read its literal): a name
+ * that resolves to the emulator's own listeners is refused as its address would be.
+ */
+export async function checkCallbackTarget(request: Pick<VideoRequest, 'callback_url'>, own: OwnAddresses): Promise<void> {
+  const issue = request.callback_url === null ? null : await own.resolvedIssue(new URL(request.callback_url))
+  if (issue !== null) throw invalid('callback_url', issue)
 }
 
 /** The checks after the schema's, and every default filled in: the request a task is made of. */

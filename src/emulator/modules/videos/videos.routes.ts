@@ -47,7 +47,7 @@ export const videosRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> =
       schema: { summary: 'Submit a video generation job', tags: ['videos'], body: VideoGenerationBody, response: CreateResponses },
     },
     async (request, reply) => {
-      const task = videos.create({
+      const task = await videos.create({
         caller: caller(request),
         body: request.body,
         origin: `${request.protocol}://${request.host}`,

@@ -20,7 +20,7 @@ import type { OutcomeOverride } from '../video/video.service.ts'
 import { contentNotReady, jobNotFound, noSuchVideo, notAVideoModel, undescribedVideoModel } from './videos.errors.ts'
 import { isVideoModel, videoCostNanos, videoModelView } from './videos.models.ts'
 import type { JobStatus, VideoGenerationBody, VideoJob, VideoModel, VideoModelFixture } from './videos.schemas.ts'
-import { checkVideoRequest } from './videos.validate.ts'
+import { checkCallbackTarget, checkVideoRequest } from './videos.validate.ts'
 
 export interface CreateJob {
   caller: AuthContext
@@ -67,10 +67,11 @@ export class VideosService {
     return { model, spec }
   }
 
-  create(job: CreateJob): TaskRow {
+  async create(job: CreateJob): Promise<TaskRow> {
     const ctx = this.ctx
     const { model, spec } = this.videoModel(job.body.model)
     const checked = checkVideoRequest(job.body, spec, ctx.ownAddresses)
+    await checkCallbackTarget(checked.callback_url, ctx.ownAddresses)
     const costNanos = videoCostNanos(spec, checked.duration, checked.generate_audio)
     ctx.services.ratelimit.admit(job.caller.key.hash, job.caller.account.id, ctx.clock.now())
     // The job, its usage and its generation are reported to the journal only if the whole transaction holds.

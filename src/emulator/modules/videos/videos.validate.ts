@@ -3,7 +3,7 @@
 // URLs read. Every refusal is a 400 naming the field; the checks run in a fixed order, so a body with
 // several problems is always answered about the same one.
 import { fieldError } from '../../core/errors.ts'
-import type { OwnAddresses } from '../../http/listeners.ts'
+import type { OwnAddresses } from '../../http/own-addresses.ts'
 import { ImageProblem, inspectImage } from '../video/images.ts'
 import { MAX_URL, type VideoGenerationBody, type VideoModelFixture } from './videos.schemas.ts'
 
@@ -101,6 +101,15 @@ function callbackUrl(value: string | undefined, own: OwnAddresses): string | nul
   // The emulator would call itself for every job made from there: a loop.
   if (own.includes(url)) throw fieldError('callback_url', `must not point at the emulator itself (${url.host}): give the address of your own receiver`)
   return value
+}
+
+/**
+ * The callback URL once its host name is resolved (checkVideoRequest has read its literal): a name
+ * that resolves to the emulator's own listeners is refused as its address would be.
+ */
+export async function checkCallbackTarget(value: string | null, own: OwnAddresses): Promise<void> {
+  const issue = value === null ? null : await own.resolvedIssue(new URL(value))
+  if (issue !== null) throw fieldError('callback_url', issue)
 }
 
 /** Checks a create body against its model (found in the catalog and the fixture already). */

@@ -32,7 +32,45 @@ export interface RowRules {
   readonly nonNegative?: readonly string[]
   /** Anything else a row must be (its JSON columns already checked); throws importRowError. */
   check?(row: Readonly<Record<string, unknown>>, index: number): void
+  /**
+   * What the table's rows must be together (after each passed `check`): the bounds the live API keeps
+   * on what is stored (so many per account, in all), with every table of the document to read a row's
+   * account from. Throws importRowError naming the first row past a bound (checkBounds does).
+   */
+  checkAll?(rows: readonly Readonly<Record<string, unknown>>[], tables: Readonly<Record<string, unknown>>): void
 }
+
+/** A bound on what a table holds together: rows, or the sum of what each weighs, in each group or in all. */
+export interface RowBound {
+  /** The most a group holds. */
+  readonly most: number
+  /** Whether a row counts at all (every row does when left out). */
+  counts?(row: Readonly<Record<string, unknown>>): boolean
+  /** The group a row counts in (its account); left out, every row counts in one. */
+  groupOf?(row: Readonly<Record<string, unknown>>): unknown
+  /** What a row weighs (its bytes); 1 when left out. */
+  weightOf?(row: Readonly<Record<string, unknown>>): number
+  /** The column the refusal names (null: the row), and what it says. */
+  readonly column: string | null
+  readonly issue: string
+}
+
+/** Refuses, naming it, the first row of `table` that takes its group past a bound. */
+export function checkBounds(table: string, rows: readonly Readonly<Record<string, unknown>>[], bounds: readonly RowBound[]): void {
+  for (const bound of bounds) {
+    const totals = new Map<unknown, number>()
+    rows.forEach((row, i) => {
+      if (bound.counts && !bound.counts(row)) return
+      const group = bound.groupOf?.(row)
+      const total = (totals.get(group) ?? 0) + (bound.weightOf?.(row) ?? 1)
+      if (total > bound.most) throw importRowError(table, i, bound.column, bound.issue)
+      totals.set(group, total)
+    })
+  }
+}
+
+/** The bytes of a text column as the database keeps it (UTF-8); 0 for anything else. */
+export const textBytes = (value: unknown): number => (typeof value === 'string' ? Buffer.byteLength(value) : 0)
 
 /**
  * Ids a sequence mints into a table (`kind` #n makes `idOf(ids, "kind#n")`): an imported document must

@@ -14,3 +14,13 @@ export const workspaceNotFound = (id: string, field: string, location: string): 
 
 /** An API key hash of an allow-list that is no key of the caller's account: the real document's 400. */
 export const notAnAccountKey = (field: string): ApiError => fieldError(field, 'is not the hash of an API key of this account')
+
+/** One more credential would pass what the account, or the emulator over every account, keeps: the management API's 409. */
+export const tooManyCredentials = (scope: 'account' | 'emulator', most: number): ApiError =>
+  new ApiError(
+    409,
+    scope === 'account'
+      ? `An account can have at most ${most} BYOK credentials: delete one before adding another`
+      : `The emulator keeps at most ${most} BYOK credentials over all its accounts: delete one (or reset an account) before adding another`,
+    { metadata: { limit: most } },
+  )

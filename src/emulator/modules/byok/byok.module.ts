@@ -1,12 +1,13 @@
 // Bring-your-own-key provider credentials: their API, and the ledger's question of whether a call is
 // paid with one (usage rows marked byok, the key's byok_usage, no credits).
 import { Type } from 'typebox'
-import { uuidIds } from '../../core/lifecycle.ts'
+import { checkBounds, uuidIds } from '../../core/lifecycle.ts'
 import { Nullable } from '../../http/schemas.ts'
 import { defineModule } from '../module.ts'
 import { byokAdminRoutes } from './byok.admin.ts'
 import { byokState, createByokRepo, type ByokRepo } from './byok.repo.ts'
 import { byokRoutes } from './byok.routes.ts'
+import { MAX_ACCOUNT_CREDENTIALS, MAX_TOTAL_CREDENTIALS } from './byok.schemas.ts'
 import { paysWithOwnKey, type ByokQuestion } from './byok.service.ts'
 
 export interface ByokService extends ByokRepo {
@@ -34,7 +35,19 @@ export const byokModule = defineModule({
     {
       ...byokState(ctx.db),
       imports: {
-        byok_credentials: { json: { allowed_models: StringList, allowed_api_key_hashes: StringList, allowed_user_ids: StringList } },
+        byok_credentials: {
+          json: { allowed_models: StringList, allowed_api_key_hashes: StringList, allowed_user_ids: StringList },
+          checkAll: (rows) =>
+            checkBounds('byok_credentials', rows, [
+              {
+                most: MAX_ACCOUNT_CREDENTIALS,
+                groupOf: (row) => row['account_id'],
+                column: 'account_id',
+                issue: `is past the ${MAX_ACCOUNT_CREDENTIALS} BYOK credentials one account keeps`,
+              },
+              { most: MAX_TOTAL_CREDENTIALS, column: null, issue: `is past the ${MAX_TOTAL_CREDENTIALS} BYOK credentials the emulator keeps in all` },
+            ]),
+        },
       },
       mints: [uuidIds('byok', 'byok_credentials')],
     },

@@ -56,6 +56,8 @@ export function createByokRepo(db: DB) {
   const usableStmt = db.prepare<ByokFilter, ByokRow>(`SELECT * FROM byok_credentials WHERE ${where} AND disabled = 0`)
   const accountStmt = db.prepare<[string], ByokRow>('SELECT * FROM byok_credentials WHERE account_id = ? ORDER BY created_at, rowid')
   const inWorkspaceStmt = db.prepare<[string, string], { n: number }>('SELECT COUNT(*) AS n FROM byok_credentials WHERE account_id = ? AND workspace_id = ?')
+  const inAccountStmt = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM byok_credentials WHERE account_id = ?')
+  const allStmt = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM byok_credentials')
 
   return {
     insert: (row: ByokRow) => void insertStmt.run(row),
@@ -73,6 +75,8 @@ export function createByokRepo(db: DB) {
     ofAccount: (accountId: string) => accountStmt.all(accountId),
     /** How many credentials a workspace holds (what a workspace's deletion would leave behind). */
     countInWorkspace: (accountId: string, workspaceId: string) => inWorkspaceStmt.get(accountId, workspaceId)!.n,
+    /** How many credentials an account holds, in every workspace (every account's, for null). */
+    countStored: (accountId: string | null) => (accountId === null ? allStmt.get()!.n : inAccountStmt.get(accountId)!.n),
   }
 }
 

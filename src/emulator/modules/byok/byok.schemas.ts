@@ -17,6 +17,14 @@ export const BYOK_PROVIDER_SLUGS: readonly string[] = [
   'xiaomi', 'z-ai',
 ] // prettier-ignore
 
+/**
+ * Credentials one account keeps, and the emulator over every account: an app holds a few per provider,
+ * and a suite that adds one per test without deleting any stays far below; a loop that adds them
+ * without end (each up to some 60 KB of lists) does not.
+ */
+export const MAX_ACCOUNT_CREDENTIALS = 500
+export const MAX_TOTAL_CREDENTIALS = 5000
+
 /** The longest provider key taken: far beyond any provider's (a JSON service-account file fits). */
 export const MAX_KEY_LENGTH = 16_384
 const MAX_LIST = 100

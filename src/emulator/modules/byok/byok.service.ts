@@ -6,9 +6,16 @@ import type { Catalog } from '../catalog/catalog.ts'
 import { modelNamedIn, type ModelNames } from '../catalog/policy.ts'
 import type { KeyRow } from '../keys/keys.repo.ts'
 import type { EmulatorContext } from '../module.ts'
-import { credentialNotFound, notAnAccountKey, unknownProvider } from './byok.errors.ts'
+import { credentialNotFound, notAnAccountKey, tooManyCredentials, unknownProvider } from './byok.errors.ts'
 import type { ByokRepo, ByokRow } from './byok.repo.ts'
-import { BYOK_PROVIDER_SLUGS, type ByokKeyObject, type CreateByokBody, type UpdateByokBody } from './byok.schemas.ts'
+import {
+  BYOK_PROVIDER_SLUGS,
+  MAX_ACCOUNT_CREDENTIALS,
+  MAX_TOTAL_CREDENTIALS,
+  type ByokKeyObject,
+  type CreateByokBody,
+  type UpdateByokBody,
+} from './byok.schemas.ts'
 import { maskSecret } from './secrets.ts'
 import { workspaceFor, workspaceOfKey } from './workspace.ts'
 
@@ -71,6 +78,8 @@ export function newCredentialRow(ctx: EmulatorContext, account: AccountRow, body
   if (!isKnownProvider(ctx, body.provider)) throw unknownProvider('provider')
   checkAccountKeyHashes(ctx, account, body.allowed_api_key_hashes, 'allowed_api_key_hashes')
   const workspace_id = workspaceFor(ctx, account.id, body.workspace_id, 'workspace_id', 'body')
+  if (ctx.services.byok.countStored(account.id) >= MAX_ACCOUNT_CREDENTIALS) throw tooManyCredentials('account', MAX_ACCOUNT_CREDENTIALS)
+  if (ctx.services.byok.countStored(null) >= MAX_TOTAL_CREDENTIALS) throw tooManyCredentials('emulator', MAX_TOTAL_CREDENTIALS)
   return {
     id: ctx.ids.uuid(ctx.ids.next('byok')),
     account_id: account.id,

@@ -43,3 +43,13 @@ export const workspaceForbidden = (id: string): ApiError =>
   new ApiError(403, `Workspace ${id} is not a workspace of this account: its files cannot be reached with this key`, {
     metadata: { field: 'workspace_id', location: 'querystring' },
   })
+
+/** The emulator's room for every account's files together is full (MAX_TOTAL_FILE_BYTES, MAX_TOTAL_FILES). */
+export const emulatorStorageFull = (usedBytes: number, fileBytes: number, limitBytes: number, files: number, limitFiles: number): ApiError =>
+  new ApiError(
+    413,
+    files >= limitFiles
+      ? `The emulator already keeps ${files} files over all its accounts, the most it keeps: delete some (or reset an account) first`
+      : `The files of all accounts hold ${usedBytes} bytes; ${fileBytes} more would pass the ${limitBytes / 1024 / 1024} MB the emulator keeps in all: delete some (or reset an account) first`,
+    { metadata: { field: 'file', location: 'body', used_bytes: usedBytes, limit_bytes: limitBytes, files, limit_files: limitFiles, scope: 'emulator' } },
+  )

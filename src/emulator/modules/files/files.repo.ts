@@ -52,6 +52,7 @@ export function createFilesRepo(db: DB) {
   const totalsStmt = db.prepare<[string], { files: number; bytes: number }>(
     'SELECT COUNT(*) AS files, COALESCE(SUM(size_bytes), 0) AS bytes FROM files WHERE account_id = ?',
   )
+  const allTotalsStmt = db.prepare<[], { files: number; bytes: number }>('SELECT COUNT(*) AS files, COALESCE(SUM(size_bytes), 0) AS bytes FROM files')
 
   return {
     /** Rows in a workspace: a workspace that holds any cannot be deleted. */
@@ -67,6 +68,8 @@ export function createFilesRepo(db: DB) {
     delete: (id: string) => deleteStmt.run(id).changes > 0,
     /** How many files, and bytes, the account keeps. */
     totals: (accountId: string) => totalsStmt.get(accountId)!,
+    /** How many files, and bytes, every account keeps together. */
+    totalsAll: () => allTotalsStmt.get()!,
   }
 }
 

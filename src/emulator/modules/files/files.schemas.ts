@@ -10,6 +10,12 @@ export const MAX_FILE_BYTES = 25 * 1024 * 1024
 export const MAX_ACCOUNT_BYTES = 100 * 1024 * 1024
 /** The most files one account may hold. */
 export const MAX_ACCOUNT_FILES = 10_000
+/**
+ * The most bytes, and files, every account's files hold together: five accounts full. The bytes are
+ * kept as base64 text in the database (a third more), in memory with `--db :memory:`.
+ */
+export const MAX_TOTAL_FILE_BYTES = 512 * 1024 * 1024
+export const MAX_TOTAL_FILES = 100_000
 /** The longest file name kept. */
 export const MAX_FILENAME_CHARS = 255
 

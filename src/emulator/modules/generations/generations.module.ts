@@ -1,10 +1,11 @@
 // Generation content and feedback: the prompt and answer of each text generation (kept by the text
 // engine as it records the generation), and the feedback given on a generation.
+import { checkBounds, textBytes } from '../../core/lifecycle.ts'
 import { defineModule } from '../module.ts'
 import { generationsAdminRoutes } from './generations.admin.ts'
 import { createGenerationsContentRepo, generationsContentState } from './generations.repo.ts'
 import { generationsRoutes } from './generations.routes.ts'
-import { ContentInput } from './generations.schemas.ts'
+import { ContentInput, MAX_ACCOUNT_CONTENT_BYTES, MAX_ACCOUNT_CONTENTS, MAX_TOTAL_CONTENT_BYTES, MAX_TOTAL_CONTENTS } from './generations.schemas.ts'
 import { createGenerationsService, type GenerationsService } from './generations.service.ts'
 
 declare module '../module.ts' {
@@ -17,7 +18,50 @@ export const generationsModule = defineModule({
   name: 'generations',
   needs: ['accounts', 'chat'],
   create: (ctx) => createGenerationsService(createGenerationsContentRepo(ctx.db)),
-  state: (ctx) => [{ ...generationsContentState(ctx.db), imports: { generation_contents: { json: { input: ContentInput } } } }],
+  state: (ctx) => {
+    const owner = generationsContentState(ctx.db)
+    const bytes = (row: Readonly<Record<string, unknown>>) => textBytes(row['input']) + textBytes(row['completion']) + textBytes(row['reasoning'])
+    const account = (row: Readonly<Record<string, unknown>>) => row['account_id']
+    return [
+      {
+        ...owner,
+        // The counts of what is kept follow the table, whatever changed it.
+        afterStateChange: () => ctx.services.generations.recount(),
+        resetAccount: (id) => {
+          owner.resetAccount!(id)
+          ctx.services.generations.recount(id)
+        },
+        imports: {
+          generation_contents: {
+            json: { input: ContentInput },
+            checkAll: (rows) =>
+              checkBounds('generation_contents', rows, [
+                {
+                  most: MAX_ACCOUNT_CONTENTS,
+                  groupOf: account,
+                  column: 'account_id',
+                  issue: `is past the ${MAX_ACCOUNT_CONTENTS} generations' content one account keeps`,
+                },
+                {
+                  most: MAX_ACCOUNT_CONTENT_BYTES,
+                  groupOf: account,
+                  weightOf: bytes,
+                  column: null,
+                  issue: `is past the ${MAX_ACCOUNT_CONTENT_BYTES} bytes of generation content one account keeps`,
+                },
+                { most: MAX_TOTAL_CONTENTS, column: null, issue: `is past the ${MAX_TOTAL_CONTENTS} generations' content the emulator keeps in all` },
+                {
+                  most: MAX_TOTAL_CONTENT_BYTES,
+                  weightOf: bytes,
+                  column: null,
+                  issue: `is past the ${MAX_TOTAL_CONTENT_BYTES} bytes of generation content the emulator keeps in all`,
+                },
+              ]),
+          },
+        },
+      },
+    ]
+  },
   gateway: generationsRoutes,
   admin: generationsAdminRoutes,
 })

@@ -12,6 +12,12 @@ export interface ContentRow {
   reasoning: string | null
 }
 
+/** Contents counted together: rows, and bytes as stored (UTF-8). */
+export interface ContentTotals {
+  rows: number
+  bytes: number
+}
+
 export interface FeedbackRow {
   generation_id: string
   account_id: string
@@ -27,6 +33,21 @@ export function createGenerationsContentRepo(db: DB) {
      VALUES (@generation_id, @account_id, @input, @completion, @reasoning)`,
   )
   const contentStmt = db.prepare<[string, string], ContentRow>('SELECT * FROM generation_contents WHERE generation_id = ? AND account_id = ?')
+  // octet_length reads a value's size from its record header: thousands of rows are summed in a millisecond or so.
+  const bytes = 'octet_length(input) + IFNULL(octet_length(completion), 0) + IFNULL(octet_length(reasoning), 0)'
+  const heldStmt = db.prepare<[string], ContentTotals>(
+    `SELECT COUNT(*) AS rows, IFNULL(SUM(${bytes}), 0) AS bytes FROM generation_contents WHERE account_id = ?`,
+  )
+  const heldAllStmt = db.prepare<[], ContentTotals>(`SELECT COUNT(*) AS rows, IFNULL(SUM(${bytes}), 0) AS bytes FROM generation_contents`)
+  // The newest rows within the bound stay; the first past it (newest first) and every older one go.
+  const pastBound = (where: string) => `SELECT MAX(id) FROM (
+      SELECT rowid AS id, ROW_NUMBER() OVER newest AS n, SUM(${bytes}) OVER newest AS total
+      FROM generation_contents ${where} WINDOW newest AS (ORDER BY rowid DESC)
+    ) WHERE n > @rows OR total > @bytes`
+  const pruneStmt = db.prepare<ContentTotals & { account_id: string }>(
+    `DELETE FROM generation_contents WHERE account_id = @account_id AND rowid <= (${pastBound('WHERE account_id = @account_id')})`,
+  )
+  const pruneAllStmt = db.prepare<ContentTotals>(`DELETE FROM generation_contents WHERE rowid <= (${pastBound('')})`)
   // A repeat keeps when the feedback was first given, and says when it last changed.
   const upsertFeedbackStmt = db.prepare<FeedbackRow>(
     `INSERT INTO generation_feedback (generation_id, account_id, category, comment, created_at, updated_at)
@@ -37,6 +58,11 @@ export function createGenerationsContentRepo(db: DB) {
 
   return {
     insertContent: (row: ContentRow) => void insertContentStmt.run(row),
+    /** The contents an account keeps (every account's, for null): how many, and their bytes. */
+    held: (accountId: string | null): ContentTotals => (accountId === null ? heldAllStmt.get()! : heldStmt.get(accountId)!),
+    /** Drops an account's oldest contents (every account's, for null) until the rest fit `within`. */
+    prune: (accountId: string | null, within: ContentTotals) =>
+      void (accountId === null ? pruneAllStmt.run(within) : pruneStmt.run({ ...within, account_id: accountId })),
     content: (generationId: string, accountId: string) => contentStmt.get(generationId, accountId),
     upsertFeedback: (row: FeedbackRow) => void upsertFeedbackStmt.run(row),
     feedback: (accountId: string) => feedbackStmt.all(accountId),

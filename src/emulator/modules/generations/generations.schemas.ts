@@ -3,6 +3,16 @@
 import { Type, type Static } from 'typebox'
 import { ErrorEnvelope, Nullable, Shape, StringEnum } from '../../http/schemas.ts'
 
+/**
+ * The text generations whose content (prompt and answer) the emulator keeps, per account and over every
+ * account: the newest, by count and by bytes. Older content is dropped (the generation and its usage
+ * row stay, so activity and analytics are whole); a suite reads back the content of calls it just made.
+ */
+export const MAX_ACCOUNT_CONTENTS = 10_000
+export const MAX_ACCOUNT_CONTENT_BYTES = 64 * 1024 * 1024
+export const MAX_TOTAL_CONTENTS = 100_000
+export const MAX_TOTAL_CONTENT_BYTES = 256 * 1024 * 1024
+
 export const ContentQuery = Type.Object({ id: Type.String({ minLength: 1, maxLength: 256, description: 'The generation' }) })
 
 const ErrorAttempt = Type.Object({

@@ -1,13 +1,22 @@
 // What a text generation's content is kept as: its input (a legacy completion's prompt, or the
 // messages as the engine read them: role, text and tool calls) and its first answer's text and
-// reasoning. Bounded (each part cut at a fixed size, saying how much was cut) and redacted (the
-// emulator's own keys never kept), in the transaction that records the generation.
+// reasoning. Bounded (each part cut at a fixed size, saying how much was cut; the newest contents kept
+// per account and in all, older ones dropped) and redacted (the emulator's own keys never kept), in
+// the transaction that records the generation.
+import { textBytes } from '../../core/lifecycle.ts'
 import { redact } from '../../core/redact.ts'
 import type { Answer } from '../chat/chat.answer.ts'
 import type { Message } from '../chat/chat.input.ts'
 import type { GenerationView } from '../chat/chat.repo.ts'
-import type { ContentRow, GenerationsContentRepo } from './generations.repo.ts'
-import type { ContentInput, GenerationContent } from './generations.schemas.ts'
+import type { ContentRow, ContentTotals, GenerationsContentRepo } from './generations.repo.ts'
+import {
+  MAX_ACCOUNT_CONTENT_BYTES,
+  MAX_ACCOUNT_CONTENTS,
+  MAX_TOTAL_CONTENT_BYTES,
+  MAX_TOTAL_CONTENTS,
+  type ContentInput,
+  type GenerationContent,
+} from './generations.schemas.ts'
 
 /** The most characters of input kept for one generation (the messages' texts together). */
 export const MAX_INPUT_CHARS = 1024 * 1024
@@ -75,10 +84,72 @@ export function contentView(row: ContentRow, generation: GenerationView): Genera
 
 export interface GenerationsService {
   repo: GenerationsContentRepo
-  /** Keeps a text generation's content; call inside the transaction that records the generation. */
+  /**
+   * Keeps a text generation's content, and drops the oldest of its account's (and of every account's)
+   * past the bounds; call inside the transaction that records the generation.
+   */
   keep(kept: KeptGeneration): void
+  /** Forgets what it counted of an account (every account, for none): its rows were changed from outside. */
+  recount(accountId?: string): void
 }
 
+const ACCOUNT_BOUND: ContentTotals = { rows: MAX_ACCOUNT_CONTENTS, bytes: MAX_ACCOUNT_CONTENT_BYTES }
+const TOTAL_BOUND: ContentTotals = { rows: MAX_TOTAL_CONTENTS, bytes: MAX_TOTAL_CONTENT_BYTES }
+/** A bound passed drops content down to this share of it: a full account is pruned every thousand calls, not on each. */
+const PRUNE_TO = 0.9
+
+const over = (held: ContentTotals, bound: ContentTotals): boolean => held.rows > bound.rows || held.bytes > bound.bytes
+const lowered = (bound: ContentTotals): ContentTotals => ({ rows: Math.floor(bound.rows * PRUNE_TO), bytes: Math.floor(bound.bytes * PRUNE_TO) })
+
+/**
+ * What each account holds is counted once from the table, then followed in memory as content is kept,
+ * so the hot path adds two additions and no query. A count is only ever too high (a transaction that
+ * rolls back after keeping leaves it so, and an account's prune leaves the total so), never too low:
+ * one past a bound is read again from the table before anything is dropped, and after a prune or any
+ * outside change it is read again when next needed.
+ */
 export function createGenerationsService(repo: GenerationsContentRepo): GenerationsService {
-  return { repo, keep: (kept) => repo.insertContent(contentRow(kept)) }
+  const accounts = new Map<string, ContentTotals>()
+  let all: ContentTotals | null = null
+  const heldBy = (accountId: string): ContentTotals => {
+    let held = accounts.get(accountId)
+    if (!held) accounts.set(accountId, (held = { ...repo.held(accountId) }))
+    return held
+  }
+  return {
+    repo,
+    keep(kept) {
+      const row = contentRow(kept)
+      const bytes = textBytes(row.input) + textBytes(row.completion) + textBytes(row.reasoning)
+      const account = heldBy(row.account_id)
+      all ??= { ...repo.held(null) }
+      repo.insertContent(row)
+      for (const held of [account, all]) {
+        held.rows++
+        held.bytes += bytes
+      }
+      // Past a bound by the count: counted again, and pruned if it is past it indeed. What every account
+      // holds is left too high by an account's prune, and counted again only once it passes its own bound.
+      if (over(account, ACCOUNT_BOUND)) {
+        const exact = repo.held(row.account_id)
+        if (over(exact, ACCOUNT_BOUND)) {
+          repo.prune(row.account_id, lowered(ACCOUNT_BOUND))
+          accounts.delete(row.account_id)
+        } else accounts.set(row.account_id, { ...exact })
+      }
+      if (over(all, TOTAL_BOUND)) {
+        const exact = repo.held(null)
+        if (over(exact, TOTAL_BOUND)) {
+          repo.prune(null, lowered(TOTAL_BOUND))
+          accounts.clear()
+          all = null
+        } else all = { ...exact }
+      }
+    },
+    recount(accountId) {
+      if (accountId === undefined) accounts.clear()
+      else accounts.delete(accountId)
+      all = null
+    },
+  }
 }

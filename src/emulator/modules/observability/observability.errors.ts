@@ -8,3 +8,13 @@ export const tooManyOfType = (type: string, most: number): ApiError =>
   new ApiError(409, `A workspace can have at most ${most} ${type} destinations: delete one, or change one of them`, {
     metadata: { type, limit: most },
   })
+
+/** One more destination would pass what the account, or the emulator over every account, keeps (the 409 of the cap above). */
+export const tooManyDestinations = (scope: 'account' | 'emulator', most: number): ApiError =>
+  new ApiError(
+    409,
+    scope === 'account'
+      ? `An account can have at most ${most} observability destinations over its workspaces: delete one before adding another`
+      : `The emulator keeps at most ${most} observability destinations over all its accounts: delete one (or reset an account) before adding another`,
+    { metadata: { limit: most } },
+  )

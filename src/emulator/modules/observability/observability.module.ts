@@ -1,8 +1,7 @@
 // Observability destinations: their API, and the broadcaster that sends each billed call of a
 // workspace to its enabled destinations as a trace, through the callbacks engine.
 import { Type } from 'typebox'
-import { uuidIds } from '../../core/lifecycle.ts'
-import { importRowError } from '../../core/lifecycle.ts'
+import { checkBounds, importRowError, uuidIds } from '../../core/lifecycle.ts'
 import { defineModule } from '../module.ts'
 import { TYPE_SPECS } from './destination-types.ts'
 import { observabilityAdminRoutes } from './observability.admin.ts'
@@ -10,6 +9,7 @@ import { createBroadcaster } from './observability.broadcast.ts'
 import { createDestinationsRepo, destinationsState, type DestinationsRepo } from './observability.repo.ts'
 import { observabilityRoutes } from './observability.routes.ts'
 import { FilterRules } from './observability.schemas.ts'
+import { MAX_ACCOUNT_DESTINATIONS, MAX_PER_TYPE, MAX_TOTAL_DESTINATIONS } from './observability.service.ts'
 
 declare module '../module.ts' {
   interface Services {
@@ -42,6 +42,26 @@ export const observabilityModule = defineModule({
               throw importRowError('observability_destinations', index, 'type', `must be a destination type (${Object.keys(TYPE_SPECS).join(', ')})`)
             }
           },
+          checkAll: (rows) =>
+            checkBounds('observability_destinations', rows, [
+              {
+                most: MAX_PER_TYPE,
+                groupOf: (row) => JSON.stringify([row['account_id'], row['workspace_id'], row['type']]),
+                column: 'type',
+                issue: `is past the ${MAX_PER_TYPE} destinations of one type a workspace keeps`,
+              },
+              {
+                most: MAX_ACCOUNT_DESTINATIONS,
+                groupOf: (row) => row['account_id'],
+                column: 'account_id',
+                issue: `is past the ${MAX_ACCOUNT_DESTINATIONS} observability destinations one account keeps`,
+              },
+              {
+                most: MAX_TOTAL_DESTINATIONS,
+                column: null,
+                issue: `is past the ${MAX_TOTAL_DESTINATIONS} observability destinations the emulator keeps in all`,
+              },
+            ]),
         },
       },
       mints: [uuidIds('observability-destination', 'observability_destinations')],

@@ -91,6 +91,8 @@ export function createDestinationsRepo(db: DB) {
   const inWorkspaceStmt = db.prepare<[string, string], { n: number }>(
     'SELECT COUNT(*) AS n FROM observability_destinations WHERE account_id = ? AND workspace_id = ?',
   )
+  const inAccountStmt = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM observability_destinations WHERE account_id = ?')
+  const allStmt = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM observability_destinations')
   const lastUsageStmt = db.prepare<[], { id: number }>('SELECT COALESCE(MAX(id), 0) AS id FROM usage')
 
   // The broadcaster's reads. Every mark moves to the last usage row once its account's rows up to it
@@ -130,6 +132,8 @@ export function createDestinationsRepo(db: DB) {
       listStmt.all({ account_id: accountId, workspace_id: workspaceId, limit, offset }),
     count: (accountId: string, workspaceId: string) => countStmt.get(accountId, workspaceId)!.n,
     countOfType: (accountId: string, workspaceId: string, type: string) => ofTypeStmt.get(accountId, workspaceId, type)!.n,
+    /** How many destinations an account holds, in every workspace (every account's, for null). */
+    countStored: (accountId: string | null) => (accountId === null ? allStmt.get()!.n : inAccountStmt.get(accountId)!.n),
     /** Every destination of an account, in every workspace (the admin API's view). */
     ofAccount: (accountId: string) => accountStmt.all(accountId),
     /** How many destinations a workspace holds (what a workspace's deletion would leave behind). */

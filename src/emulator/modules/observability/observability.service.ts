@@ -7,13 +7,19 @@ import { checkAccountKeyHashes } from '../byok/byok.service.ts'
 import { workspaceFor } from '../byok/workspace.ts'
 import type { EmulatorContext } from '../module.ts'
 import { nextConfig, type DestinationType } from './destination-types.ts'
-import { destinationNotFound, tooManyOfType } from './observability.errors.ts'
+import { destinationNotFound, tooManyDestinations, tooManyOfType } from './observability.errors.ts'
 import { checkFilterRules } from './observability.filters.ts'
 import type { DestinationRow, DestinationsRepo } from './observability.repo.ts'
 import type { CreateDestinationBody, DestinationObject, FilterRules, RegionIn, UpdateDestinationBody } from './observability.schemas.ts'
 
 /** The real service's cap on destinations of one type (in one workspace). */
 export const MAX_PER_TYPE = 5
+/**
+ * Destinations one account keeps over its workspaces, and the emulator over every account: five of
+ * each of the 17 types fill a workspace with 85; the broadcaster reads every enabled one each run.
+ */
+export const MAX_ACCOUNT_DESTINATIONS = 200
+export const MAX_TOTAL_DESTINATIONS = 2000
 
 type Region = DestinationObject['regions'][number]
 
@@ -60,6 +66,8 @@ export function newDestinationRow(ctx: EmulatorContext, account: AccountRow, bod
   const repo = ctx.services.observability
   const workspace_id = workspaceFor(ctx, account.id, body.workspace_id, 'workspace_id', 'body')
   if (repo.countOfType(account.id, workspace_id, body.type) >= MAX_PER_TYPE) throw tooManyOfType(body.type, MAX_PER_TYPE)
+  if (repo.countStored(account.id) >= MAX_ACCOUNT_DESTINATIONS) throw tooManyDestinations('account', MAX_ACCOUNT_DESTINATIONS)
+  if (repo.countStored(null) >= MAX_TOTAL_DESTINATIONS) throw tooManyDestinations('emulator', MAX_TOTAL_DESTINATIONS)
   const config = nextConfig(body.type, body.config, null, ctx.ownAddresses)
   checkLists(ctx, account, body)
   const now = ctx.clock.now()

@@ -11,3 +11,13 @@ export const mappingExists = (groupId: string, workspaceId: string, existing: st
   new ApiError(409, `SCIM group ${groupId} is already mapped to workspace ${workspaceId} (mapping ${existing}): change its role with PATCH instead`, {
     metadata: { field: 'scim_group_id', location: 'body', mapping_id: existing },
   })
+
+/** One more mapping would pass what the account, or the emulator over every account, keeps: the management API's 409. */
+export const tooManyMappings = (scope: 'account' | 'emulator', most: number): ApiError =>
+  new ApiError(
+    409,
+    scope === 'account'
+      ? `An account can have at most ${most} SCIM group mappings: delete one before adding another`
+      : `The emulator keeps at most ${most} SCIM group mappings over all its accounts: delete one (or reset an account) before adding another`,
+    { metadata: { limit: most } },
+  )

@@ -1,9 +1,10 @@
 // The organization's directory: its members (the accounts area's), its SCIM groups (a directory made
 // from the seed per account) and the mappings that give a group a role in a workspace.
-import { uuidIds } from '../../core/lifecycle.ts'
+import { checkBounds, uuidIds } from '../../core/lifecycle.ts'
 import { defineModule } from '../module.ts'
 import { createOrganizationRepo, organizationState, type OrganizationRepo } from './organization.repo.ts'
 import { organizationRoutes } from './organization.routes.ts'
+import { MAX_ACCOUNT_MAPPINGS, MAX_TOTAL_MAPPINGS } from './organization.schemas.ts'
 import { createScimDirectory, type ScimDirectory } from './scim.directory.ts'
 
 export interface OrganizationService {
@@ -25,6 +26,25 @@ export const organizationModule = defineModule({
     ctx.services.workspaces.holds('SCIM group mappings', mappings.countInWorkspace)
     return { mappings, directory: createScimDirectory(ctx.config.seed) }
   },
-  state: (ctx) => [{ ...organizationState(ctx.db), mints: [uuidIds('scim-mapping', 'scim_group_mappings')] }],
+  state: (ctx) => [
+    {
+      ...organizationState(ctx.db),
+      imports: {
+        scim_group_mappings: {
+          checkAll: (rows) =>
+            checkBounds('scim_group_mappings', rows, [
+              {
+                most: MAX_ACCOUNT_MAPPINGS,
+                groupOf: (row) => row['account_id'],
+                column: 'account_id',
+                issue: `is past the ${MAX_ACCOUNT_MAPPINGS} SCIM group mappings one account keeps`,
+              },
+              { most: MAX_TOTAL_MAPPINGS, column: null, issue: `is past the ${MAX_TOTAL_MAPPINGS} SCIM group mappings the emulator keeps in all` },
+            ]),
+        },
+      },
+      mints: [uuidIds('scim-mapping', 'scim_group_mappings')],
+    },
+  ],
   gateway: organizationRoutes,
 })

@@ -27,6 +27,7 @@ export function createOrganizationRepo(db: DB) {
     'SELECT * FROM scim_group_mappings WHERE account_id = @account_id ORDER BY created_at, rowid LIMIT @limit OFFSET @offset',
   )
   const countStmt = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM scim_group_mappings WHERE account_id = ?')
+  const countAllStmt = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM scim_group_mappings')
   const setRoleStmt = db.prepare<{ id: string; role: string; updated_at: number }>(
     'UPDATE scim_group_mappings SET role = @role, updated_at = @updated_at WHERE id = @id',
   )
@@ -41,6 +42,8 @@ export function createOrganizationRepo(db: DB) {
     forPair: (accountId: string, groupId: string, workspaceId: string) => pairStmt.get(accountId, groupId, workspaceId),
     list: (account_id: string, limit: number, offset: number) => listStmt.all({ account_id, limit, offset }),
     count: (accountId: string) => countStmt.get(accountId)!.n,
+    /** Mappings of every account together. */
+    countAll: () => countAllStmt.get()!.n,
     setRole: (id: string, role: MappingRow['role'], updated_at: number) => void setRoleStmt.run({ id, role, updated_at }),
     delete: (id: string) => deleteStmt.run(id).changes > 0,
   }

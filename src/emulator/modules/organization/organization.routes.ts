@@ -6,7 +6,7 @@ import { toIso } from '../../core/clock.ts'
 import { caller } from '../../http/auth.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { MemberRow } from '../accounts/accounts.repo.ts'
-import { mappingExists, mappingNotFound, scimGroupNotFound } from './organization.errors.ts'
+import { mappingExists, mappingNotFound, scimGroupNotFound, tooManyMappings } from './organization.errors.ts'
 import type { MappingRow, OrganizationRepo } from './organization.repo.ts'
 import {
   CreateMappingBody,
@@ -16,6 +16,8 @@ import {
   MappingListResponse,
   MappingParams,
   MappingResponse,
+  MAX_ACCOUNT_MAPPINGS,
+  MAX_TOTAL_MAPPINGS,
   MemberListResponse,
   PageQuery,
   ScimGroupListResponse,
@@ -116,6 +118,8 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
           requireWorkspace(ctx, account.id, workspace_id, 'workspace_id')
           const existing = repo.forPair(account.id, scim_group_id, workspace_id)
           if (existing) throw mappingExists(scim_group_id, workspace_id, existing.id)
+          if (repo.count(account.id) >= MAX_ACCOUNT_MAPPINGS) throw tooManyMappings('account', MAX_ACCOUNT_MAPPINGS)
+          if (repo.countAll() >= MAX_TOTAL_MAPPINGS) throw tooManyMappings('emulator', MAX_TOTAL_MAPPINGS)
           const now = ctx.clock.now()
           const created: MappingRow = {
             id: ctx.ids.uuid(ctx.ids.next('scim-mapping')),

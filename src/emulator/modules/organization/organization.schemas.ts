@@ -3,6 +3,13 @@
 import { Type, type Static } from 'typebox'
 import { ErrorEnvelope, Nullable, StringEnum } from '../../http/schemas.ts'
 
+/**
+ * SCIM group mappings one account keeps, and every account together: a directory has a few groups
+ * (4 to 9 here), each mapped to a few workspaces; hundreds are a loop, not an organisation.
+ */
+export const MAX_ACCOUNT_MAPPINGS = 500
+export const MAX_TOTAL_MAPPINGS = 5000
+
 export const PageQuery = Type.Object({
   offset: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 1e9, description: 'Records to skip' }))),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Records to return (at most 100; 50 when left out)' })),

@@ -21,3 +21,28 @@ export const tooManyVersions = (slug: string, max: number): ApiError =>
   new ApiError(400, `Preset ${slug} has ${max} versions, the most one preset keeps: create another preset`, {
     metadata: { field: 'slug', location: 'params', limit: max },
   })
+
+/** Where a bound on what presets hold together is kept: in one account, or in the emulator (every account). */
+export type PresetsScope = 'account' | 'emulator'
+const holder = (scope: PresetsScope): string => (scope === 'account' ? 'An account' : 'The emulator (all accounts together)')
+/** There is no API to delete a preset: an account's reset (or deletion) over the admin API makes room. */
+const room = (scope: PresetsScope): string =>
+  scope === 'account' ? 'reset the account (POST /_emulator/api/accounts/{id}/reset) to make room' : 'reset or delete an account to make room'
+
+export const tooManyPresetsInAll = (max: number): ApiError =>
+  new ApiError(400, `${holder('emulator')} keeps at most ${max} presets: add versions to an existing one instead, or ${room('emulator')}`, {
+    metadata: { field: 'slug', location: 'params', limit: max },
+  })
+
+export const tooManyVersionsIn = (scope: PresetsScope, max: number): ApiError =>
+  new ApiError(400, `${holder(scope)} keeps at most ${max} preset versions: ${room(scope)}`, {
+    metadata: { field: 'slug', location: 'params', limit: max },
+  })
+
+/** The new version's system prompt and settings would take its presets past their bytes. */
+export const presetBytesFull = (scope: PresetsScope, usedBytes: number, versionBytes: number, limitBytes: number): ApiError =>
+  new ApiError(
+    400,
+    `${holder(scope)} keeps at most ${limitBytes / 1024 / 1024} MiB of preset system prompts and settings; they hold ${usedBytes} bytes, and this version's ${versionBytes} more would pass it: ${room(scope)}`,
+    { metadata: { field: 'body', location: 'body', used_bytes: usedBytes, version_bytes: versionBytes, limit_bytes: limitBytes } },
+  )

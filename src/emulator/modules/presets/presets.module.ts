@@ -1,13 +1,25 @@
 // Presets: named model configurations made from inference request bodies, versioned, and applied to
 // the text APIs' requests that name them (the hook is installed on the gateway scope by build-app.ts).
 import type { FastifyInstance } from 'fastify'
-import { importRowError, uuidIds } from '../../core/lifecycle.ts'
+import { checkBounds, importRowError, textBytes, uuidIds } from '../../core/lifecycle.ts'
 import { defineModule } from '../module.ts'
 import { presetsAdminRoutes } from './presets.admin.ts'
 import { installPresetsHook } from './presets.hook.ts'
 import { createPresetsRepo, presetsState, type PresetsRepo } from './presets.repo.ts'
 import { presetsRoutes } from './presets.routes.ts'
-import { MAX_SYSTEM_PROMPT_CHARS, PresetConfig, SLUG, SLUG_PATTERN } from './presets.schemas.ts'
+import {
+  MAX_ACCOUNT_PRESET_BYTES,
+  MAX_ACCOUNT_VERSIONS,
+  MAX_PRESETS,
+  MAX_SYSTEM_PROMPT_CHARS,
+  MAX_TOTAL_PRESET_BYTES,
+  MAX_TOTAL_PRESETS,
+  MAX_TOTAL_VERSIONS,
+  MAX_VERSIONS,
+  PresetConfig,
+  SLUG,
+  SLUG_PATTERN,
+} from './presets.schemas.ts'
 
 export interface PresetsService {
   repo: PresetsRepo
@@ -38,6 +50,11 @@ export const presetsModule = defineModule({
           check: (row, i) => {
             if (typeof row['slug'] !== 'string' || !SLUG.test(row['slug'])) throw importRowError('presets', i, 'slug', `must match ${SLUG_PATTERN}`)
           },
+          checkAll: (rows) =>
+            checkBounds('presets', rows, [
+              { most: MAX_PRESETS, groupOf: (row) => row['account_id'], column: 'account_id', issue: `is past the ${MAX_PRESETS} presets one account keeps` },
+              { most: MAX_TOTAL_PRESETS, column: null, issue: `is past the ${MAX_TOTAL_PRESETS} presets the emulator keeps in all` },
+            ]),
         },
         preset_versions: {
           json: { config: PresetConfig },
@@ -45,6 +62,36 @@ export const presetsModule = defineModule({
             const prompt = row['system_prompt']
             if (typeof prompt === 'string' && prompt.length > MAX_SYSTEM_PROMPT_CHARS)
               throw importRowError('preset_versions', i, 'system_prompt', `must be at most ${MAX_SYSTEM_PROMPT_CHARS} characters`)
+          },
+          checkAll: (rows, tables) => {
+            // A version's account is its preset's.
+            const presets = (Array.isArray(tables['presets']) ? tables['presets'] : []) as Array<Record<string, unknown>>
+            const accountOf = new Map(presets.map((preset) => [preset['id'], preset['account_id']]))
+            const account = (row: Readonly<Record<string, unknown>>) => accountOf.get(row['preset_id'])
+            const bytes = (row: Readonly<Record<string, unknown>>) => textBytes(row['system_prompt']) + textBytes(row['config'])
+            checkBounds('preset_versions', rows, [
+              { most: MAX_VERSIONS, groupOf: (row) => row['preset_id'], column: 'preset_id', issue: `is past the ${MAX_VERSIONS} versions one preset keeps` },
+              {
+                most: MAX_ACCOUNT_VERSIONS,
+                groupOf: account,
+                column: 'preset_id',
+                issue: `is past the ${MAX_ACCOUNT_VERSIONS} preset versions one account keeps`,
+              },
+              {
+                most: MAX_ACCOUNT_PRESET_BYTES,
+                groupOf: account,
+                weightOf: bytes,
+                column: null,
+                issue: `is past the ${MAX_ACCOUNT_PRESET_BYTES} bytes of preset system prompts and settings one account keeps`,
+              },
+              { most: MAX_TOTAL_VERSIONS, column: null, issue: `is past the ${MAX_TOTAL_VERSIONS} preset versions the emulator keeps in all` },
+              {
+                most: MAX_TOTAL_PRESET_BYTES,
+                weightOf: bytes,
+                column: null,
+                issue: `is past the ${MAX_TOTAL_PRESET_BYTES} bytes of preset system prompts and settings the emulator keeps in all`,
+              },
+            ])
           },
         },
       },

@@ -50,6 +50,14 @@ export function createPresetsRepo(db: DB) {
     `${read} WHERE p.account_id = @account_id ORDER BY p.updated_at DESC, p.rowid DESC LIMIT @limit OFFSET @offset`,
   )
   const countStmt = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM presets WHERE account_id = ?')
+  const countAllStmt = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM presets')
+  // octet_length reads a value's size from its record header, not the text: a sum over thousands of
+  // long prompts takes well under a millisecond.
+  const versionBytes = 'IFNULL(SUM(IFNULL(octet_length(system_prompt), 0) + octet_length(config)), 0)'
+  const accountVersionsStmt = db.prepare<[string], { n: number; bytes: number }>(
+    `SELECT COUNT(*) AS n, ${versionBytes} AS bytes FROM preset_versions WHERE preset_id IN (SELECT id FROM presets WHERE account_id = ?)`,
+  )
+  const allVersionsStmt = db.prepare<[], { n: number; bytes: number }>(`SELECT COUNT(*) AS n, ${versionBytes} AS bytes FROM preset_versions`)
 
   const insertVersionStmt = db.prepare<PresetVersionRow>(
     `INSERT INTO preset_versions (id, preset_id, version, creator_id, system_prompt, config, created_at, updated_at)
@@ -74,6 +82,10 @@ export function createPresetsRepo(db: DB) {
     bySlug: (account_id: string, slug: string) => bySlugStmt.get({ account_id, slug }),
     list: (account_id: string, limit: number, offset: number) => listStmt.all({ account_id, limit, offset }),
     count: (account_id: string) => countStmt.get(account_id)!.n,
+    /** Presets of every account together. */
+    countAll: () => countAllStmt.get()!.n,
+    /** The versions of an account's presets (every account's, for null), and the bytes of their system prompts and settings. */
+    versionTotals: (account_id: string | null) => (account_id === null ? allVersionsStmt.get()! : accountVersionsStmt.get(account_id)!),
     insertVersion: (row: PresetVersionRow) => void insertVersionStmt.run(row),
     versionById: (id: string) => versionByIdStmt.get(id),
     version: (preset_id: string, version: number) => versionStmt.get({ preset_id, version }),

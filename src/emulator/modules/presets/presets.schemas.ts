@@ -14,6 +14,17 @@ export const MAX_SYSTEM_PROMPT_CHARS = 100_000
 /** Presets one account keeps, and versions one preset keeps. */
 export const MAX_PRESETS = 1000
 export const MAX_VERSIONS = 1000
+/**
+ * What one account's presets hold together: versions, and bytes of their system prompts and settings
+ * (8 MiB: some 80 versions with the longest system prompt, thousands of a real app's). A suite's
+ * presets are a few, of short prompts; making them by the thousand, 100,000 characters each, is an attack.
+ */
+export const MAX_ACCOUNT_VERSIONS = 5000
+export const MAX_ACCOUNT_PRESET_BYTES = 8 * 1024 * 1024
+/** The same over every account together: the emulator's memory, when its database is `:memory:`. */
+export const MAX_TOTAL_PRESETS = 10_000
+export const MAX_TOTAL_VERSIONS = 50_000
+export const MAX_TOTAL_PRESET_BYTES = 64 * 1024 * 1024
 
 /** What names a preset: lowercase letters, digits, `-` and `_` (it follows `@preset/` in a model id). */
 /** A preset's slug: a fixed pattern (never a user's), linear to match. */

@@ -1,11 +1,24 @@
 // Presets as the API shows them, and a new version made (and designated) in one transaction.
 import { toIso } from '../../core/clock.ts'
+import { textBytes } from '../../core/lifecycle.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { PresetContent } from './presets.config.ts'
-import { presetNotFound, tooManyPresets, tooManyVersions } from './presets.errors.ts'
+import { presetBytesFull, presetNotFound, tooManyPresets, tooManyPresetsInAll, tooManyVersions, tooManyVersionsIn } from './presets.errors.ts'
 import type { PresetRead, PresetRow, PresetsRepo, PresetVersionRow } from './presets.repo.ts'
-import { MAX_PRESETS, MAX_VERSIONS, type PresetConfig, type PresetObject, type PresetVersionObject, type PresetWithVersion } from './presets.schemas.ts'
+import {
+  MAX_ACCOUNT_PRESET_BYTES,
+  MAX_ACCOUNT_VERSIONS,
+  MAX_PRESETS,
+  MAX_TOTAL_PRESET_BYTES,
+  MAX_TOTAL_PRESETS,
+  MAX_TOTAL_VERSIONS,
+  MAX_VERSIONS,
+  type PresetConfig,
+  type PresetObject,
+  type PresetVersionObject,
+  type PresetWithVersion,
+} from './presets.schemas.ts'
 
 export const presetView = (row: PresetRead): PresetObject => ({
   id: row.id,
@@ -46,6 +59,21 @@ export function requirePreset(repo: PresetsRepo, accountId: string, slug: string
 }
 
 /**
+ * Whether one more version of `bytes` fits what the account's presets, and every account's, hold
+ * together (versions and bytes); call inside the transaction that adds it, so two cannot both fit.
+ */
+function checkRoom(repo: PresetsRepo, accountId: string, bytes: number): void {
+  const bounds = [
+    { scope: 'account', totals: repo.versionTotals(accountId), versions: MAX_ACCOUNT_VERSIONS, bytes: MAX_ACCOUNT_PRESET_BYTES },
+    { scope: 'emulator', totals: repo.versionTotals(null), versions: MAX_TOTAL_VERSIONS, bytes: MAX_TOTAL_PRESET_BYTES },
+  ] as const
+  for (const bound of bounds) {
+    if (bound.totals.n >= bound.versions) throw tooManyVersionsIn(bound.scope, bound.versions)
+    if (bound.totals.bytes + bytes > bound.bytes) throw presetBytesFull(bound.scope, bound.totals.bytes, bytes, bound.bytes)
+  }
+}
+
+/**
  * Makes the next version of the caller's preset `slug` (the preset too, the first time) and designates
  * it, in one transaction. The creator is the member whose key made it (the account's first member for
  * a key that has none).
@@ -53,12 +81,20 @@ export function requirePreset(repo: PresetsRepo, accountId: string, slug: string
 export function createVersion(ctx: EmulatorContext, repo: PresetsRepo, caller: AuthContext, slug: string, content: PresetContent): PresetWithVersion {
   const { account, key } = caller
   const creator = key.creator_user_id ?? ctx.services.accounts.members(account.id)[0]?.id ?? account.id
+  const config = JSON.stringify(content.config)
+  const bytes = textBytes(content.system_prompt) + textBytes(config)
   return ctx.db
     .transaction(() => {
       const now = ctx.clock.now()
       let preset = repo.bySlug(account.id, slug)
       if (!preset) {
         if (repo.count(account.id) >= MAX_PRESETS) throw tooManyPresets(MAX_PRESETS)
+        if (repo.countAll() >= MAX_TOTAL_PRESETS) throw tooManyPresetsInAll(MAX_TOTAL_PRESETS)
+      }
+      const { n, last } = preset ? repo.versionCount(preset.id) : { n: 0, last: null }
+      if (n >= MAX_VERSIONS) throw tooManyVersions(slug, MAX_VERSIONS)
+      checkRoom(repo, account.id, bytes)
+      if (!preset) {
         const row: PresetRow = {
           id: ctx.ids.uuid(ctx.ids.next('preset')),
           account_id: account.id,
@@ -76,15 +112,13 @@ export function createVersion(ctx: EmulatorContext, repo: PresetsRepo, caller: A
         repo.insert(row)
         preset = { ...row, designated_version_id: null }
       }
-      const { n, last } = repo.versionCount(preset.id)
-      if (n >= MAX_VERSIONS) throw tooManyVersions(slug, MAX_VERSIONS)
       const version: PresetVersionRow = {
         id: ctx.ids.uuid(ctx.ids.next('preset-version')),
         preset_id: preset.id,
         version: (last ?? 0) + 1,
         creator_id: creator,
         system_prompt: content.system_prompt,
-        config: JSON.stringify(content.config),
+        config,
         created_at: now,
         updated_at: now,
       }

@@ -65,3 +65,13 @@ export const workspaceBudgetExceeded = (spent: {
       usage_usd: nanosToUsd(spent.spent_nanos),
     },
   })
+
+/** One more workspace would pass what the account, or the emulator over every account, keeps: the management API's 409. */
+export const tooManyWorkspaces = (scope: 'account' | 'emulator', most: number): ApiError =>
+  new ApiError(
+    409,
+    scope === 'account'
+      ? `An account can have at most ${most} workspaces besides its default one: delete one before adding another`
+      : `The emulator keeps at most ${most} workspaces besides the accounts' default ones: delete one (or reset an account) before adding another`,
+    { metadata: { limit: most } },
+  )

@@ -1,11 +1,12 @@
 // Workspaces: each account's default one and those it adds, their budgets (enforced by the ledger)
 // and their members; the service other areas check a `workspace_id` with.
 import { Type } from 'typebox'
-import { uuidIds } from '../../core/lifecycle.ts'
+import { checkBounds, uuidIds } from '../../core/lifecycle.ts'
 import { defineModule } from '../module.ts'
 import { workspacesAdminRoutes } from './workspaces.admin.ts'
 import { workspacesState } from './workspaces.repo.ts'
 import { workspacesRoutes } from './workspaces.routes.ts'
+import { MAX_ACCOUNT_WORKSPACES, MAX_TOTAL_WORKSPACES } from './workspaces.schemas.ts'
 import { createWorkspacesService, type WorkspacesService } from './workspaces.service.ts'
 
 declare module '../module.ts' {
@@ -22,7 +23,30 @@ export const workspacesModule = defineModule({
     {
       ...workspacesState(ctx.db),
       imports: {
-        workspaces: { json: { io_logging_api_key_ids: Type.Array(Type.Integer()) } },
+        workspaces: {
+          json: { io_logging_api_key_ids: Type.Array(Type.Integer()) },
+          checkAll: (rows, tables) => {
+            // An account's default workspace is made with it, and not counted.
+            const accounts = (Array.isArray(tables['accounts']) ? tables['accounts'] : []) as Array<Record<string, unknown>>
+            const defaults = new Set(accounts.map((account) => account['workspace_id']))
+            const added = (row: Readonly<Record<string, unknown>>) => !defaults.has(row['id'])
+            checkBounds('workspaces', rows, [
+              {
+                most: MAX_ACCOUNT_WORKSPACES,
+                counts: added,
+                groupOf: (row) => row['account_id'],
+                column: 'account_id',
+                issue: `is past the ${MAX_ACCOUNT_WORKSPACES} workspaces one account adds to its default one`,
+              },
+              {
+                most: MAX_TOTAL_WORKSPACES,
+                counts: added,
+                column: null,
+                issue: `is past the ${MAX_TOTAL_WORKSPACES} workspaces the emulator keeps besides the default ones`,
+              },
+            ])
+          },
+        },
         workspace_budgets: { nonNegative: ['limit_nanos'] },
       },
       mints: [uuidIds('workspace', 'workspaces'), uuidIds('workspace-budget', 'workspace_budgets'), uuidIds('workspace-member', 'workspace_members')],

@@ -75,6 +75,10 @@ export function createWorkspacesRepo(db: DB) {
   )
   const countStmt = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM workspaces WHERE account_id = ?')
   const deleteStmt = db.prepare<[string]>('DELETE FROM workspaces WHERE id = ?')
+  // Workspaces added to an account (its default one, made with it, is not one).
+  const added = 'SELECT COUNT(*) AS n FROM workspaces w JOIN accounts a ON a.id = w.account_id WHERE w.id <> a.workspace_id'
+  const addedInStmt = db.prepare<[string], { n: number }>(`${added} AND w.account_id = ?`)
+  const addedStmt = db.prepare<[], { n: number }>(added)
   const keysInStmt = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = ?')
   const keyWorkspaceStmt = db.prepare<[string], { workspace_id: string }>(
     `SELECT COALESCE(k.workspace_id, a.workspace_id) AS workspace_id FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = ?`,
@@ -129,6 +133,8 @@ export function createWorkspacesRepo(db: DB) {
     bySlug: (account_id: string, slug: string) => bySlugStmt.get({ account_id, slug }),
     list: (account_id: string, limit: number, offset: number) => listStmt.all({ account_id, limit, offset }),
     count: (account_id: string) => countStmt.get(account_id)!.n,
+    /** Workspaces added to an account, besides its default one (to every account, for null). */
+    countAdded: (account_id: string | null) => (account_id === null ? addedStmt.get()!.n : addedInStmt.get(account_id)!.n),
     delete: (id: string) => deleteStmt.run(id).changes > 0,
     /** Keys (of any kind, disabled or not) that name this workspace. */
     keysIn: (workspaceId: string) => keysInStmt.get(workspaceId)!.n,

@@ -8,6 +8,13 @@ import { BUDGET_INTERVALS } from './workspaces.repo.ts'
 export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$'
 export const PROVIDER_SORTS = ['price', 'throughput', 'latency', 'exacto'] as const
 
+/**
+ * Workspaces one account adds to its default one, and every account together: an organisation has a
+ * few, and a suite that adds one per test without deleting any stays far below these.
+ */
+export const MAX_ACCOUNT_WORKSPACES = 500
+export const MAX_TOTAL_WORKSPACES = 5000
+
 /** Model ids are short; the bound keeps a client's mistake a 400 rather than a stored megabyte. */
 const ModelId = Type.String({ minLength: 1, maxLength: 200 })
 

@@ -8,7 +8,7 @@ import { sha256Hex } from '../../core/rng.ts'
 import { windowStartFor, windowStarts } from '../../core/windows.ts'
 import type { AccountRow } from '../accounts/accounts.repo.ts'
 import type { EmulatorContext } from '../module.ts'
-import { budgetOutOfOrder, budgetTooSmall, notAModel, slugTaken, workspaceNotFound } from './workspaces.errors.ts'
+import { budgetOutOfOrder, budgetTooSmall, notAModel, slugTaken, tooManyWorkspaces, workspaceNotFound } from './workspaces.errors.ts'
 import {
   BUDGET_INTERVALS,
   createWorkspacesRepo,
@@ -19,7 +19,15 @@ import {
   type WorkspaceRow,
   type WorkspacesRepo,
 } from './workspaces.repo.ts'
-import type { BudgetObject, CreateWorkspaceBody, MembershipObject, UpdateWorkspaceBody, WorkspaceObject } from './workspaces.schemas.ts'
+import {
+  MAX_ACCOUNT_WORKSPACES,
+  MAX_TOTAL_WORKSPACES,
+  type BudgetObject,
+  type CreateWorkspaceBody,
+  MembershipObject,
+  UpdateWorkspaceBody,
+  WorkspaceObject,
+} from './workspaces.schemas.ts'
 
 /** A budget of a key's workspace that its spend in the current window has reached. */
 export interface ExceededBudget {
@@ -213,6 +221,10 @@ function checkSlugFree(ctx: EmulatorContext, accountId: string, slug: string, se
 export function newWorkspaceRow(ctx: EmulatorContext, account: AccountRow, createdBy: string | null, body: CreateWorkspaceBody): WorkspaceRow {
   checkModels(ctx, body)
   checkSlugFree(ctx, account.id, body.slug, null)
+  // Counted in the transaction that inserts it (the caller's): two creates cannot both take the last place.
+  const { repo } = ctx.services.workspaces
+  if (repo.countAdded(account.id) >= MAX_ACCOUNT_WORKSPACES) throw tooManyWorkspaces('account', MAX_ACCOUNT_WORKSPACES)
+  if (repo.countAdded(null) >= MAX_TOTAL_WORKSPACES) throw tooManyWorkspaces('emulator', MAX_TOTAL_WORKSPACES)
   return patched(
     {
       ...DEFAULT_SETTINGS,

@@ -18,6 +18,14 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/emulator/core/' },
     },
     {
+      name: 'media-imports-core',
+      comment:
+        'media/ holds the pure codecs and the worker pool that runs them: it imports nothing of the emulator outside core/ and media/, so its worker threads load no area.',
+      severity: 'error',
+      from: { path: '^src/emulator/media/' },
+      to: { path: '^src/', pathNot: '^src/emulator/(core|media)/' },
+    },
+    {
       name: 'no-reaching-into-another-area',
       comment:
         'An area reaches another through its service (ctx.services) or its exported types, never through its SQL (*.repo.ts) or routes (*.routes.ts, *.admin.ts).',

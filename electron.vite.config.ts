@@ -10,7 +10,13 @@ export default defineConfig({
     build: {
       // better-sqlite3 and fastify stay in node_modules (native addon, dynamic requires).
       externalizeDeps: true,
-      rollupOptions: { input: { index: resolve(import.meta.dirname, 'src/main/index.ts') } },
+      // The media worker is an entry of its own, beside the code that starts it (media/media-queue.ts finds it there).
+      rollupOptions: {
+        input: {
+          index: resolve(import.meta.dirname, 'src/main/index.ts'),
+          'media-worker': resolve(import.meta.dirname, 'src/emulator/media/media-worker.ts'),
+        },
+      },
     },
   },
   renderer: {

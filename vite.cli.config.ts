@@ -3,7 +3,9 @@
 // them was most of the start: 390 -> 295 ms to the first 200). Dependencies with native parts, that
 // are loaded lazily, or that read files beside their modules stay in node_modules. Its entry,
 // out/cli/cli.js, is a stub (cli-start.ts) that turns on Node's compile cache and then loads the rest,
-// a chunk of its own, so that the cache covers it.
+// a chunk of its own, so that the cache covers it. The media worker (media/media-worker.ts) is a second
+// entry, out/cli/media-worker.js, beside the chunk whose pool starts it (media/media-queue.ts finds it
+// there); what both use lands in a chunk they share.
 import { builtinModules } from 'node:module'
 import { defineConfig } from 'vite'
 
@@ -21,12 +23,16 @@ const external = [
 
 export default defineConfig({
   build: {
-    ssr: 'src/emulator/cli-start.ts',
+    ssr: true,
     outDir: 'out/cli',
     emptyOutDir: true,
     target: 'node22',
     minify: false,
-    rollupOptions: { external, output: { entryFileNames: 'cli.js', chunkFileNames: '[name]-[hash].js', format: 'es' } },
+    rollupOptions: {
+      input: { cli: 'src/emulator/cli-start.ts', 'media-worker': 'src/emulator/media/media-worker.ts' },
+      external,
+      output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js', format: 'es' },
+    },
   },
   ssr: { noExternal: true },
 })

@@ -15,6 +15,20 @@ import { dirname, join } from 'node:path'
 const root = join(import.meta.dirname, '..')
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 const work = mkdtempSync(join(tmpdir(), 'gateway-emulator-smoke-'))
+// An image and a speech made by the media worker threads (their entry is a file of its own in dist/
+// and out/cli/, found beside the code that starts it): a 1024x1024 image and a WAV of a few seconds,
+// both too large to be made in the emulator's own thread.
+const MEDIA_CHECKS = `async function media(url, key) {
+  const post = (path, body) =>
+    fetch(url + '/api/v1' + path, { method: 'POST', headers: { authorization: 'Bearer ' + key, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const image = await post('/images', { model: 'openai/gpt-image-1', prompt: 'a lighthouse at dusk' })
+  if (image.status !== 200) throw new Error('POST /api/v1/images: ' + image.status + ' ' + (await image.text()))
+  const png = Buffer.from((await image.json()).data[0].b64_json, 'base64')
+  if (png.toString('latin1', 1, 4) !== 'PNG') throw new Error('POST /api/v1/images: not a PNG')
+  const speech = await post('/audio/speech', { model: 'openai/gpt-4o-mini-tts', input: 'Hello from the package, said by a worker thread.', response_format: 'wav' })
+  const wav = Buffer.from(await speech.arrayBuffer())
+  if (speech.status !== 200 || wav.toString('latin1', 0, 4) !== 'RIFF') throw new Error('POST /api/v1/audio/speech: ' + speech.status + ' ' + wav.toString().slice(0, 200))
+}`
 const failures = []
 const step = (what) => console.log(`package smoke: ${what}`)
 const run = (command, args, cwd, extra = {}) => execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...extra })
@@ -63,6 +77,8 @@ import { EmulatorAdmin, startTestEmulator } from 'model-gateway-emulator/testing
 const emu = await startEmulator({ port: 0, db: ':memory:' })
 const models = await fetch(emu.url + '/api/v1/models')
 if (models.status !== 200) throw new Error('GET /api/v1/models: ' + models.status)
+${MEDIA_CHECKS}
+await media(emu.url, emu.keys.standard)
 const admin = new EmulatorAdmin(emu.url)
 const ws = await admin.workspace({ credits_usd: 1 })
 const credits = await fetch(ws.apiUrl + '/credits', { headers: { authorization: 'Bearer ' + ws.keys.management } })
@@ -78,6 +94,30 @@ console.log('ok ' + VERSION)
   )
   const used = run('node', ['use.mjs'], project).trim()
   if (used !== `ok ${pkg.version}`) failures.push(`use.mjs printed ${JSON.stringify(used)}`)
+
+  step('the bundled CLI (gateway-emulator) makes an image and a speech')
+  writeFileSync(
+    join(project, 'cli-media.mjs'),
+    `import { spawn } from 'node:child_process'
+${MEDIA_CHECKS}
+const cli = spawn(process.execPath, ['node_modules/model-gateway-emulator/out/cli/cli.js', '--port', '0', '--db', ':memory:', '--eu-port', 'off', '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'inherit'] })
+let out = ''
+cli.stdout.on('data', (chunk) => (out += chunk))
+const until = Date.now() + 30000
+while (!out.includes('Press Ctrl+C')) {
+  if (cli.exitCode !== null || Date.now() > until) throw new Error('the CLI did not start: ' + out)
+  await new Promise((resolve) => setTimeout(resolve, 20))
+}
+try {
+  await media(/API\\s+(http:\\/\\/127\\.0\\.0\\.1:\\d+)\\/api\\/v1/.exec(out)[1], /Standard key\\s+(\\S+)/.exec(out)[1])
+} finally {
+  cli.kill('SIGTERM')
+}
+console.log('ok')
+`,
+  )
+  const cliMedia = run('node', ['cli-media.mjs'], project).trim()
+  if (cliMedia !== 'ok') failures.push(`cli-media.mjs printed ${JSON.stringify(cliMedia)}`)
 
   step('npx gateway-emulator --version')
   const version = run('npx', ['--no-install', 'gateway-emulator', '--version'], project).trim()

@@ -567,6 +567,17 @@ const SETTINGS = [
     help: 'open connections per listener at most; more are refused, the open ones keep working',
     parse: integer(1, 1_000_000),
   }),
+  setting({
+    key: 'mediaThreads',
+    flag: 'media-threads',
+    arg: '<n>',
+    // null: the machine's cores (os.availableParallelism()), at most 4.
+    default: null as number | null,
+    shownDefault: 'the number of cores, at most 4',
+    help: 'worker threads that draw images, make speech and read audio, shared by the emulators of one process',
+    details: "one account's jobs use half of them at once (at least one)",
+    parse: (v, w) => (v === null ? null : integer(1, 64)(v, w)),
+  }),
 ] as const
 
 type DeclaredSetting = (typeof SETTINGS)[number]

@@ -6,6 +6,7 @@ import type { Clock } from './core/clock.ts'
 import { EmulatorEventBus } from './core/events.ts'
 import { createIds } from './core/ids.ts'
 import { StateRegistry } from './core/lifecycle.ts'
+import { createMediaQueue } from './media/media-queue.ts'
 import { OwnAddresses } from './http/own-addresses.ts'
 import { MODULES } from './modules/index.ts'
 import type { EmulatorContext, Services } from './modules/module.ts'
@@ -33,6 +34,7 @@ export function createContext({ config, version, db, clock }: ContextInputs): Em
     ownAddresses: new OwnAddresses(config),
     events: new EmulatorEventBus(),
     warn,
+    media: createMediaQueue(config.mediaThreads),
     services: services as unknown as Services,
     state: new StateRegistry(),
   }

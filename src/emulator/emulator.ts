@@ -170,6 +170,8 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
         const force = setTimeout(() => app.server.closeAllConnections(), graceMs)
         await Promise.all([app.close(), ...(otherListeners.get(emulator) ?? []).map((server) => closeListener(server, graceMs))])
         clearTimeout(force)
+        // Media jobs still waiting fail; the process's worker threads are shared and never waited for.
+        ctx.media.close()
         callbacks.stop()
         clock.stop()
         await clock.idle()

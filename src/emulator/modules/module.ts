@@ -15,6 +15,7 @@ import type { Clock, DueSource } from '../core/clock.ts'
 import type { EmulatorEventBus } from '../core/events.ts'
 import type { Ids } from '../core/ids.ts'
 import type { StateOwner, StateRegistry } from '../core/lifecycle.ts'
+import type { MediaQueue } from '../media/media-queue.ts'
 import type { OwnAddresses } from '../http/own-addresses.ts'
 import type { DB } from '../store/db.ts'
 
@@ -30,6 +31,8 @@ export interface Kernel {
   readonly ownAddresses: OwnAddresses
   /** Warnings for the operator's log (stderr unless silent). */
   warn(message: string): void
+  /** The way to the media worker threads (images, speech, audio), fair between accounts. */
+  readonly media: MediaQueue
 }
 
 /** The service of each module, by module name; each module declares its own entry. */

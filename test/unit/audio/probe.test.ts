@@ -2,9 +2,9 @@
 // length read from its headers, the text tag in the low bits, and what is refused.
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../../src/emulator/core/errors.ts'
-import { id3Tag, id3Text } from '../../../src/emulator/modules/audio/id3.ts'
-import { formatOfUpload, probeAudio, sniff, type AudioFormat } from '../../../src/emulator/modules/audio/probe.ts'
-import { embedText, extractText, speechSamples, synthesize } from '../../../src/emulator/modules/audio/synth.ts'
+import { id3Tag, id3Text } from '../../../src/emulator/media/id3.ts'
+import { formatOfUpload, probeAudio, sniff, type AudioFormat } from '../../../src/emulator/media/audio-probe.ts'
+import { embedText, extractText, speechSamples, synthesize } from '../../../src/emulator/media/synth.ts'
 
 const probe = (bytes: Buffer, format: AudioFormat) => probeAudio(bytes, format, 'input_audio.data', (seen) => `set input_audio.format to ${seen}`)
 const refusal = (run: () => unknown): string => {

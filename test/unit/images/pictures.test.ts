@@ -4,9 +4,9 @@
 import jpegJs from 'jpeg-js'
 import pngjs from 'pngjs'
 import { describe, expect, it } from 'vitest'
-import { encodePicture } from '../../../src/emulator/modules/images/encode.ts'
-import { drawPicture, toRgba, type Picture, type Rgba } from '../../../src/emulator/modules/images/picture.ts'
-import { encodeWebp, WEBP_MAX_SIDE } from '../../../src/emulator/modules/images/webp.ts'
+import { encodePicture } from '../../../src/emulator/media/image-encode.ts'
+import { drawPicture, toRgba, type Picture, type Rgba } from '../../../src/emulator/media/picture.ts'
+import { encodeWebp, WEBP_MAX_SIDE } from '../../../src/emulator/media/webp.ts'
 import { decodeWebp } from '../../helpers/webp-decoder.ts'
 
 /** A picture of stripes of `colours` colours, one per column (every palette size the encoder packs differently). */

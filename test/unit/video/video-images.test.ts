@@ -1,7 +1,7 @@
 // inspectImage: the video router's image inputs (URL, data URI, raw base64), identified from their
 // bytes, measured from their headers, and checked for size and aspect ratio.
 import { describe, expect, it } from 'vitest'
-import { ImageProblem, inspectImage, MAX_IMAGE_BYTES, type ImageFormat } from '../../../src/emulator/modules/video/images.ts'
+import { ImageProblem, inspectImage, MAX_IMAGE_BYTES, type ImageFormat } from '../../../src/emulator/media/image-inspect.ts'
 import { dataUri, jpeg, png, webp } from '../../helpers/images.ts'
 
 const MIB = 1024 * 1024

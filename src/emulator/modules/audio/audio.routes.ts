@@ -43,13 +43,14 @@ export const audioRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = 
       schema: { summary: 'Create speech: text in, audio bytes out', tags: ['audio'], body: SpeechBody, response: SpeechResponse },
     },
     async (request, reply) => {
-      const speech = await createSpeech(ctx, caller(request), request.body, isEuRequest(request.raw) ? 'eu' : null, requestOrigin(request))
-      keepMedia(request, speech.playable)
+      const speech = await createSpeech(ctx, caller(request), request.body, isEuRequest(request.raw) ? 'eu' : null, requestOrigin(request), (playable) =>
+        keepMedia(request, playable),
+      )
       return (reply as FastifyReply)
         .header('x-generation-id', speech.generationId)
         .type(speech.contentType)
-        .header('content-length', speech.bytes.length)
-        .send(speech.bytes)
+        .header('content-length', speech.length)
+        .send(speech.body)
     },
   )
 

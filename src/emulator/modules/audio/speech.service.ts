@@ -1,5 +1,7 @@
 // Speech: checks the model, voice and length, bills the text and the audio, then synthesizes the
-// audio (synth.ts) and encodes it. A 402 or any refusal comes before any sound is made.
+// audio and encodes it (media/synth.ts, media/audio-encode.ts) in a media worker thread. A 402, a
+// full media queue (429) or any refusal comes before any sound is made; a long WAV or PCM answer is
+// sent as the worker writes it.
 import type { RequestOrigin } from '../../http/request-origin.ts'
 import { priceUsd, usdToNanos } from '../../core/money.ts'
 import { countTokens, loadTokenizer } from '../../core/tokens.ts'
@@ -10,8 +12,11 @@ import { invalidModelId } from '../catalog/catalog.errors.ts'
 import { billAudio } from './audio.billing.ts'
 import { noVoiceCloning, notASpeechModel, overContext, overSpeechLength, unknownVoice } from './audio.errors.ts'
 import { MAX_SPEECH_SECONDS, type SpeechBody, type SpeechFormat } from './audio.schemas.ts'
-import { mp3Bytes, pcmBytes, wavBytes } from './encode.ts'
-import { embedText, SAMPLE_RATE, speechSamples, synthesize } from './synth.ts'
+import type { Readable } from 'node:stream'
+import { WAV_HEADER_BYTES } from '../../media/audio-encode.ts'
+import { GrowingBody } from '../../media/growing-body.ts'
+import { speechFileBytes, type SpeechJob } from '../../media/jobs.ts'
+import { SAMPLE_RATE, speechSamples } from '../../media/synth.ts'
 
 /** Audio tokens billed per second of speech made (one per 50 ms, OpenAI's rate for audio output). */
 export const SPEECH_TOKENS_PER_SECOND = 20
@@ -56,12 +61,31 @@ export function speechCostNanos(endpoint: CatalogEndpoint, textTokens: number, a
 export interface Speech {
   generationId: string
   contentType: string
-  bytes: Buffer
-  /** The audio as the inspector plays it (raw PCM wrapped as WAV). */
-  playable: { contentType: 'audio/pcm' | 'audio/mpeg' | 'audio/wav'; bytes: Buffer }
+  /** Bytes of the answer, for its Content-Length. */
+  length: number
+  /** The answer: whole, or (a long WAV or PCM) sent as the worker writes it. */
+  body: Buffer | Readable
 }
 
-export async function createSpeech(ctx: EmulatorContext, caller: AuthContext, body: SpeechBody, region: Region | null, origin: RequestOrigin): Promise<Speech> {
+/** The audio as the inspector plays it (raw PCM wrapped as WAV), handed over once it is whole. */
+export type KeepPlayable = (playable: { contentType: 'audio/pcm' | 'audio/mpeg' | 'audio/wav'; bytes: Buffer }) => void
+
+/**
+ * Answers longer than this are streamed as they are made (the journal keeps no answer body this
+ * long, only its files); shorter ones go out whole once made.
+ */
+const STREAM_FROM_BYTES = 4 * 1024 * 1024
+
+const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+
+export async function createSpeech(
+  ctx: EmulatorContext,
+  caller: AuthContext,
+  body: SpeechBody,
+  region: Region | null,
+  origin: RequestOrigin,
+  keep: KeepPlayable,
+): Promise<Speech> {
   const model = speechModel(ctx, body.model)
   if (body.input_references !== undefined) throw noVoiceCloning(model.id)
   const voice = voiceOf(model, body.voice)
@@ -75,24 +99,60 @@ export async function createSpeech(ctx: EmulatorContext, caller: AuthContext, bo
   if (model.context_length > 0 && textTokens > model.context_length) throw overContext(textTokens, model.context_length, model.id)
   const audioTokens = Math.ceil(seconds * SPEECH_TOKENS_PER_SECOND)
 
-  const billed = billAudio(ctx, caller, model, region, {
-    operation: 'audio.speech',
-    apiType: 'tts',
-    price: (endpoint) => ({ prompt_tokens: textTokens, completion_tokens: audioTokens, cost_nanos: speechCostNanos(endpoint, textTokens, audioTokens) }),
-    workTokens: audioTokens,
-    origin,
-    user: body.user ?? null,
-  })
+  // A place in the account's media queue first: a full one is refused before the bill.
+  const ticket = ctx.media.reserve(caller.account.id)
+  let billed
+  try {
+    billed = billAudio(ctx, caller, model, region, {
+      operation: 'audio.speech',
+      apiType: 'tts',
+      price: (endpoint) => ({ prompt_tokens: textTokens, completion_tokens: audioTokens, cost_nanos: speechCostNanos(endpoint, textTokens, audioTokens) }),
+      workTokens: audioTokens,
+      origin,
+      user: body.user ?? null,
+    })
+  } catch (error) {
+    ticket.release()
+    throw error
+  }
 
-  const sound = synthesize({
+  const job: SpeechJob = {
+    kind: 'speech',
     text: body.input,
     voiceKey: `${ctx.config.seed}\u0000${model.id}\u0000${voice}`,
     styleKey: body.instructions ?? '',
     speed,
+    format,
+  }
+  const answer = { generationId: billed.id, contentType: CONTENT_TYPES[format] }
+  if (format === 'mp3') {
+    const made = await ticket.run(job)
+    if (made.kind !== 'mp3') throw new Error(`a ${made.kind} came back for an mp3`)
+    const bytes = asBuffer(made.file)
+    keep({ contentType: 'audio/mpeg', bytes })
+    return { ...answer, length: bytes.length, body: bytes }
+  }
+  // wav and pcm are one WAV file (pcm is its samples), written by the worker in slices.
+  const skip = format === 'pcm' ? WAV_HEADER_BYTES : 0
+  const length = speechFileBytes(job) - skip
+  let file: Uint8Array | undefined
+  const stream = length > STREAM_FROM_BYTES ? new GrowingBody(length) : null
+  let begun: () => void = () => {}
+  const firstSlice = new Promise<void>((resolve) => (begun = resolve))
+  const made = ticket.run(job, (wav, ready) => {
+    file = wav
+    stream?.grow(wav.subarray(skip), ready - skip)
+    begun()
   })
-  embedText(sound, body.input)
-  const bytes = format === 'mp3' ? await mp3Bytes(sound, body.input) : format === 'wav' ? wavBytes(sound) : pcmBytes(sound)
-  // Raw PCM is kept for the inspector as WAV, which a browser can play.
-  const playable = format === 'pcm' ? { contentType: 'audio/wav' as const, bytes: wavBytes(sound) } : { contentType: CONTENT_TYPES[format], bytes }
-  return { generationId: billed.id, contentType: CONTENT_TYPES[format], bytes, playable }
+  const whole = made.then(() => {
+    // The inspector's copy is the whole file, handed over before the answer's last byte goes.
+    keep({ contentType: 'audio/wav', bytes: asBuffer(file!) })
+    stream?.finish()
+    return asBuffer(file!.subarray(skip))
+  })
+  if (!stream) return { ...answer, length, body: await whole }
+  // A failure before the first slice is this request's error; after it, the answer is cut short.
+  whole.catch((error: unknown) => stream.destroy(error as Error))
+  await Promise.race([firstSlice, made])
+  return { ...answer, length, body: stream }
 }

@@ -6,7 +6,7 @@ import { ApiError, fieldError } from '../../core/errors.ts'
 import { compileCheck } from '../../http/validation.ts'
 import { fileTooLarge, malformedForm } from './audio.errors.ts'
 import { MAX_JSON_AUDIO_BYTES, MAX_UPLOAD_BYTES, TranscriptionFormFields, type TranscriptionBody } from './audio.schemas.ts'
-import { FORMAT_LIST, formatNamed, formatOfUpload, sniff, type AudioFormat } from './probe.ts'
+import { FORMAT_LIST, formatNamed, formatOfUpload, sniff, type AudioFormat } from '../../media/audio-probe.ts'
 import type { TranscriptionAsk } from './transcription.service.ts'
 
 /** Base64 in either alphabet, with line breaks allowed (as `base64` writes it), padded or not. */

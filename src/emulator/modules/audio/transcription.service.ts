@@ -1,7 +1,7 @@
-// Transcription: reads the audio's length (probe.ts), bills its seconds, and writes what it says: the
+// Transcription: reads the audio's length and hashes it (media/audio-probe.ts, in a media worker
+// thread, after the account's other media jobs), bills its seconds, and writes what it says: the
 // text the emulator's own speech endpoint embedded in it, else nothing for silence, else sentences
 // seeded by the audio's hash, as long as the audio.
-import { createHash } from 'node:crypto'
 import type { RequestOrigin } from '../../http/request-origin.ts'
 import { fieldError } from '../../core/errors.ts'
 import { loadFaker } from '../../core/faker.ts'
@@ -15,7 +15,7 @@ import { invalidModelId } from '../catalog/catalog.errors.ts'
 import { billAudio } from './audio.billing.ts'
 import { notATranscriptionModel } from './audio.errors.ts'
 import type { TranscriptionResult } from './audio.schemas.ts'
-import { probeAudio, type AudioFormat } from './probe.ts'
+import { AUDIO_FORMATS, type AudioFormat } from '../../media/audio-probe.ts'
 import { generatedText, timeline, wordsFor } from './transcript.ts'
 
 /** Audio tokens reported per second of input (one per 100 ms, OpenAI's rate for audio input). */
@@ -102,10 +102,18 @@ export async function createTranscription(
 ): Promise<{ generationId: string; result: TranscriptionResult }> {
   const model = transcriptionModel(ctx, ask.model)
   const language = languageOf(ask.language)
-  const probed = probeAudio(ask.audio, ask.format, ask.audioField, ask.fixFormat)
+  // The audio goes to the worker (its buffer is handed over): a 400 for audio that is not what it says.
+  const probing = ctx.media.reserve(caller.account.id).run({
+    kind: 'audio-probe',
+    audio: ask.audio,
+    format: ask.format,
+    field: ask.audioField,
+    fixes: Object.fromEntries(AUDIO_FORMATS.map((format) => [format, ask.fixFormat(format)])) as Record<AudioFormat, string>,
+  })
+  const [made, makeFaker] = await Promise.all([probing, loadFaker(), loadTokenizer()])
+  if (made.kind !== 'audio-probe') throw new Error(`a ${made.kind} came back for an audio probe`)
+  const { probed, digest } = made.value
   const seconds = Math.max(0.001, round3(probed.seconds))
-  const [makeFaker] = await Promise.all([loadFaker(), loadTokenizer()])
-  const digest = createHash('sha256').update(ask.audio).digest('hex')
   const text =
     probed.embeddedText ?? (probed.silent ? '' : generatedText(makeFaker, createRng(ctx.config.seed, `stt:${model.id}:${digest}`), wordsFor(seconds)))
   const inputTokens = Math.ceil(seconds * INPUT_TOKENS_PER_SECOND)

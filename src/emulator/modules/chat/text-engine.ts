@@ -292,24 +292,30 @@ async function generateWith(ctx: EmulatorContext, caller: AuthContext, ask: Text
           seed: ask.seed,
           choices: ask.choices,
           config: ask.images.config,
+          account: caller.account.id,
         })
       : undefined
 
-  ctx.services.ratelimit.admit(caller.key.hash, caller.account.id, ctx.clock.now())
-  const now = ctx.clock.now()
-  const subject = fixtureSubject(model.id, ask.messages, ask.tools, call.origin.fixture)
-  // Generated answers are written before the transaction (values of schemas in the filler's worker,
-  // which takes time), unless a fixture will answer. Should a fixture be used up meanwhile, the
-  // transaction finds none and the answers are written then (the second round writes them anyway).
-  for (let round = 0; ; round++) {
-    const generated =
-      round === 0 && answeringFixture(ctx.services.chat.fixtures, caller.account.id, subject)
-        ? null
-        : await ctx.services.chat.answers.write(prepared.answerRequest, ask.choices, prepared.makeFaker, ctx.services.chat.filler)
-    const outcome = billCompletion(ctx, caller, prepared, call, { endpoints, now, subject, generated, imageCount: images?.count })
-    if (outcome === 'no answers') continue
-    if ('error' in outcome) throw new ModelFailed(model.id, outcome.error)
-    return images ? { ...outcome, images: images.draw().map((url) => [url]) } : outcome
+  // The images' place in the account's media queue is given back if the answer is not made.
+  try {
+    ctx.services.ratelimit.admit(caller.key.hash, caller.account.id, ctx.clock.now())
+    const now = ctx.clock.now()
+    const subject = fixtureSubject(model.id, ask.messages, ask.tools, call.origin.fixture)
+    // Generated answers are written before the transaction (values of schemas in the filler's worker,
+    // which takes time), unless a fixture will answer. Should a fixture be used up meanwhile, the
+    // transaction finds none and the answers are written then (the second round writes them anyway).
+    for (let round = 0; ; round++) {
+      const generated =
+        round === 0 && answeringFixture(ctx.services.chat.fixtures, caller.account.id, subject)
+          ? null
+          : await ctx.services.chat.answers.write(prepared.answerRequest, ask.choices, prepared.makeFaker, ctx.services.chat.filler)
+      const outcome = billCompletion(ctx, caller, prepared, call, { endpoints, now, subject, generated, imageCount: images?.count })
+      if (outcome === 'no answers') continue
+      if ('error' in outcome) throw new ModelFailed(model.id, outcome.error)
+      return images ? { ...outcome, images: (await images.draw()).map((url) => [url]) } : outcome
+    }
+  } finally {
+    images?.release()
   }
 }
 

@@ -12,8 +12,8 @@ import { fieldError } from '../../core/errors.ts'
 import { checkFixture } from '../../http/validation.ts'
 import { StringEnum } from '../../http/schemas.ts'
 import type { CatalogModel } from '../catalog/catalog.schemas.ts'
-import { IMAGE_FORMATS, type ImageFormat } from './encode.ts'
-import { WEBP_MAX_SIDE } from './webp.ts'
+import { IMAGE_FORMATS, type ImageFormat } from '../../media/image-encode.ts'
+import { WEBP_MAX_SIDE } from '../../media/webp.ts'
 
 /** The real document's resolution tiers, and the side of a square image of each. */
 export const RESOLUTIONS = ['512', '1K', '2K', '4K'] as const

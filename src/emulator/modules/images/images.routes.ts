@@ -8,7 +8,7 @@ import { isEuRequest } from '../../http/listeners.ts'
 import { keepMedia } from '../../journal/journal.ts'
 import type { EmulatorContext } from '../module.ts'
 import { ModelPathParams } from '../catalog/catalog.schemas.ts'
-import { MEDIA_TYPES } from './encode.ts'
+import { MEDIA_TYPES } from '../../media/image-encode.ts'
 import { imageModelEndpoints, imageModelsList } from './images.views.ts'
 import { ImageModelEndpointsResponse, ImageModelsResponse, ImagesBody, ImagesResponse, OpenAiImagesBody, OpenAiImagesResponse } from './images.schemas.ts'
 import { gatewayAnswer, gatewayJob, makeImages, openAiAnswer, openAiJob, type MadeImages } from './images.service.ts'
@@ -39,7 +39,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> =
       schema: { summary: 'Generate images', tags: ['images'], body: ImagesBody, response: ImagesResponse },
     },
     async (request, reply) => {
-      const made = await makeImages(ctx, caller(request), gatewayJob(ctx, request.body), call(request, 'images.create'))
+      const made = await makeImages(ctx, caller(request), await gatewayJob(ctx, request.body), call(request, 'images.create'))
       return send(request, reply, made, gatewayAnswer(made))
     },
   )

@@ -2,12 +2,15 @@
 // chat asking for `modalities: ["image"]`) is read into a job (model, prompt, count, size, format),
 // checked against the model's facts (image-models.ts), billed through the ledger at the endpoint's
 // per-image price (402 before anything is made), recorded as a generation of api_type `image`, and
-// then drawn (picture.ts) and encoded (encode.ts). The same emulator seed, model, prompt, seed (for
+// then drawn and encoded (media/picture.ts, media/image-encode.ts) in a media worker thread, after
+// the account's other images, speech and transcriptions (a place in its queue is taken before the
+// bill: a full queue is a 429 that costs nothing). The same emulator seed, model, prompt, seed (for
 // models that take one), references, size and format always give the same bytes.
+import { createHash } from 'node:crypto'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { RequestOrigin } from '../../http/request-origin.ts'
 import { fieldError } from '../../core/errors.ts'
 import { nanosToUsd, priceUsd, tokenCostNanos, usdToNanos } from '../../core/money.ts'
-import { sha256Hex } from '../../core/rng.ts'
 import { countTokens, loadTokenizer } from '../../core/tokens.ts'
 import { immediateTransaction } from '../../store/db.ts'
 import type { AuthContext } from '../caller.ts'
@@ -16,7 +19,8 @@ import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.s
 import { invalidModelId } from '../catalog/catalog.errors.ts'
 import { routeByPreferences, type ProviderPreferences, p50 } from '../catalog/routing.ts'
 import { bill } from '../ledger/ledger.service.ts'
-import { DEFAULT_JPEG_QUALITY, encodePicture, MEDIA_TYPES, type ImageFormat } from './encode.ts'
+import { DEFAULT_JPEG_QUALITY, MEDIA_TYPES, type ImageFormat } from '../../media/image-encode.ts'
+import type { MediaTicket } from '../../media/media-queue.ts'
 import {
   ASPECT_RATIOS,
   formatFor,
@@ -33,16 +37,26 @@ import {
 } from './image-models.ts'
 import { notAnImageModel } from './images.errors.ts'
 import type { ImageProviderPreferences, ImagesBody, OpenAiImagesBody } from './images.schemas.ts'
-import { drawPicture } from './picture.ts'
 
 /** Simulated time to make one image, for the generation's `generation_time`. */
 const RENDER_MS_PER_IMAGE = 4000
 
 export interface ImagesService {
   readonly models: ImageModels
-  /** Images for a chat answer that asked for `modalities: ["image", ...]`: one PNG data URL per choice. */
-  /** Checks what a chat asks of an image model (a 400 names its field); the pictures are drawn only once billed. */
-  forChat(model: CatalogModel, ask: ChatImageAsk): { count: number; draw(): string[] }
+  /**
+   * Images for a chat answer that asked for `modalities: ["image", ...]`: one PNG data URL per choice.
+   * Checks what a chat asks of an image model (a 400 names its field) and takes a place in the
+   * account's media queue (a 429 when full); the pictures are drawn once billed, or the place is
+   * released if the answer is not made.
+   */
+  forChat(model: CatalogModel, ask: ChatImageAsk): ChatImages
+}
+
+export interface ChatImages {
+  count: number
+  draw(): Promise<string[]>
+  /** Gives the queue place back if the images were not drawn (a refusal before them); nothing after. */
+  release(): void
 }
 
 export interface ChatImageAsk {
@@ -52,6 +66,8 @@ export interface ChatImageAsk {
   choices: number
   /** The chat body's `image_config` (its `aspect_ratio` and `image_size` are read). */
   config: unknown
+  /** The caller's account, whose media queue the pictures wait in. */
+  account: string
 }
 
 /** What one request makes, checked and settled. */
@@ -104,9 +120,11 @@ export function createImagesService(ctx: EmulatorContext): ImagesService {
         transparent: false,
         jpegQuality: DEFAULT_JPEG_QUALITY,
       }
+      const ticket = ctx.media.reserve(ask.account)
       return {
         count: ask.choices,
-        draw: () => Array.from({ length: ask.choices }, (_, index) => `data:image/png;base64,${render(ctx.config.seed, drawing, index).toString('base64')}`),
+        draw: async () => (await render(ticket, ctx.config.seed, drawing, ask.choices)).map((file) => `data:image/png;base64,${file.toString('base64')}`),
+        release: () => ticket.release(),
       }
     },
   }
@@ -132,10 +150,22 @@ const variationOf = (facts: ImageModelFacts, seed: number | null | undefined, re
 /** What a picture is drawn and encoded from: with the emulator's seed and its index, all that decides its bytes. */
 type Drawing = Pick<ImageJob, 'model' | 'prompt' | 'variation' | 'dimensions' | 'format' | 'transparent' | 'jpegQuality'>
 
-function render(seed: number, drawing: Drawing, index: number): Buffer {
+/** Draws and encodes `count` pictures in the place the ticket holds. */
+async function render(ticket: MediaTicket, seed: number, drawing: Drawing, count: number): Promise<Buffer[]> {
   const { width, height } = drawing.dimensions
-  const identity = `${drawing.model.id}\u0000${drawing.variation}\u0000${index}\u0000${drawing.prompt}`
-  return encodePicture(drawPicture(seed, identity, width, height, drawing.transparent), drawing.format, drawing.jpegQuality)
+  const identities = Array.from({ length: count }, (_, index) => `${drawing.model.id}\u0000${drawing.variation}\u0000${index}\u0000${drawing.prompt}`)
+  const made = await ticket.run({
+    kind: 'images',
+    seed,
+    identities,
+    width,
+    height,
+    transparent: drawing.transparent,
+    format: drawing.format,
+    jpegQuality: drawing.jpegQuality,
+  })
+  if (made.kind !== 'images') throw new Error(`a ${made.kind} came back for images`)
+  return made.files.map((file) => Buffer.from(file.buffer, file.byteOffset, file.byteLength))
 }
 
 // ---- Reading requests ---------------------------------------------------------------------------
@@ -155,7 +185,8 @@ function checkCount(model: CatalogModel, facts: ImageModelFacts, n: number): voi
 }
 
 const REFERENCE_HEAD = /^data:image\/(png|jpeg|jpg|webp);base64,/i
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
+const BASE64_RUN = /^[A-Za-z0-9+/]*$/
+const BASE64_END = /^[A-Za-z0-9+/]*={0,2}$/
 
 /** The first bytes of each image format a reference may be. */
 const MAGIC: readonly (readonly number[])[] = [
@@ -165,10 +196,39 @@ const MAGIC: readonly (readonly number[])[] = [
 ]
 
 /**
- * Reference images, checked (an http(s) URL as it is, never fetched; a data URL must hold a PNG,
- * JPEG or WebP): what they are is part of the pictures' identity, as a hash.
+ * Characters checked or hashed between two turns of the event loop: a millisecond or two of work.
+ * References are strings of the parsed body, which a worker thread would get only as a copy made here
+ * (slower than the work: 450 ms for 67 MB), so they are read here, in slices.
  */
-function readReferences(model: CatalogModel, facts: ImageModelFacts, references: ImagesBody['input_references']): string {
+const SLICE_CHARS = 1024 * 1024
+
+/** The slices of a long text, none ending between the two halves of a surrogate pair (they are hashed as UTF-8). */
+function* slices(text: string): Generator<string> {
+  for (let at = 0; at < text.length;) {
+    let end = Math.min(text.length, at + SLICE_CHARS)
+    const last = text.charCodeAt(end - 1)
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++
+    yield text.slice(at, end)
+    at = end
+  }
+}
+
+/** Whether a text is base64 (padding at the end only), read a slice at a time. */
+async function isBase64(text: string): Promise<boolean> {
+  for (let at = 0; at < text.length; at += SLICE_CHARS) {
+    if (at > 0) await nextTurn()
+    const end = at + SLICE_CHARS
+    if (!(end >= text.length ? BASE64_END : BASE64_RUN).test(text.slice(at, end))) return false
+  }
+  return true
+}
+
+/**
+ * Reference images, checked (an http(s) URL as it is, never fetched; a data URL must hold a PNG,
+ * JPEG or WebP): what they are is part of the pictures' identity, as a hash. Up to 32 MB of them are
+ * read in slices, so other requests are answered meanwhile.
+ */
+async function readReferences(model: CatalogModel, facts: ImageModelFacts, references: ImagesBody['input_references']): Promise<string> {
   if (!references || references.length === 0) return ''
   const most = maxReferences(model, facts)
   if (references.length > most) {
@@ -177,20 +237,39 @@ function readReferences(model: CatalogModel, facts: ImageModelFacts, references:
       most === 0 ? `is not taken by ${model.id}, which makes images from text alone` : `must have at most ${most} images for ${model.id}`,
     )
   }
-  references.forEach(({ image_url: { url } }, i) => {
+  for (const [
+    i,
+    {
+      image_url: { url },
+    },
+  ] of references.entries()) {
     const field = `input_references[${i}].image_url.url`
     if (/^https?:\/\//i.test(url)) {
       if (!URL.canParse(url)) throw fieldError(field, 'is not a valid URL')
-      return
+      continue
     }
     const head = REFERENCE_HEAD.exec(url)
     if (!head) throw fieldError(field, 'must be a data URL of a PNG, JPEG or WebP image (data:image/png;base64,...) or an http(s) URL')
     const body = url.slice(head[0].length)
-    if (body.length === 0 || body.length % 4 === 1 || !BASE64.test(body)) throw fieldError(field, 'is not valid base64')
+    if (body.length === 0 || body.length % 4 === 1 || !(await isBase64(body))) throw fieldError(field, 'is not valid base64')
     const bytes = Buffer.from(body.slice(0, 16), 'base64')
     if (!MAGIC.some((magic) => magic.every((b, j) => bytes[j] === b))) throw fieldError(field, 'holds bytes that are not a PNG, JPEG or WebP image')
-  })
-  return sha256Hex(references.map((r) => r.image_url.url).join('\u0000'))
+  }
+  // The SHA-256 of the URLs joined by NULs, fed a slice at a time.
+  const hash = createHash('sha256')
+  for (const [
+    i,
+    {
+      image_url: { url },
+    },
+  ] of references.entries()) {
+    if (i > 0) hash.update('\u0000')
+    for (const slice of slices(url)) {
+      hash.update(slice)
+      if (slice.length === SLICE_CHARS) await nextTurn()
+    }
+  }
+  return hash.digest('hex')
 }
 
 const providerOf = (prefs: ImageProviderPreferences | undefined): ProviderPreferences | undefined =>
@@ -209,12 +288,12 @@ function transparency(facts: ImageModelFacts, background: string | null | undefi
 }
 
 /** POST /images: the real document's request. */
-export function gatewayJob(ctx: EmulatorContext, body: ImagesBody): ImageJob {
+export async function gatewayJob(ctx: EmulatorContext, body: ImagesBody): Promise<ImageJob> {
   const model = imageModel(ctx, body.model)
   const facts = ctx.services.images.models.factsOf(model)
   const n = body.n ?? 1
   checkCount(model, facts, n)
-  const references = readReferences(model, facts, body.input_references)
+  const references = await readReferences(model, facts, body.input_references)
   const dimensions = settleSize(model.id, facts, {
     size: body.size,
     resolution: body.resolution,
@@ -294,40 +373,12 @@ export async function makeImages(
   }
   checkPixels('n', n, dimensions)
 
-  ctx.services.ratelimit.admit(caller.key.hash, caller.account.id, ctx.clock.now())
-  const now = ctx.clock.now()
-  const created = Math.floor(now / 1000)
-  const recorded = immediateTransaction(ctx.db, () => {
-    const billed = bill(ctx, {
-      caller,
-      operation: call.operation,
-      model: { id: model.id, canonical_slug: model.canonical_slug },
-      endpoints: model.endpoints,
-      region: call.region,
-      route: routeByPreferences(model, job.provider),
-      price: (endpoint) => ({ prompt_tokens: promptTokens, completion_tokens: 0, cost_nanos: imageCostNanos(endpoint.pricing, n, promptTokens) }),
-    })
-    const latencyMs = Math.round((p50(billed.endpoint.latency_last_30m) ?? 0.5) * 1000)
-    const id = ctx.services.chat.generations.record({
-      usageId: billed.usage_id,
-      accountId: caller.account.id,
-      apiType: 'image',
-      idKind: 'img',
-      idLabel: 'img',
-      origin: call.origin,
-      user: job.user,
-      streamed: false,
-      finishReason: 'stop',
-      latencyMs,
-      generationTimeMs: latencyMs + n * RENDER_MS_PER_IMAGE,
-      now,
-    })
-    return { id, billed }
-  })
-
-  const files = Array.from({ length: n }, (_, index) => render(ctx.config.seed, job, index))
+  // A place in the account's media queue first: a full one is refused before the bill.
+  const ticket = ctx.media.reserve(caller.account.id)
+  const recorded = billImages(ctx, caller, job, call, promptTokens, ticket)
+  const files = await render(ticket, ctx.config.seed, job, n)
   return {
-    created,
+    created: recorded.created,
     generationId: recorded.id,
     files,
     format: job.format,
@@ -337,6 +388,52 @@ export async function makeImages(
     costNanos: recorded.billed.charge.cost_nanos,
     byok: recorded.billed.byok,
     promptCostNanos: tokenCostNanos(recorded.billed.endpoint.pricing, promptTokens),
+  }
+}
+
+/** The rate limit, then the bill and the generation in one transaction (a 402 or 429 makes nothing): the queue place is given back if any refuses. */
+function billImages(
+  ctx: EmulatorContext,
+  caller: AuthContext,
+  job: ImageJob,
+  call: { operation: string; region: Region | null; origin: RequestOrigin },
+  promptTokens: number,
+  ticket: MediaTicket,
+) {
+  const { model, n } = job
+  try {
+    ctx.services.ratelimit.admit(caller.key.hash, caller.account.id, ctx.clock.now())
+    const now = ctx.clock.now()
+    return immediateTransaction(ctx.db, () => {
+      const billed = bill(ctx, {
+        caller,
+        operation: call.operation,
+        model: { id: model.id, canonical_slug: model.canonical_slug },
+        endpoints: model.endpoints,
+        region: call.region,
+        route: routeByPreferences(model, job.provider),
+        price: (endpoint) => ({ prompt_tokens: promptTokens, completion_tokens: 0, cost_nanos: imageCostNanos(endpoint.pricing, n, promptTokens) }),
+      })
+      const latencyMs = Math.round((p50(billed.endpoint.latency_last_30m) ?? 0.5) * 1000)
+      const id = ctx.services.chat.generations.record({
+        usageId: billed.usage_id,
+        accountId: caller.account.id,
+        apiType: 'image',
+        idKind: 'img',
+        idLabel: 'img',
+        origin: call.origin,
+        user: job.user,
+        streamed: false,
+        finishReason: 'stop',
+        latencyMs,
+        generationTimeMs: latencyMs + n * RENDER_MS_PER_IMAGE,
+        now,
+      })
+      return { created: Math.floor(now / 1000), id, billed }
+    })
+  } catch (error) {
+    ticket.release()
+    throw error
   }
 }
 

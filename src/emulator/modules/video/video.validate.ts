@@ -10,7 +10,7 @@ import type { ApiError } from '../../core/errors.ts'
 import { badRequest, countOutOfRange, invalid, lacking, routerError } from './video.errors.ts'
 import type { OwnAddresses } from '../../http/own-addresses.ts'
 import { validatorCompiler } from '../../http/validation.ts'
-import { ImageProblem, inspectImage, type InspectedImage } from './images.ts'
+import { ImageProblem, inspectImage, type InspectedImage } from '../../media/image-inspect.ts'
 import { describeDurations, durationAllowed, MODELS, type ModelRule, type Operation } from './video.models.ts'
 import { MAX_PAYLOAD, SEGMENT, type CreateBodies, type Template, type Text2VideoBody } from './video.schemas.ts'
 

@@ -4,7 +4,7 @@
 // several problems is always answered about the same one.
 import { fieldError } from '../../core/errors.ts'
 import type { OwnAddresses } from '../../http/own-addresses.ts'
-import { ImageProblem, inspectImage } from '../video/images.ts'
+import { ImageProblem, inspectImage } from '../../media/image-inspect.ts'
 import { MAX_URL, type VideoGenerationBody, type VideoModelFixture } from './videos.schemas.ts'
 
 /** A create request checked against its model, as the job stores it (inline media summarised, never kept). */

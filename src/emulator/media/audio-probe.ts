@@ -4,7 +4,7 @@
 // (16-bit mono at 24 kHz, the speech endpoint's `pcm`), MP3 (every frame header walked), FLAC
 // (STREAMINFO), Ogg (the last page's granule position, Opus or Vorbis) and M4A/MP4 (the movie header).
 // Each read is linear in the bytes at most; a problem is a 400 naming the field the audio came in.
-import { fieldError } from '../../core/errors.ts'
+import { fieldError } from '../core/errors.ts'
 import { id3Length, id3Text } from './id3.ts'
 import { extractText, SAMPLE_RATE } from './synth.ts'
 

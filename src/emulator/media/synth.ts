@@ -8,7 +8,7 @@
 // hundred bits, inaudible at 16 bits), so a transcription of this PCM, or of a WAV wrapped around it,
 // gives the text back. Only table lookups, integer hashing and IEEE arithmetic: the same request gives
 // the same samples on every machine.
-import { sha256Hex } from '../../core/rng.ts'
+import { sha256Hex } from '../core/rng.ts'
 
 /** 32 bits of the SHA-256 of a text (and a salt). */
 const hash32 = (text: string, salt = 0): number => Number.parseInt(sha256Hex(`${salt}\u0000${text}`).slice(0, 8), 16)
@@ -84,10 +84,17 @@ function runsOf(text: string): Run[] {
   return runs
 }
 
-/** The samples of a text, 16-bit. */
-export function synthesize(plan: SpeechPlan): Int16Array {
-  const total = speechSamples(plan.text, plan.speed)
-  const samples = new Int16Array(total)
+/**
+ * The samples of a text, 16-bit, written into `samples` (a new array by default). `final(n)` is told
+ * as the first n samples are done for good (words are written in order), so a caller can send them
+ * before the rest are made.
+ */
+export function synthesize(
+  plan: SpeechPlan,
+  samples: Int16Array = new Int16Array(speechSamples(plan.text, plan.speed)),
+  final: (samples: number) => void = () => {},
+): Int16Array {
+  const total = samples.length
   const chars = codePoints(plan.text)
   const perChar = total / Math.max(1, chars)
   const voiceHash = hash32(plan.voiceKey)
@@ -97,6 +104,7 @@ export function synthesize(plan: SpeechPlan): Int16Array {
   let phase = 0
   for (const run of runsOf(plan.text)) {
     if (run.kind === 'pause') continue
+    final(Math.min(total, Math.round(run.start * perChar)))
     const wordHash = hash32(run.word, styleHash)
     // The word's pitch: within five semitones of the voice's base; its line rises for a question, falls at an end.
     const f0 = base * 2 ** ((((wordHash >>> 3) % 11) - 5) / 12)
@@ -130,6 +138,7 @@ export function synthesize(plan: SpeechPlan): Int16Array {
       }
     }
   }
+  final(total)
   return samples
 }
 
@@ -143,6 +152,12 @@ const checksum = (bytes: Uint8Array): number => {
   let h = 0x811c9dc5
   for (const b of bytes) h = Math.imul(h ^ b, 0x01000193) >>> 0
   return h
+}
+
+/** How many of the first samples embedText writes the text into (0 when it writes none: a text too long, or too few samples). */
+export function embeddedSamples(text: string, samples: number): number {
+  const bits = (12 + Buffer.byteLength(text, 'utf8')) * 8
+  return Buffer.byteLength(text, 'utf8') > MAX_TAG_TEXT || bits > samples ? 0 : bits
 }
 
 /** Writes `text` into the least significant bits of the first samples (when they are enough). */

@@ -7,7 +7,7 @@
 // A picture is at most 16 colours: an index per pixel and a palette. PNG and JPEG get it expanded to
 // RGBA; the WebP encoder packs the indices (webp.ts). Only integer and basic IEEE arithmetic is used
 // (no trigonometry), so the bytes are the same on every machine.
-import { createRng, type Rng } from '../../core/rng.ts'
+import { createRng, type Rng } from '../core/rng.ts'
 
 /** Red, green, blue, alpha: 0-255 each. */
 export type Rgba = readonly [number, number, number, number]

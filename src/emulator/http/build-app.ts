@@ -16,6 +16,7 @@ import { installCors } from './cors.ts'
 import { refuseNonCanonicalPaths, ROUTED_PARAM_LENGTH, routableUrl } from './canonical-path.ts'
 import { installErrorHandling, installNotFound, sendError, toApiError } from './error-handler.ts'
 import { installJsonParser } from './json-body.ts'
+import { refuseOversizedDeclarations } from './body-limits.ts'
 import { limitConnections, serverOptions } from './listeners.ts'
 import { declareArea, openapiRoutes, registerOpenApi } from './openapi.ts'
 import { lazySerializerCompiler } from './serialization.ts'
@@ -135,6 +136,8 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks): FastifyInstan
   // Every body of these APIs is JSON; a text body gets a 400 naming the content type rather than a confusing type error.
   app.removeContentTypeParser('text/plain')
   installJsonParser(app)
+  // A body declared larger than its route takes is a 413 before it is read, whatever reads it (forms too).
+  refuseOversizedDeclarations(app, DEFAULT_BODY_LIMIT)
   installErrorHandling(app, traceRng, 'main')
   installNotFound(app, traceRng, 'main')
   // First of all hooks: a path spelt otherwise than canonically is refused, so the route a request

@@ -47,6 +47,12 @@ function mayNestDeeperThan(text: string, limit: number): boolean {
   return false
 }
 
+/** The 400 of a body nested deeper than `limit` (here, and in the media bodies' reader). */
+export const nestedTooDeep = (limit: number): ApiError =>
+  new ApiError(400, `Request body nests objects and arrays more than ${limit} levels deep; no request of this API needs that many`, {
+    metadata: { field: 'body', location: 'body', limit },
+  })
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** A JSON body as it arrived: what the journal keeps, rather than the parsed objects. */
@@ -60,14 +66,7 @@ export function installJsonParser(app: FastifyInstance, limit = MAX_JSON_DEPTH):
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string // parseAs: 'string'
-    if (mayNestDeeperThan(text, limit) && nestsDeeperThan(text, limit)) {
-      return done(
-        new ApiError(400, `Request body nests objects and arrays more than ${limit} levels deep; no request of this API needs that many`, {
-          metadata: { field: 'body', location: 'body', limit },
-        }),
-        undefined,
-      )
-    }
+    if (mayNestDeeperThan(text, limit) && nestsDeeperThan(text, limit)) return done(nestedTooDeep(limit), undefined)
     request.bodyText = text
     void parse(request, text, done)
   })

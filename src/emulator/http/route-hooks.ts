@@ -6,6 +6,7 @@ import type {
   onResponseHookHandler,
   onSendHookHandler,
   preHandlerHookHandler,
+  preParsingHookHandler,
   preValidationAsyncHookHandler,
   preValidationHookHandler,
   RouteOptions,
@@ -13,20 +14,24 @@ import type {
 
 interface RouteHooks {
   onRequest: onRequestHookHandler
+  preParsing: preParsingHookHandler
   preValidation: preValidationAsyncHookHandler
   preHandler: preHandlerHookHandler
   onSend: onSendHookHandler
   onResponse: onResponseHookHandler
 }
 
-/** Runs `hook` on this route after the hooks it declares itself (and after every global hook). */
-export function addRouteHook<Name extends keyof RouteHooks>(route: RouteOptions, name: Name, hook: RouteHooks[Name]): void
+/**
+ * Runs `hook` on this route after the hooks it declares itself (and after every global hook); with
+ * `first`, before the hooks the route declares or other onRoute hooks added.
+ */
+export function addRouteHook<Name extends keyof RouteHooks>(route: RouteOptions, name: Name, hook: RouteHooks[Name], first?: boolean): void
 /** A preValidation hook that calls `done` (no promise when it has nothing to wait for). */
 export function addRouteHook(route: RouteOptions, name: 'preValidation', hook: preValidationHookHandler): void
-export function addRouteHook(route: RouteOptions, name: keyof RouteHooks, hook: unknown): void {
+export function addRouteHook(route: RouteOptions, name: keyof RouteHooks, hook: unknown, first = false): void {
   const existing: unknown = route[name]
   const list: unknown[] = existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]
-  ;(route as unknown as Record<keyof RouteHooks, unknown>)[name] = [...list, hook]
+  ;(route as unknown as Record<keyof RouteHooks, unknown>)[name] = first ? [hook, ...list] : [...list, hook]
 }
 
 /** Methods whose requests carry a body, which arrives after the onRequest hooks have run. */

@@ -3,22 +3,42 @@
 // nesting, malformed JSON, wrong content types, absurd numbers, bad path segments and queries, other
 // spellings of the path: repeated slashes, encoded characters, dot segments), and for chat: hostile
 // JSON Schemas (huge bounds, patterns, enums, cycles) in structured outputs and tools, every `n` as
-// JSON and as a stream, and fixture rules with pathological regular expressions.
+// JSON and as a stream, and fixture rules with pathological regular expressions; for the media and
+// multipart surfaces (files, transcriptions, videos, the video router, images): forms broken every way
+// (parts missing, doubled, oversized, named like Object's properties, cut short, declared longer than
+// their route takes) and inline media replaced (bad data URIs and base64, escapes, past their bound).
 // Every answer must be a success or a 4xx in the right envelope: never a 5xx, a crash or a hang; a
 // heartbeat (GET /_emulator/api/health over a socket) runs beside the whole run and must always
 // answer within a second.
 import fc from 'fast-check'
 import { request as httpRequest } from 'node:http'
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.ts'
+import { png } from '../../helpers/images.ts'
+
+interface FilePart {
+  field: string
+  name: string
+  type: string
+  bytes: Buffer
+}
 
 interface Operation {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
   path: string
   key?: 'management' | 'standard'
   body?: Record<string, unknown>
+  /** A multipart form instead of a JSON body: its text fields (which the mutations change) and files. */
+  form?: { fields: Record<string, string>; files: FilePart[] }
+  /** Where the body carries inline media (data URIs, base64), which the `media` mutation replaces. */
+  media?: Array<Array<string | number>>
 }
 
 const IMG = 'https://example.com/frame.png'
+/** A small PNG (16:9), inline as the media surfaces take it. */
+const PNG_BASE64 = png(64, 36).toString('base64')
+const PNG_DATA = `data:image/png;base64,${PNG_BASE64}`
+/** Half a second of silence at 24 kHz, as raw 16-bit PCM. */
+const PCM = Buffer.alloc(24_000, 1)
 /** A free model whose catalog entry has no output bound: the answer budget is the emulator's default. */
 const CHAT_MODEL = 'qwen/qwen3-coder:free'
 const CHAT_TOOL = { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }
@@ -214,7 +234,12 @@ const OPERATIONS: Operation[] = [
   { method: 'GET', path: '/api/v1/files/or_file_x?provider=anthropic', key: 'standard' },
   { method: 'GET', path: '/api/v1/files/or_file_x/content', key: 'standard' },
   { method: 'DELETE', path: '/api/v1/files/or_file_x', key: 'standard' },
-  { method: 'POST', path: '/_emulator/api/accounts/{account}/files', body: { filename: 'f.txt', content_base64: 'aGVsbG8=' } },
+  {
+    method: 'POST',
+    path: '/_emulator/api/accounts/{account}/files',
+    body: { filename: 'f.txt', content_base64: 'aGVsbG8=' },
+    media: [['content_base64']],
+  },
   { method: 'GET', path: '/api/v1/generation/content?id=gen-0-x', key: 'standard' },
   { method: 'POST', path: '/api/v1/generation/feedback', key: 'management', body: { generation_id: 'gen-0-x', category: 'other', comment: 'c' } },
   {
@@ -275,6 +300,67 @@ const OPERATIONS: Operation[] = [
       timestamp_granularities: ['word'],
       language: 'en',
     },
+    media: [['input_audio', 'data']],
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/audio/transcriptions',
+    key: 'standard',
+    form: {
+      fields: { model: 'openai/whisper-large-v3', response_format: 'verbose_json', 'timestamp_granularities[]': 'word', language: 'en' },
+      files: [{ field: 'file', name: 'speech.pcm', type: 'application/octet-stream', bytes: PCM }],
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/files?provider=anthropic',
+    key: 'standard',
+    form: {
+      fields: { purpose: 'user_data' },
+      files: [{ field: 'file', name: 'notes.md', type: 'text/markdown', bytes: Buffer.from('# Notes\n\nSome *text*.\n') }],
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/files',
+    key: 'standard',
+    form: { fields: {}, files: [{ field: 'file', name: 'pic.png', type: 'image/png', bytes: png(8, 8) }] },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/videos',
+    key: 'standard',
+    body: {
+      model: 'google/veo-3.1',
+      prompt: 'p',
+      frame_images: [{ type: 'image_url', image_url: { url: PNG_DATA }, frame_type: 'first_frame' }],
+      input_references: [{ type: 'audio_url', audio_url: { url: 'data:audio/mpeg;base64,SUQz' } }],
+    },
+    media: [
+      ['frame_images', 0, 'image_url', 'url'],
+      ['input_references', 0, 'audio_url', 'url'],
+    ],
+  },
+  {
+    method: 'POST',
+    path: '/router/v1/video/ent/v2/start-end2video',
+    key: 'standard',
+    body: { model: 'videoq2-pro', images: [PNG_BASE64, PNG_DATA], payload: 'p' },
+    media: [['images', 0], ['images', 1], ['payload']],
+  },
+  {
+    method: 'POST',
+    path: '/router/v1/video/ent/v2/multiframe',
+    key: 'standard',
+    body: { model: 'videoq2-pro', start_image: PNG_DATA, image_settings: [{ key_image: PNG_BASE64, duration: 3 }] },
+    media: [['start_image'], ['image_settings', 0, 'key_image']],
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/images',
+    key: 'standard',
+    body: { model: 'openai/gpt-image-1', prompt: 'p', size: '1024x1024', input_references: [{ type: 'image_url', image_url: { url: PNG_DATA } }] },
+    media: [['input_references', 0, 'image_url', 'url'], ['prompt']],
   },
   {
     method: 'POST',
@@ -540,6 +626,98 @@ const chatMutation = fc.oneof(
   }),
 )
 
+/**
+ * Inline media past every media field's bound (an image's 50 MB is 67 MB of base64): a placeholder in the
+ * body, whose characters are sent from one shared buffer rather than made into a JSON string each time.
+ */
+const OVERSIZE = '\u0000oversize'
+const OVERSIZE_CHARS = 72 * 1024 * 1024
+let oversize: Buffer | undefined
+
+/** What a media field is given instead of its inline file. */
+const mediaValue = fc.constantFrom(
+  '',
+  'data:',
+  'data:image/png;base64,',
+  `data:image/gif;base64,${PNG_BASE64}`,
+  `data:image/png;base64,${PNG_BASE64.slice(0, 21)}`,
+  `data:image/png;base64,${PNG_BASE64}!!`,
+  `data:${'a'.repeat(5000)}/png;base64,AAAA`,
+  `data:image/png;base64,${'\u00e9'.repeat(20_000)}`,
+  '💥'.repeat(20_000),
+  'A'.repeat(3 * 1024 * 1024),
+  'https://example.com/a.png',
+  'http://[::1',
+  OVERSIZE,
+)
+
+/** How a form is broken. */
+const formBreakage = fc.constantFrom(
+  'no file',
+  'two files',
+  'file as a field',
+  'field over 64 KB',
+  'too many fields',
+  'field named constructor',
+  'empty file',
+  'binary file',
+  'file name',
+  'cut short',
+  'other boundary',
+  'declared 1 GiB',
+  'file over 25 MB',
+)
+
+/** A form's bytes from its fields and files, broken as `how` says. */
+function formBody(
+  form: { fields: Record<string, unknown>; files: FilePart[] },
+  how: string | undefined,
+  pick: number,
+): { payload: Buffer; contentType: string; declared?: number } {
+  const boundary = 'fuzz-form-boundary'
+  const fields: Array<[string, string]> = Object.entries(form.fields).map(([name, value]) => [
+    name,
+    typeof value === 'string' ? value : (JSON.stringify(value) ?? ''),
+  ])
+  let files = form.files
+  if (how === 'no file') files = []
+  else if (how === 'two files') files = [...files, ...files]
+  else if (how === 'file as a field') {
+    fields.push(...files.map((f): [string, string] => [f.field, f.bytes.toString('latin1')]))
+    files = []
+  } else if (how === 'field over 64 KB') fields.push(['language', 'x'.repeat(65 * 1024)])
+  else if (how === 'too many fields') fields.push(...Array.from({ length: 40 }, (_, i): [string, string] => [`f${i}`, 'x']))
+  else if (how === 'field named constructor') fields.push(['constructor', 'x'])
+  else if (how === 'empty file') files = files.map((f) => ({ ...f, bytes: Buffer.alloc(0) }))
+  else if (how === 'binary file') files = files.map((f) => ({ ...f, name: 'a.bin', bytes: Buffer.from([0, 1, 2, 0xff, 0xfe, 0, 0x80]) }))
+  else if (how === 'file name') files = files.map((f) => ({ ...f, name: ['../../etc/passwd', 'x'.repeat(300), 'é💥\u202e.txt', '', 'a"b;c.txt'][pick % 5]! }))
+  else if (how === 'file over 25 MB') files = files.map((f) => ({ ...f, bytes: Buffer.alloc(25 * 1024 * 1024 + 1, 0x61) }))
+  const parts = [
+    ...fields.map(([name, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)),
+    ...files.flatMap((f) => [
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.field}"; filename="${f.name}"\r\nContent-Type: ${f.type}\r\n\r\n`),
+      f.bytes,
+      Buffer.from('\r\n'),
+    ]),
+    Buffer.from(`--${boundary}--\r\n`),
+  ]
+  let payload = Buffer.concat(parts)
+  if (how === 'cut short') payload = payload.subarray(0, pick % payload.length)
+  const contentType = `multipart/form-data; boundary=${how === 'other boundary' ? 'another' : boundary}`
+  return { payload, contentType, ...(how === 'declared 1 GiB' && { declared: 1024 * 1024 * 1024 }) }
+}
+
+/** Sets the value at `path` in `body`, where the path leads somewhere. */
+function setAt(body: unknown, path: ReadonlyArray<string | number>, value: unknown): void {
+  let at = body as Record<string | number, unknown> | undefined
+  for (const segment of path.slice(0, -1)) {
+    const next = at?.[segment]
+    if (next === null || typeof next !== 'object') return
+    at = next as Record<string | number, unknown>
+  }
+  if (at && typeof at === 'object') at[path.at(-1)!] = value
+}
+
 /** One mutation of a request. */
 const mutation = fc.oneof(
   chatMutation,
@@ -570,11 +748,14 @@ const mutation = fc.oneof(
     kind: fc.constant('query' as const),
     value: fc.constantFrom('limit=-1', 'limit=abc', 'offset=1e400', 'date=%', 'a[b]=c', '&&&', 'region=', 'states=zzz', '%%%', 'include_disabled=2'),
   }),
+  fc.record({ kind: fc.constant('media' as const), value: mediaValue, pick: fc.nat() }),
+  fc.record({ kind: fc.constant('form' as const), how: formBreakage, pick: fc.nat() }),
 )
 
-/** Any operation, or (as often) one of chat's, which has the most ways to cost time and memory. */
+/** Any operation, or (as often) one of chat's, which has the most ways to cost time and memory, or one that takes media or a form. */
 const CHAT_OPERATIONS = OPERATIONS.flatMap((op, i) => (op.path.includes('completions') || op.path.includes('chat-fixtures') ? [i] : []))
-const operationIndex = fc.oneof(fc.nat(OPERATIONS.length - 1), fc.constantFrom(...CHAT_OPERATIONS))
+const MEDIA_OPERATIONS = OPERATIONS.flatMap((op, i) => (op.form || op.media ? [i] : []))
+const operationIndex = fc.oneof(fc.nat(OPERATIONS.length - 1), fc.constantFrom(...CHAT_OPERATIONS), fc.constantFrom(...MEDIA_OPERATIONS))
 
 /** The longest a heartbeat may wait. */
 const HEARTBEAT_MS = 1000
@@ -625,8 +806,17 @@ interface Answer {
   json(): unknown
 }
 
-/** One request over a real socket, its path exactly as given. */
-function overSocket(emu: RunningEmulator, method: string, path: string, headers: Record<string, string>, payload: string | undefined): Promise<Answer> {
+/**
+ * One request over a real socket, its path exactly as given. A body of several pieces is written one
+ * after the other; a body the server answers before it has read all of it is still sent whole.
+ */
+function overSocket(
+  emu: RunningEmulator,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  payload: string | Buffer | Buffer[] | undefined,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     // A socket's request line carries no space or non-ASCII character: those go percent-encoded, as a client sends them.
     const line = path.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c))
@@ -639,7 +829,10 @@ function overSocket(emu: RunningEmulator, method: string, path: string, headers:
       })
     })
     req.on('error', reject)
-    req.end(payload)
+    if (Array.isArray(payload)) {
+      for (const piece of payload) req.write(piece)
+      req.end()
+    } else req.end(payload)
   })
 }
 
@@ -695,14 +888,19 @@ export async function fuzz(runs: number, seed: number): Promise<FuzzResult> {
   const ids = { account, hash, guardrail }
   const result: FuzzResult = { requests: 0, byStatus: {}, failures: [] }
 
-  // The heartbeat beside every attack: a request that waits more than a second means a stall.
+  // The heartbeat beside every attack: a request that waits more than a second means a stall, named by
+  // the fuzzed requests that were under way meanwhile.
   let fuzzing = true
+  let underWay = ''
   const heartbeat = (async () => {
     while (fuzzing) {
       const started = performance.now()
+      const during = new Set([underWay])
       const res = await overSocket(emu, 'GET', '/_emulator/api/health', {}, undefined).catch((error: unknown) => ({ statusCode: 0, body: String(error) }))
+      during.add(underWay)
       const ms = performance.now() - started
-      if (res.statusCode !== 200 || ms > HEARTBEAT_MS) result.failures.push(`heartbeat: ${res.statusCode} after ${Math.round(ms)} ms (a stall)`)
+      if (res.statusCode !== 200 || ms > HEARTBEAT_MS)
+        result.failures.push(`heartbeat: ${res.statusCode} after ${Math.round(ms)} ms (a stall) during ${[...during].join(' | ')}`)
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
   })()
@@ -712,9 +910,11 @@ export async function fuzz(runs: number, seed: number): Promise<FuzzResult> {
       fc.asyncProperty(operationIndex, fc.array(fc.oneof(mutation, chatMutation), { minLength: 1, maxLength: 3 }), async (index, mutations) => {
         const op = OPERATIONS[index]!
         let path = substitute(op.path, ids)
-        let body: unknown = op.body === undefined ? undefined : JSON.parse(substitute(JSON.stringify(op.body), ids))
+        // A form's text fields are its body to the mutations.
+        let body: unknown = op.form ? { ...op.form.fields } : op.body === undefined ? undefined : JSON.parse(substitute(JSON.stringify(op.body), ids))
         let raw: string | undefined
         let contentType = 'application/json'
+        let breakage: { how: string; pick: number } | undefined
         for (const m of mutations) {
           const keys = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : []
           if (m.kind === 'replace' && keys.length > 0) (body as Record<string, unknown>)[keys[m.pick % keys.length]!] = m.value
@@ -728,17 +928,42 @@ export async function fuzz(runs: number, seed: number): Promise<FuzzResult> {
           else if (m.kind === 'nest') raw = nestedText(body, m.depth, m.pick, m.brace)
           else if (m.kind === 'query') path = `${path}${path.includes('?') ? '&' : '?'}${m.value}`
           else if ((m.kind === 'schema' || m.kind === 'regex' || m.kind === 'choices') && isRecord(body)) applyChatMutation(body, m)
+          else if (m.kind === 'media' && op.media && !op.form) setAt(body, op.media[m.pick % op.media.length]!, m.value)
+          else if (m.kind === 'form' && op.form) breakage = { how: m.how, pick: m.pick }
         }
         const headers: Record<string, string> = { ...(op.key && { authorization: `Bearer ${emu.keys[op.key]}` }) }
-        const payload = raw ?? (body === undefined ? undefined : JSON.stringify(body))
+        let payload: string | Buffer | Buffer[] | undefined = raw ?? (body === undefined ? undefined : JSON.stringify(body))
+        let overSocketOnly = false
+        if (op.form && raw === undefined && isRecord(body)) {
+          // The form as a client sends it, unless another content type was asked for (then the form's bytes go under it).
+          const form = formBody({ fields: body, files: op.form.files }, breakage?.how, breakage?.pick ?? 0)
+          payload = form.payload
+          if (!mutations.some((m) => m.kind === 'type')) contentType = form.contentType
+          if (form.declared !== undefined) {
+            // Declared longer than sent: the connection is not reused for another request after the answer.
+            headers['content-length'] = String(form.declared)
+            headers.connection = 'close'
+            overSocketOnly = true
+          }
+        } else if (typeof payload === 'string' && payload.includes(JSON.stringify(OVERSIZE).slice(1, -1))) {
+          // Past every media bound: the placeholder's characters come from one shared buffer.
+          oversize ??= Buffer.alloc(OVERSIZE_CHARS, 0x41)
+          const [before, after] = payload.split(JSON.stringify(OVERSIZE).slice(1, -1), 2) as [string, string]
+          payload = [Buffer.from(`${before}data:image/png;base64,`), oversize, Buffer.from(after)]
+          headers['content-length'] = String(payload.reduce((n, piece) => n + piece.length, 0))
+          overSocketOnly = true
+        }
         if (payload !== undefined) headers['content-type'] = contentType
+        underWay = `${op.method} ${path} ${mutations.map((m) => m.kind + ('how' in m ? ` ${String(m.how)}` : '')).join(', ')}`
         const spelt = mutations.some((m) => m.kind === 'spelling')
-        const res = spelt
-          ? await overSocket(emu, op.method, path, headers, payload)
-          : await emu.app.inject({ method: op.method, url: path, headers, ...(payload !== undefined && { payload }) })
+        const res =
+          spelt || overSocketOnly
+            ? await overSocket(emu, op.method, path, headers, payload)
+            : await emu.app.inject({ method: op.method, url: path, headers, ...(payload !== undefined && { payload: payload as string | Buffer }) })
         result.requests++
         result.byStatus[res.statusCode] = (result.byStatus[res.statusCode] ?? 0) + 1
-        const where = `${op.method} ${path} ${payload?.slice(0, 200) ?? ''} -> ${res.statusCode} ${res.body.slice(0, 200)}`
+        const shown = payload === undefined ? '' : Array.isArray(payload) ? payload[0]!.toString('latin1') : payload.toString('latin1')
+        const where = `${op.method} ${path} ${shown.slice(0, 200)} -> ${res.statusCode} ${res.body.slice(0, 200)}`
         // A 5xx that a fault rule asked for (the fuzzer creates some) is the emulator doing its job.
         // (The gateway's body names the rule; the router's keeps the vendor's words, so the header does.)
         const injected = res.body.includes('"emulator_fault"') || String(res.headers['x-emulator-detail'] ?? '').startsWith('answered by fault rule')

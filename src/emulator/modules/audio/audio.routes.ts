@@ -10,10 +10,12 @@ import { caller } from '../../http/auth.ts'
 import { keepMedia } from '../../journal/journal.ts'
 import { isEuRequest } from '../../http/listeners.ts'
 import { validatorCompiler } from '../../http/validation.ts'
+import { gateBodies } from '../../http/body-gate.ts'
+import { installMediaJsonParser } from '../../http/media-body.ts'
 import { unsupportedContentType } from './audio.errors.ts'
 import { MAX_BASE64_CHARS, SpeechBody, SpeechResponse, TranscriptionRequest, TranscriptionResponse, type TranscriptionBody } from './audio.schemas.ts'
 import { createSpeech } from './speech.service.ts'
-import { askFromForm, askFromJson } from './transcription.input.ts'
+import { askFromForm, askFromJson, refuseOversizedForm, TRANSCRIPTION_MEDIA } from './transcription.input.ts'
 import { createTranscription } from './transcription.service.ts'
 
 /** Room for the document's 20 MiB voice references (which no endpoint takes, but the answer is a 404, not a 413). */
@@ -54,14 +56,19 @@ export const audioRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = 
     },
   )
 
-  // A scope of its own, so only this route parses forms.
+  // A scope of its own, so only this route parses forms (and JSON whose audio is bounded as it arrives);
+  // its bodies wait their turn at the gate before they are read.
   await app.register(async (forms) => {
     await forms.register(fastifyMultipart, { throwFileSizeLimit: true })
+    installMediaJsonParser(forms, TRANSCRIPTION_MEDIA)
+    gateBodies(forms, ctx)
     forms.post(
       '/audio/transcriptions',
       {
         config: { operation: 'audio.transcriptions', auth: 'standard' },
         bodyLimit: TRANSCRIPTION_BODY_LIMIT,
+        // A form's own bound is smaller than JSON's: refused from its declared length, before the gate.
+        preParsing: refuseOversizedForm,
         validatorCompiler: formsCheckedLater,
         schema: { summary: 'Create a transcription: audio in, text out', tags: ['audio'], body: TranscriptionRequest, response: TranscriptionResponse },
       },

@@ -1,11 +1,15 @@
 // A transcription request's two shapes made one: JSON with base64 `input_audio` {data, format}, and
 // the OpenAI-style multipart form (a `file` and text fields). Each problem is a 400 naming its field
-// (`input_audio.data`, `file`, `temperature`); an upload over 25 MB is a 413.
-import type { FastifyRequest } from 'fastify'
+// (`input_audio.data`, `file`, `temperature`); an upload over 25 MB is a 413, before the form is read
+// when its declared length says so.
+import type { FastifyRequest, preParsingHookHandler } from 'fastify'
 import { ApiError, fieldError } from '../../core/errors.ts'
+import { declaredLength } from '../../http/body-limits.ts'
+import { readFormFile } from '../../http/form-file.ts'
+import type { MediaBody } from '../../http/media-body.ts'
 import { compileCheck } from '../../http/validation.ts'
 import { fileTooLarge, malformedForm } from './audio.errors.ts'
-import { MAX_JSON_AUDIO_BYTES, MAX_UPLOAD_BYTES, TranscriptionFormFields, type TranscriptionBody } from './audio.schemas.ts'
+import { MAX_BASE64_CHARS, MAX_JSON_AUDIO_BYTES, MAX_UPLOAD_BYTES, TranscriptionFormFields, type TranscriptionBody } from './audio.schemas.ts'
 import { FORMAT_LIST, formatNamed, formatOfUpload, sniff, type AudioFormat } from '../../media/audio-probe.ts'
 import type { TranscriptionAsk } from './transcription.service.ts'
 
@@ -19,12 +23,20 @@ function namedFormat(name: string, field: string): AudioFormat {
   return format
 }
 
+const audioTooLong = (field: string): ApiError => fieldError(field, `must be at most ${MAX_JSON_AUDIO_BYTES / 1024 / 1024} MB of audio`)
+
+/** A JSON body's base64 audio is bounded as it arrives; the rest of the body together at most 64 KB. */
+export const TRANSCRIPTION_MEDIA: MediaBody = {
+  fields: [{ path: 'input_audio.data', maxChars: MAX_BASE64_CHARS, refuse: audioTooLong }],
+  otherBytes: 64 * 1024,
+}
+
 export function askFromJson(body: TranscriptionBody): TranscriptionAsk {
   const { data, format } = body.input_audio
   if (data.startsWith('data:')) throw fieldError('input_audio.data', 'must be base64 of the raw bytes, not a data URI')
   if (!BASE64.test(data)) throw fieldError('input_audio.data', 'is not valid base64')
   const audio = Buffer.from(data, 'base64')
-  if (audio.length > MAX_JSON_AUDIO_BYTES) throw fieldError('input_audio.data', `must be at most ${MAX_JSON_AUDIO_BYTES / 1024 / 1024} MB of audio`)
+  if (audio.length > MAX_JSON_AUDIO_BYTES) throw audioTooLong('input_audio.data')
   return {
     model: body.model,
     audio,
@@ -41,6 +53,8 @@ export function askFromJson(body: TranscriptionBody): TranscriptionAsk {
 
 /** Limits of a form: one file, a few short fields. */
 const FORM_LIMITS = { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 32, fieldSize: 64 * 1024, fieldNameSize: 100, headerPairs: 100 }
+/** The longest form these limits allow (its file, its fields, and 64 KB for boundaries and part headers). */
+export const MAX_FORM_BYTES = MAX_UPLOAD_BYTES + FORM_LIMITS.fields * FORM_LIMITS.fieldSize + 64 * 1024
 /** Fields a form may repeat (the rest must come once). */
 const LISTS = new Set(['timestamp_granularities[]'])
 
@@ -50,15 +64,28 @@ interface Upload {
   bytes: Buffer
 }
 
-/** Reads the whole form: its text fields, and its one file (at most 25 MB). */
+/**
+ * The route's preParsing hook: a form declared longer than any these limits allow is refused before it
+ * is read (or waits its turn), with the 413 of a file over 25 MB; JSON keeps the route's own limit.
+ */
+export const refuseOversizedForm: preParsingHookHandler = (request, _reply, payload, done) => {
+  if (request.headers['content-type']?.startsWith('multipart/form-data') && declaredLength(request.headers) > MAX_FORM_BYTES)
+    return done(fileTooLarge(MAX_UPLOAD_BYTES))
+  done(null, payload)
+}
+
+/** Reads the whole form as it arrives: its text fields, and its one file (at most 25 MB, held once). */
 async function readForm(request: FastifyRequest): Promise<{ fields: Record<string, string[]>; file: Upload | undefined }> {
+  const declared = declaredLength(request.headers)
   const fields: Record<string, string[]> = {}
   let file: Upload | undefined
   try {
     for await (const part of request.parts({ limits: FORM_LIMITS })) {
       if (part.type === 'file') {
         if (part.fieldname !== 'file') throw fieldError(part.fieldname, 'is a file, but the only file of this form is `file`')
-        file = { filename: part.filename, mimetype: part.mimetype, bytes: await part.toBuffer() }
+        const bytes = await readFormFile(part.file, MAX_UPLOAD_BYTES, declared)
+        if (bytes === null) throw fileTooLarge(MAX_UPLOAD_BYTES)
+        file = { filename: part.filename, mimetype: part.mimetype, bytes }
       } else {
         if (part.valueTruncated) throw fieldError(part.fieldname, `must be at most ${FORM_LIMITS.fieldSize / 1024} KB`)
         ;(fields[part.fieldname] ??= []).push(typeof part.value === 'string' ? part.value : JSON.stringify(part.value))

@@ -3,6 +3,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { fieldError } from '../../core/errors.ts'
+import { gateBodies } from '../../http/body-gate.ts'
+import { installMediaJsonParser, type MediaBody } from '../../http/media-body.ts'
 import { data } from '../../http/schemas.ts'
 import type { EmulatorContext } from '../module.ts'
 import { requireAccount } from '../accounts/accounts.service.ts'
@@ -13,7 +15,18 @@ import { sniffFileType } from './files.sniff.ts'
 
 const AccountParams = Type.Object({ id: Type.String() })
 
+/** The bytes arrive as they are sent (media-body.ts), bounded as the schema bounds them; the rest of the body at most 64 KB. */
+const SERVER_FILE_MEDIA: MediaBody = {
+  fields: [
+    { path: 'content_base64', maxChars: MAX_FILE_BASE64_CHARS, refuse: (field) => fieldError(field, `must be at most ${MAX_FILE_BASE64_CHARS} characters`) },
+  ],
+  otherBytes: 64 * 1024,
+}
+
 export const filesAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
+  installMediaJsonParser(app, SERVER_FILE_MEDIA)
+  // Its bodies queue with the account's uploads (the account is the path's).
+  gateBodies(app, ctx, (request) => (request.params as { id?: string }).id)
   app.post(
     '/accounts/:id/files',
     {

@@ -20,14 +20,38 @@ export const fileTooLarge = (limitBytes: number): ApiError =>
     metadata: { field: 'file', location: 'body', limit_bytes: limitBytes },
   })
 
-export const accountStorageFull = (usedBytes: number, fileBytes: number, limitBytes: number, files: number, limitFiles: number): ApiError =>
-  new ApiError(
+/**
+ * The account's room is full. `pendingBytes` and `pendingFiles`: what its uploads under way (read or
+ * waiting) have reserved, when the refusal comes before the body is read, from its declared length.
+ */
+export const accountStorageFull = (
+  usedBytes: number,
+  fileBytes: number,
+  limitBytes: number,
+  files: number,
+  limitFiles: number,
+  pendingBytes = 0,
+  pendingFiles = 0,
+): ApiError => {
+  const underWay = pendingFiles === 0 ? '' : `, and its ${pendingFiles} upload${pendingFiles === 1 ? '' : 's'} under way ${pendingBytes} more`
+  return new ApiError(
     413,
-    files >= limitFiles
-      ? `The account already keeps ${files} files, the most the emulator keeps for one account: delete some first`
-      : `The account's files hold ${usedBytes} bytes; ${fileBytes} more would pass the ${limitBytes / 1024 / 1024} MB the emulator keeps for one account: delete some first`,
-    { metadata: { field: 'file', location: 'body', used_bytes: usedBytes, limit_bytes: limitBytes, files, limit_files: limitFiles } },
+    files + pendingFiles >= limitFiles
+      ? `The account already keeps ${files} files${pendingFiles === 0 ? '' : ` (and ${pendingFiles} under way)`}, the most the emulator keeps for one account: delete some first`
+      : `The account's files hold ${usedBytes} bytes${underWay}; ${fileBytes} more would pass the ${limitBytes / 1024 / 1024} MB the emulator keeps for one account: delete some first`,
+    {
+      metadata: {
+        field: 'file',
+        location: 'body',
+        used_bytes: usedBytes,
+        limit_bytes: limitBytes,
+        files,
+        limit_files: limitFiles,
+        ...(pendingFiles > 0 && { pending_bytes: pendingBytes, pending_files: pendingFiles }),
+      },
+    },
   )
+}
 
 export const malformedForm = (why: string): ApiError =>
   new ApiError(400, `Malformed multipart/form-data body: ${why}`, { metadata: { field: 'body', location: 'body' } })

@@ -1,10 +1,13 @@
 // The Files API (any key): POST /files (a multipart upload; the form parser is registered in this
 // scope only), GET /files, GET and DELETE /files/{file_id}, and GET /files/{file_id}/content. Files
-// belong to a workspace of the caller's account and to a storage (OpenRouter's, or a provider's).
+// belong to a workspace of the caller's account and to a storage (OpenRouter's, or a provider's). An
+// upload's room is reserved from its declared length and it waits its turn before its body is read.
 import fastifyMultipart from '@fastify/multipart'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyReply, FastifySchemaCompiler } from 'fastify'
+import type { FastifyReply, FastifyRequest, FastifySchemaCompiler, preParsingHookHandler } from 'fastify'
 import { caller } from '../../http/auth.ts'
+import { gateBodies } from '../../http/body-gate.ts'
+import { declaredLength } from '../../http/body-limits.ts'
 import { validatorCompiler } from '../../http/validation.ts'
 import type { EmulatorContext } from '../module.ts'
 import { notAForm, notDownloadable } from './files.errors.ts'
@@ -19,7 +22,7 @@ import {
   ScopeQuery,
   UploadRequest,
 } from './files.schemas.ts'
-import { attachment, deletedView, fileView, listFiles, readUpload, requireFile, scopeOf, shapeOf, storeFile } from './files.service.ts'
+import { attachment, deletedView, fileView, keepUpload, listFiles, readUpload, requireFile, scopeOf, shapeOf, UploadRoom } from './files.service.ts'
 
 /** The form is read and checked in the handler, not by the body validator. */
 const formsCheckedLater: FastifySchemaCompiler<unknown> = (route) => (route.httpPart === 'body' ? () => ({ value: undefined }) : validatorCompiler(route))
@@ -82,17 +85,36 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = 
     },
   )
 
+  // Before an upload's body is read: the account's room, from its declared length (uploads under way
+  // reserve theirs), then its turn at the gate (a few of one account's uploads are read at once).
+  const room = new UploadRoom(repo)
+  const reservations = new WeakMap<FastifyRequest, () => void>()
+  const reserveRoom: preParsingHookHandler = (request, reply, payload, done) => {
+    let release
+    try {
+      release = room.reserve(caller(request).account.id, declaredLength(request.headers))
+    } catch (error) {
+      // The room is full: a 413 before the body is read.
+      return done(error as Error)
+    }
+    reservations.set(request, release)
+    reply.raw.once('close', release)
+    done(null, payload)
+  }
+
   // A scope of its own, so only the upload parses forms.
   await app.register(async (forms) => {
     await forms.register(fastifyMultipart, { throwFileSizeLimit: true })
     // Any body but a form (JSON aside, which the gateway parses) is refused in words that say what to send.
     forms.addContentTypeParser('*', (_request, _payload, done) => done(notAForm(), undefined))
+    gateBodies(forms, ctx)
     forms.post(
       '/files',
       {
         config: { operation: 'files.upload', ...any },
         // Room for the form around the largest file; the file's own bound is checked as it is read.
         bodyLimit: MAX_FILE_BYTES + 1024 * 1024,
+        preParsing: reserveRoom,
         validatorCompiler: formsCheckedLater,
         schema: { summary: 'Upload a file', tags, querystring: ScopeQuery, body: UploadRequest, response: FileResponse },
       },
@@ -102,7 +124,9 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = 
         const query = request.query as ScopeQuery
         const scope = scopeOf(ctx, caller(request), query)
         const upload = await readUpload(request)
-        const row = storeFile(ctx, scope, { ...upload, downloadable: false })
+        const row = await keepUpload(ctx, scope, upload)
+        // Kept: its bytes are the account's now, no longer a reservation.
+        reservations.get(request)?.()
         return fileView(row, shapeOf(request, query))
       },
     )

@@ -1,10 +1,14 @@
 // Files: where a request's files live (its workspace and storage), the shape it answers in, reading an
-// upload's form, keeping a file within the account's room, and listing pages with the three cursor
-// styles the document names (its own opaque `cursor`, OpenAI's `after`, Anthropic's `after_id`).
+// upload's form as it arrives, keeping a file within the account's room (reserved from an upload's
+// declared length before its body is read), and listing pages with the three cursor styles the
+// document names (its own opaque `cursor`, OpenAI's `after`, Anthropic's `after_id`).
 import type { FastifyRequest } from 'fastify'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { toIso } from '../../core/clock.ts'
 import { ApiError, fieldError } from '../../core/errors.ts'
 import type { Ids } from '../../core/ids.ts'
+import { declaredLength } from '../../http/body-limits.ts'
+import { readFormFile } from '../../http/form-file.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
 import { ownsWorkspace, workspaceOfKey } from '../organization/workspace-scope.ts'
@@ -110,6 +114,12 @@ export function requireFile(repo: FilesRepo, scope: FileScope, id: string): File
 /** A form's bounds: one file, a few short fields. */
 const FORM_LIMITS = { fileSize: MAX_FILE_BYTES, files: 1, fields: 8, parts: 16, fieldSize: 1024, fieldNameSize: 100, headerPairs: 100 }
 
+/**
+ * What a form takes around its file (boundaries, part headers, a `purpose`): a few hundred bytes from
+ * the clients, 4 KiB allowed. An upload's declared length less this is what it reserves of the room.
+ */
+export const FORM_FRAMING_BYTES = 4 * 1024
+
 export interface Upload {
   filename: string
   bytes: Buffer
@@ -126,7 +136,10 @@ function formError(error: unknown): ApiError {
   return malformedForm(error instanceof Error ? error.message : String(error))
 }
 
-/** Reads the form: its one `file` (named, not empty, within bounds) and an optional OpenAI `purpose`; other fields are ignored. */
+/**
+ * Reads the form as it arrives: its one `file` (named, not empty, within bounds, held once in a buffer
+ * the size the request declares) and an optional OpenAI `purpose`; other fields are ignored.
+ */
 export async function readUpload(request: FastifyRequest): Promise<Upload> {
   let file: { filename: string; bytes: Buffer } | undefined
   let purpose: OpenAIPurpose = 'user_data'
@@ -134,7 +147,9 @@ export async function readUpload(request: FastifyRequest): Promise<Upload> {
     for await (const part of request.parts({ limits: FORM_LIMITS })) {
       if (part.type === 'file') {
         if (part.fieldname !== 'file') throw fieldError(part.fieldname, 'is a file, but the only file of this form is `file`')
-        file = { filename: part.filename, bytes: await part.toBuffer() }
+        const bytes = await readFormFile(part.file, MAX_FILE_BYTES, declaredLength(request.headers))
+        if (bytes === null) throw fileTooLarge(MAX_FILE_BYTES)
+        file = { filename: part.filename, bytes }
       } else if (part.fieldname === 'file') {
         throw fieldError('file', 'must be a file part (with a filename), not a text field')
       } else if (part.fieldname === 'purpose') {
@@ -153,16 +168,68 @@ export async function readUpload(request: FastifyRequest): Promise<Upload> {
 }
 
 /**
+ * The room of each account's uploads under way, taken before their bodies are read: an upload reserves
+ * the bytes its declared length says (less the form around the file) and one file, until it is
+ * answered, so parallel uploads cannot all pass the check and then be read whole only to be refused.
+ * The bytes are checked again, exactly, when the file is kept (storeFile).
+ */
+export class UploadRoom {
+  private readonly pending = new Map<string, { bytes: number; files: number }>()
+  private readonly repo: FilesRepo
+
+  constructor(repo: FilesRepo) {
+    this.repo = repo
+  }
+
+  /**
+   * Reserves room for an upload declaring `declared` bytes (NaN: none, a chunked body), or throws the
+   * 413 of a full room. The answer gives the room back (once; later calls do nothing).
+   */
+  reserve(account: string, declared: number): () => void {
+    // An undeclared or small upload reserves nothing but its file; storeFile counts its bytes.
+    const bytes = Number.isFinite(declared) ? Math.max(0, Math.min(declared, MAX_FILE_BYTES) - FORM_FRAMING_BYTES) : 0
+    const totals = this.repo.totals(account)
+    const pending = this.pending.get(account) ?? { bytes: 0, files: 0 }
+    if (totals.files + pending.files >= MAX_ACCOUNT_FILES || (bytes > 0 && totals.bytes + pending.bytes + bytes > MAX_ACCOUNT_BYTES))
+      throw accountStorageFull(totals.bytes, bytes, MAX_ACCOUNT_BYTES, totals.files, MAX_ACCOUNT_FILES, pending.bytes, pending.files)
+    this.pending.set(account, { bytes: pending.bytes + bytes, files: pending.files + 1 })
+    let held = true
+    return () => {
+      if (!held) return
+      held = false
+      const now = this.pending.get(account)!
+      if (now.files === 1) this.pending.delete(account)
+      else this.pending.set(account, { bytes: now.bytes - bytes, files: now.files - 1 })
+    }
+  }
+}
+
+/**
+ * Keeps an upload as storeFile does, in steps with a turn of the event loop between them (its type,
+ * its base64, its row): each step of a 25 MB file holds the loop a while, and other requests go between.
+ */
+export async function keepUpload(ctx: EmulatorContext, scope: FileScope, upload: Upload): Promise<FileRow> {
+  const mimeType = sniffFileType(upload.bytes)
+  if (mimeType === null) throw unsupportedFileType()
+  await nextTurn()
+  const content = upload.bytes.toString('base64')
+  await nextTurn()
+  return storeFile(ctx, scope, { ...upload, downloadable: false, mimeType, content })
+}
+
+/**
  * Keeps a file in one transaction, within the account's room (bytes and count), and answers its row.
- * `mimeType` null: read from the bytes, and refused when they are of no type the gateway takes.
+ * `mimeType` null: read from the bytes, and refused when they are of no type the gateway takes;
+ * `content`: the bytes as base64, when already made.
  */
 export function storeFile(
   ctx: EmulatorContext,
   scope: FileScope,
-  file: { filename: string; bytes: Buffer; purpose: string; downloadable: boolean; mimeType?: string },
+  file: { filename: string; bytes: Buffer; purpose: string; downloadable: boolean; mimeType?: string; content?: string },
 ): FileRow {
   const mimeType = file.mimeType ?? sniffFileType(file.bytes)
   if (mimeType === null) throw unsupportedFileType()
+  const content = file.content ?? file.bytes.toString('base64')
   const repo = ctx.services.files
   return ctx.db
     .transaction((): FileRow => {
@@ -177,7 +244,7 @@ export function storeFile(
         purpose: file.purpose,
         size_bytes: file.bytes.length,
         downloadable: file.downloadable ? 1 : 0,
-        content: file.bytes.toString('base64'),
+        content,
         created_at: ctx.clock.now(),
       }
       repo.insert(row)

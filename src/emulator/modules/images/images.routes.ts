@@ -2,6 +2,9 @@
 // /api/v1/images/models/{author}/{slug}/endpoints (public, as the real ones are).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { fieldError } from '../../core/errors.ts'
+import { gateBodies } from '../../http/body-gate.ts'
+import { installMediaJsonParser, type MediaBody } from '../../http/media-body.ts'
 import { requestOrigin } from '../../http/request-origin.ts'
 import { caller } from '../../http/auth.ts'
 import { isEuRequest } from '../../http/listeners.ts'
@@ -16,6 +19,21 @@ import { gatewayAnswer, gatewayJob, makeImages, openAiAnswer, openAiJob, type Ma
 /** Reference images come as data URLs: up to 16 of them. */
 const IMAGES_BODY_LIMIT = 32 * 1024 * 1024
 
+/**
+ * The references arrive as they are sent (media-body.ts), bounded by the body alone; the rest of a body
+ * (a prompt of 128,000 characters, escaped, and the provider lists fit) at most 2 MB together.
+ */
+const IMAGES_MEDIA: MediaBody = {
+  fields: [
+    {
+      path: 'input_references[].image_url.url',
+      maxChars: IMAGES_BODY_LIMIT,
+      refuse: (field) => fieldError(field, `must be at most ${IMAGES_BODY_LIMIT} characters`),
+    },
+  ],
+  otherBytes: 2 * 1024 * 1024,
+}
+
 const JSON_TYPE = 'application/json; charset=utf-8'
 
 /** The answer, with its generation's id, and its images kept whole for the journal's inspector. */
@@ -25,6 +43,8 @@ function send(request: FastifyRequest, reply: FastifyReply, made: MadeImages, bo
 }
 
 export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
+  installMediaJsonParser(app, IMAGES_MEDIA)
+  gateBodies(app, ctx)
   const call = (request: FastifyRequest, operation: string) => ({
     operation,
     region: isEuRequest(request.raw) ? ('eu' as const) : null,

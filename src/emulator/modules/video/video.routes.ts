@@ -7,6 +7,9 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { resolveFixture } from '../../config.ts'
 import type { EmulatorContext } from '../module.ts'
 import { caller } from '../../http/auth.ts'
+import { gateBodies } from '../../http/body-gate.ts'
+import { installMediaJsonParser, type MediaBody } from '../../http/media-body.ts'
+import { MAX_IMAGE_BYTES } from '../../media/image-inspect.ts'
 import { OPERATIONS } from './video.models.ts'
 import type { TaskRow } from './video.repo.ts'
 import { createBodies, GATEWAY_OPERATION, RouterResponses, type CreateBodies } from './video.schemas.ts'
@@ -16,6 +19,24 @@ import { badRequest, routerError, taskNotFound } from './video.errors.ts'
 
 /** A 50 MB image arrives as about 67 MB of base64; keyframes add more. */
 const CREATE_BODY_LIMIT = 200 * 1024 * 1024
+/** The longest string an image of MAX_IMAGE_BYTES can be: its base64, and a data URI's head (with room for a long type). */
+const MAX_IMAGE_CHARS = 256 + Math.ceil(MAX_IMAGE_BYTES / 3) * 4
+
+/**
+ * The create bodies' images, bounded as they arrive (media-body.ts): each at most 50 MB, in the vendor's
+ * words for an image too large; the rest of a body together at most 8 MB (a `payload` of its 1,048,576
+ * characters, escaped, fits).
+ */
+const CREATE_MEDIA: MediaBody = {
+  fields: ['images[]', 'start_image', 'image_settings[].key_image'].map((path) => ({
+    path,
+    maxChars: MAX_IMAGE_CHARS,
+    refuse: (field: string) =>
+      routerError('PageSizeOutOfRange', `page size out of range: ${field}`, `${field}: over the ${MAX_IMAGE_BYTES / 1024 / 1024} MB limit`),
+  })),
+  otherBytes: 8 * 1024 * 1024,
+}
+
 const OUTCOME_HEADER = 'x-emulator-video-outcome'
 const MAX_PAGE_SIZE = 100
 
@@ -41,6 +62,8 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext }> = async (
   // @fastify/static sends the media: content type, ETag, Last-Modified and single ranges, so a
   // browser's video element can seek. Only the paths above are ever sent.
   await app.register(fastifyStatic, { root: dirname(media.get('video.mp4')!), serve: false, index: false })
+  installMediaJsonParser(app, CREATE_MEDIA)
+  gateBodies(app, ctx)
 
   /** The caller's task, or TaskNotFound: another account's task, or a job of the gateway's video API, is as unknown as a missing one. */
   const ownTask = (request: FastifyRequest, id: string): TaskRow => {

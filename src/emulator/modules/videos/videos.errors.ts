@@ -1,7 +1,7 @@
 // The words of the gateway's video API for what it refuses, in the main envelope: a model that makes
 // no video, an unknown job (another account's is as unknown), content asked before there is any, and
 // the emulator's own outcome header.
-import { ApiError } from '../../core/errors.ts'
+import { ApiError, fieldError } from '../../core/errors.ts'
 import type { JobStatus } from './videos.schemas.ts'
 
 export const notAVideoModel = (id: string, outputs: readonly string[]): ApiError =>
@@ -32,3 +32,6 @@ export const badOutcomeHeader = (): ApiError =>
   new ApiError(400, 'Header `X-Emulator-Video-Outcome` must be success, failed or stuck', {
     metadata: { field: 'x-emulator-video-outcome', location: 'headers' },
   })
+
+/** An inline frame or reference longer than any of at most `limitBytes` can be, refused as its characters arrive. */
+export const inlineTooLarge = (field: string, limitBytes: number): ApiError => fieldError(field, `is over the ${limitBytes / 1024 / 1024} MB limit`)

@@ -10,7 +10,10 @@ import { requestOrigin } from '../../http/request-origin.ts'
 import { caller } from '../../http/auth.ts'
 import { isEuRequest } from '../../http/listeners.ts'
 import type { OutcomeOverride } from '../video/video.service.ts'
-import { badOutcomeHeader } from './videos.errors.ts'
+import { gateBodies } from '../../http/body-gate.ts'
+import { installMediaJsonParser, type MediaBody } from '../../http/media-body.ts'
+import { MAX_IMAGE_BYTES } from '../../media/image-inspect.ts'
+import { badOutcomeHeader, inlineTooLarge } from './videos.errors.ts'
 import {
   ContentQuery,
   ContentResponses,
@@ -24,6 +27,22 @@ import {
 
 /** Two frames and a few references inline, each up to the 50 MB an image may be (about 67 MB as base64). */
 const CREATE_BODY_LIMIT = 160 * 1024 * 1024
+/** A data URI's head (`data:image/webp;base64,`), with room for a long media type. */
+const DATA_URI_HEAD_CHARS = 256
+/** The longest string an inline frame or reference of MAX_IMAGE_BYTES can be. */
+const MAX_INLINE_CHARS = DATA_URI_HEAD_CHARS + Math.ceil(MAX_IMAGE_BYTES / 3) * 4
+
+/**
+ * The create body's media, bounded as they arrive (media-body.ts): each inline frame and reference at
+ * most an image's 50 MB, the rest of the body (prompt, URLs, options) 1 MB together.
+ */
+const CREATE_MEDIA: MediaBody = {
+  fields: ['frame_images[].image_url.url', 'input_references[].image_url.url', 'input_references[].audio_url.url', 'input_references[].video_url.url'].map(
+    (path) => ({ path, maxChars: MAX_INLINE_CHARS, refuse: (field: string) => inlineTooLarge(field, MAX_IMAGE_BYTES) }),
+  ),
+  otherBytes: 1024 * 1024,
+}
+
 const SAMPLE = 'media/sample.mp4'
 
 function outcomeOf(request: FastifyRequest): OutcomeOverride {
@@ -38,6 +57,8 @@ export const videosRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> =
   const sample = resolveFixture(ctx.config.fixtures, SAMPLE)
   // @fastify/static sends the video: its type, ETag, Last-Modified and single ranges (a player seeks).
   await app.register(fastifyStatic, { root: dirname(sample), serve: false, index: false })
+  installMediaJsonParser(app, CREATE_MEDIA)
+  gateBodies(app, ctx)
 
   app.post(
     '/videos',

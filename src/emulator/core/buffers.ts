@@ -64,8 +64,9 @@ export class PiecesBody extends Readable {
 }
 
 /**
- * A body written over time (server-sent events) that keeps a copy of its first bytes, so the journal
- * can show what was sent once the answer has finished. `write` returns false once the client is gone.
+ * A body written over time (server-sent events, an upstream answer relayed as it arrives) that keeps
+ * a copy of its first bytes, so the journal can show what was sent once the answer has finished.
+ * `write` returns false once the client is gone.
  */
 export class RecordedStream extends Readable {
   private readonly kept: Buffer[] = []
@@ -110,9 +111,9 @@ export class RecordedStream extends Readable {
     })
   }
 
-  write(text: string): boolean {
+  write(chunk: string | Buffer): boolean {
     if (this.destroyed || this.readableEnded) return false
-    const bytes = Buffer.from(text)
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
     this.sentBytes += bytes.length
     if (this.keptBytes < this.keepLimit) {
       const part = bytes.subarray(0, this.keepLimit - this.keptBytes)

@@ -48,6 +48,7 @@ const journalFields = {
       upstream_status: Type.Integer(),
       upstream_ms: Type.Number(),
       recorded_file: Nullable(Type.String({ description: 'The file the answer was saved to (--record), or null' })),
+      not_recorded: Type.Optional(Type.String({ description: 'With --record, why the answer was relayed and not saved (the log says the same)' })),
     }),
     Type.Null(),
   ]),

@@ -118,9 +118,16 @@ describe('record, then replay offline', () => {
     expect((await emu.get('/api/v1/key', emu.keys.standard)).body.data.usage - before).toBeGreaterThan(afterError)
     await expect(readdir(dir)).rejects.toThrow(/ENOENT/)
     const sources = (await emu.get('/_emulator/api/journal?operation=chat.create&limit=2')).body.data.map((e: any) => e.source)
+    // Each says why it was not saved (the log says the same).
     expect(sources).toEqual([
-      { kind: 'proxied', upstream_status: 200, upstream_ms: expect.any(Number), recorded_file: null },
-      { kind: 'proxied', upstream_status: 200, upstream_ms: expect.any(Number), recorded_file: null },
+      { kind: 'proxied', upstream_status: 200, upstream_ms: expect.any(Number), recorded_file: null, not_recorded: 'the stream was cut part way' },
+      {
+        kind: 'proxied',
+        upstream_status: 200,
+        upstream_ms: expect.any(Number),
+        recorded_file: null,
+        not_recorded: 'the upstream broke the stream with an error',
+      },
     ])
   })
 

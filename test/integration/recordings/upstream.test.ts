@@ -336,9 +336,9 @@ describe('proxying and recording', () => {
       error: { message: `The upstream gateway ${origin} answered 302, a redirect, which the emulator does not follow` },
     })
 
-    // An answer over the bound (64 MiB) is not relayed.
+    // An answer that says it is over the bound (64 MiB) is not relayed at all.
     const huge = await listenOn((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' })
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(64 * 1024 * 1024 + 1) })
       res.end(Buffer.alloc(64 * 1024 * 1024 + 1, 0x20))
     })
     const hugeOrigin = `http://127.0.0.1:${(huge.address() as { port: number }).port}`
@@ -351,7 +351,19 @@ describe('proxying and recording', () => {
         metadata: { limit_bytes: 64 * 1024 * 1024 },
       },
     })
+    // One that does not say its length is relayed as it arrives (it is larger than a recording may be)
+    // and cut at the bound: the caller's answer ends early, and nothing is billed.
+    const unsaid = await listenOn((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(Buffer.alloc(64 * 1024 * 1024 + 1, 0x20))
+    })
+    const unsaidOrigin = `http://127.0.0.1:${(unsaid.address() as { port: number }).port}`
+    const cut = await listeningEmulator({ upstream: unsaidOrigin, upstreamKey: 'sk-upstream-secret-0123456789' })
+    const cutShort = await post(cut.url, cut.keys.standard, '/chat/completions', { model: MODEL, messages: ASK })
+    expect(cutShort.status).toBe(200)
+    await expect(cutShort.arrayBuffer()).rejects.toThrow()
     expect((await flooded.get('/api/v1/key', flooded.keys.standard)).body.data.usage).toBe(0)
+    expect((await cut.get('/api/v1/key', cut.keys.standard)).body.data.usage).toBe(0)
 
     const up = await listeningEmulator({ seed: 2 })
     const wrongKey = await listeningEmulator({ upstream: up.url, upstreamKey: 'sk-gw-v1-not-a-key-of-the-upstream' })

@@ -33,7 +33,7 @@ export const recordingsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorCon
       },
     },
     async () => {
-      ctx.services.recordings.reload()
+      await ctx.services.recordings.reload()
       return listed()
     },
   )

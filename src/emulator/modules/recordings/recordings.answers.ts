@@ -4,6 +4,8 @@
 // other answer (embeddings, images, speech, transcriptions) as the body the upstream sent. Readers are
 // lenient: a field an answer lacks is left out or zero, never a throw, since the answer is relayed to
 // the caller whatever it holds; whether it may be saved is the schema's check (recordings.record.ts).
+import { countTokens } from '../../core/tokens.ts'
+import { MAX_FILE_BYTES } from './recordings.files.ts'
 import { RAW_ANSWER_BYTES, type RecordedRaw, type RecordedText } from './recordings.format.ts'
 import type { TextOperation } from './recordings.normal.ts'
 
@@ -229,6 +231,12 @@ export class TextStreamReader {
   finished = false
   private firstTokenAt: number | null = null
   private lastTokenAt: number | null = null
+  /** Characters of text kept so far (contents, reasoning, arguments), at most MAX_FILE_BYTES. */
+  private keptChars = 0
+  /** More text arrived than a recording may hold: the rest is counted, not kept, and nothing is saved. */
+  overflowed = false
+  /** Tokens of the text not kept, for an answer that reports none. */
+  droppedTokens = 0
 
   constructor(operation: TextOperation) {
     this.operation = operation
@@ -253,6 +261,21 @@ export class TextStreamReader {
     }
   }
 
+  /**
+   * `to` with `piece` added, while the text kept stays within what a recording may hold; past it the
+   * piece is only counted. A long answer is relayed whole either way: this bounds what is kept of it.
+   */
+  private kept(to: string | null, piece: unknown): string | null {
+    if (typeof piece !== 'string' || piece === '') return to
+    if (this.overflowed || this.keptChars + piece.length > MAX_FILE_BYTES) {
+      this.overflowed = true
+      this.droppedTokens += countTokens(piece)
+      return to
+    }
+    this.keptChars += piece.length
+    return append(to, piece)
+  }
+
   private choice(index: number): Building {
     let found = this.choices.get(index)
     if (!found) this.choices.set(index, (found = building()))
@@ -272,10 +295,10 @@ export class TextStreamReader {
       const delta = object(c.delta)
       const piece = this.operation === 'completions.create' ? c.text : delta.content
       if (typeof piece === 'string' && piece !== '') tokens = true
-      into.content = append(into.content, piece)
+      into.content = this.kept(into.content, piece)
       if (typeof delta.reasoning === 'string' && delta.reasoning !== '') {
         tokens = true
-        into.reasoning = append(into.reasoning, delta.reasoning)
+        into.reasoning = this.kept(into.reasoning, delta.reasoning)
       }
       for (const rawCall of list(delta.tool_calls)) {
         const call = object(rawCall)
@@ -285,7 +308,7 @@ export class TextStreamReader {
         if (typeof fn.name === 'string' && fn.name !== '') known.name = fn.name
         if (typeof fn.arguments === 'string' && fn.arguments !== '') {
           tokens = true
-          known.arguments += fn.arguments
+          known.arguments = this.kept(known.arguments, fn.arguments) ?? ''
         }
         into.calls.set(at, known)
       }
@@ -305,10 +328,10 @@ export class TextStreamReader {
         this.provider = text(object(data.response).provider) ?? this.provider
         return false
       case 'response.output_text.delta':
-        into.content = append(into.content, data.delta)
+        into.content = this.kept(into.content, data.delta)
         return true
       case 'response.reasoning_text.delta':
-        into.reasoning = append(into.reasoning, data.delta)
+        into.reasoning = this.kept(into.reasoning, data.delta)
         return true
       case 'response.output_item.added': {
         const item = object(data.item)
@@ -317,12 +340,14 @@ export class TextStreamReader {
       }
       case 'response.function_call_arguments.delta': {
         const call = into.calls.get(count(data.output_index))
-        if (call && typeof data.delta === 'string') call.arguments += data.delta
+        if (call && typeof data.delta === 'string') call.arguments = this.kept(call.arguments, data.delta) ?? ''
         return true
       }
       case 'response.completed':
       case 'response.incomplete':
         this.final = textFromJson('responses.create', data.response)
+        // The whole answer again, in one event: held to the same bound as its deltas.
+        if (textLength(this.final) > MAX_FILE_BYTES) this.overflowed = true
         this.finished = true
         return false
       case 'error':
@@ -352,11 +377,11 @@ export class TextStreamReader {
       }
       case 'content_block_delta': {
         const delta = object(data.delta)
-        if (delta.type === 'text_delta') into.content = append(into.content, delta.text)
-        else if (delta.type === 'thinking_delta') into.reasoning = append(into.reasoning, delta.thinking)
+        if (delta.type === 'text_delta') into.content = this.kept(into.content, delta.text)
+        else if (delta.type === 'thinking_delta') into.reasoning = this.kept(into.reasoning, delta.thinking)
         else if (delta.type === 'input_json_delta') {
           const call = into.calls.get(count(data.index))
-          if (call && typeof delta.partial_json === 'string') call.arguments += delta.partial_json
+          if (call && typeof delta.partial_json === 'string') call.arguments = this.kept(call.arguments, delta.partial_json) ?? ''
         } else return false
         return true
       }
@@ -412,9 +437,21 @@ export class TextStreamReader {
   }
 }
 
+/** Characters of what a text answer says: its contents, reasoning and tool-call arguments. */
+const textLength = (answer: ReadText): number =>
+  answer.choices.reduce(
+    (n, c) =>
+      n +
+      (c.content?.length ?? 0) +
+      (c.reasoning?.length ?? 0) +
+      (c.tool_calls ?? []).reduce((m, t) => m + (typeof t.arguments === 'string' ? t.arguments.length : 0), 0),
+    0,
+  )
+
 // ---- Other answers ----------------------------------------------------------------------------------
 
-const isJson = (contentType: string): boolean => /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType.trim())
+/** Whether a content type is JSON's (`application/json`, `application/problem+json`). */
+export const isJson = (contentType: string): boolean => /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType.trim())
 
 /**
  * A raw answer (embeddings, images, speech, a transcription) as the format keeps it: its JSON, or its

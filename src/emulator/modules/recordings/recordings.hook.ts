@@ -99,7 +99,13 @@ function miss(
     case 'error':
       throw noRecording(model, lastUser)
     case 'upstream':
-      return proxyToUpstream(ctx, request, reply, operation)
+      return proxyToUpstream(ctx, request, reply, operation).then(() => {
+        // Awaiting the reply waits for its answer to end, or its connection to be cut part way (the
+        // client gone, an answer cut at a bound): then it is not `sent`, and the route's handler would
+        // answer (and bill) the request again. It has its answer: nothing more is done with it.
+        if (!reply.sent) reply.hijack()
+        return reply
+      })
     case 'generate':
       // A text surface notes the source itself, once it has answered.
       if (!isTextOperation(operation)) noteSource(request, { kind: 'generated' })

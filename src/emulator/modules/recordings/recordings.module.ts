@@ -14,7 +14,7 @@ import type { RecordingView } from './recordings.schemas.ts'
 import { noRecording, problemLine, RecordingsError, reloadRefused } from './recordings.errors.ts'
 import { installRecordingsHook } from './recordings.hook.ts'
 import type { RawOperation } from './recordings.normal.ts'
-import { loadFolder, rawAnswerOf, RecordingSet, textAnswerOf, watchFolder, type RecordedRawAnswer } from './recordings.store.ts'
+import { loadFolder, loadFolderAsync, rawAnswerOf, RecordingSet, textAnswerOf, watchFolder, type RecordedRawAnswer } from './recordings.store.ts'
 
 export interface RecordingsService {
   /** The --replay folder, as given; null without one. */
@@ -34,8 +34,8 @@ export interface RecordingsService {
   /** A text ask no recording answered: the no-match error under --on-miss error; nothing otherwise. */
   missed(ask: TextAsk): void
   list(): RecordingView[]
-  /** Reads the folder again; a malformed file keeps the loaded set and is a 400 naming it. */
-  reload(): void
+  /** Reads the folder again (off the event loop); a malformed file keeps the loaded set and is a 400 naming it. */
+  reload(): Promise<void>
   /** Gives every recording its uses back (a reset of the emulator's state). */
   restoreUses(): void
   /** Attaches the hook to the recorded operations of the gateway scope (none when nothing is configured). */
@@ -53,22 +53,37 @@ function createRecordings(ctx: EmulatorContext): RecordingsService {
   const folder = ctx.config.replay
   const set = new RecordingSet()
   const find = (id: string) => ctx.services.catalog.get().find(id)
-  const reload = (): void => {
-    if (folder === null) return
-    const loaded = loadFolder(folder)
-    if (loaded.problems.length > 0) throw reloadRefused(loaded.problems, set.size)
-    set.replace(loaded.recordings)
+  let closed = false
+  // Readings of the folder run one after another, so an earlier reading never replaces a later one.
+  let turn: Promise<unknown> = Promise.resolve()
+  const inTurn = <T>(load: () => Promise<T>): Promise<T> => {
+    const run = turn.then(load)
+    turn = run.catch(() => undefined)
+    return run
   }
+  const reload = (): Promise<void> =>
+    inTurn(async () => {
+      if (folder === null) return
+      const loaded = await loadFolderAsync(folder)
+      if (loaded.problems.length > 0) throw reloadRefused(loaded.problems, set.size)
+      set.replace(loaded.recordings)
+    })
   let watcher: { close(): void } | null = null
   if (folder !== null) {
-    // A malformed file refuses the start, naming the file and the field.
+    // A malformed file refuses the start, naming the file and the field. Read synchronously: nothing
+    // is served yet, and the reading is bounded as a reload's is (recordings.files.ts).
     const loaded = loadFolder(folder)
     if (loaded.problems.length > 0) throw new RecordingsError(folder, loaded.problems)
     set.replace(loaded.recordings)
-    watcher = watchFolder(
-      folder,
-      () => {
-        const loaded = loadFolder(folder)
+    /** A change seen while a reading waits its turn is read by that reading. */
+    let waiting = false
+    const changed = (): void => {
+      if (waiting) return
+      waiting = true
+      inTurn(async () => {
+        waiting = false
+        const loaded = await loadFolderAsync(folder)
+        if (closed) return
         if (loaded.problems.length > 0)
           ctx.warn(`--replay ${folder}: not reloaded, the ${set.size} recordings loaded before stay in use: ${problemLine(loaded.problems[0]!)}`)
         else {
@@ -76,9 +91,9 @@ function createRecordings(ctx: EmulatorContext): RecordingsService {
           // An open inspector follows the folder as it follows a reload through the admin API.
           ctx.events.emit('admin.changed', { operation: 'admin.recordings.reload' })
         }
-      },
-      ctx.warn,
-    )
+      }).catch((error: unknown) => ctx.warn(`--replay ${folder}: not reloaded (${error instanceof Error ? error.message : String(error)})`))
+    }
+    watcher = watchFolder(folder, changed, ctx.warn)
   }
   const onMiss = onMissOf(ctx.config)
   return {
@@ -104,7 +119,10 @@ function createRecordings(ctx: EmulatorContext): RecordingsService {
     reload,
     install: (app) => installRecordingsHook(app, ctx),
     restoreUses: () => set.restoreUses(),
-    close: () => watcher?.close(),
+    close() {
+      closed = true
+      watcher?.close()
+    },
   }
 }
 

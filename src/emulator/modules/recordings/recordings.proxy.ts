@@ -2,17 +2,20 @@
 // `<upstream>/api/v1/<the same path>` with the caller's body and the upstream key (never the caller's),
 // and the answer relayed: JSON as it came, a stream chunk by chunk as it arrives. It is billed on the
 // emulator's ledger with the cost the upstream reported, so the caller's key usage, limits, credits and
-// activity move as for a local answer, and with --record each successful answer is saved as a file.
+// activity move as for a local answer, and with --record each successful answer is saved as a file
+// (or, where it may not be, the journal and the log say why).
 //
 // Safety: http(s) only; no redirect is followed (a 3xx is a 502); the connection must open within
 // UPSTREAM_CONNECT_TIMEOUT_MS and the whole exchange end within UPSTREAM_TIMEOUT_MS; the caller's body
-// is bounded by the route's own limit and the upstream's answer by UPSTREAM_ANSWER_BYTES. Nothing is
+// is bounded by the route's own limit and the upstream's answer by UPSTREAM_ANSWER_BYTES, of which at
+// most MAX_FILE_BYTES (what a recording may be) is ever held: a larger answer is relayed as it arrives. Nothing is
 // forwarded for a request the ledger would refuse (402, 403, 404) or the rate limiter (429). An upstream
 // error is relayed with its status and is neither billed nor saved (a 401, the upstream refusing
 // --upstream-key, is a 502 saying so); the upstream key is never in an answer, an error, the journal or
 // a file.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http'
+import type { LookupFunction } from 'node:net'
 import { RecordedStream } from '../../core/buffers.ts'
 import { wallClock } from '../../core/clock.ts'
 import { ApiError } from '../../core/errors.ts'
@@ -32,10 +35,22 @@ import type { ApiType } from '../chat/chat.repo.ts'
 import { askFromForm } from '../audio/transcription.input.ts'
 import { admit, bill } from '../ledger/ledger.service.ts'
 import type { EmulatorContext } from '../module.ts'
-import { rawFromAnswer, rawUsage, SseParser, textFromJson, TextStreamReader, type ReadRaw, type ReadText, type ReadUsage } from './recordings.answers.ts'
-import type { RecordedOperation } from './recordings.format.ts'
+import {
+  isJson,
+  rawFromAnswer,
+  rawUsage,
+  SseParser,
+  textFromJson,
+  TextStreamReader,
+  type ReadRaw,
+  type ReadText,
+  type ReadUsage,
+} from './recordings.answers.ts'
+import { MAX_FILE_BYTES } from './recordings.files.ts'
+import { RAW_ANSWER_BYTES, type RecordedOperation } from './recordings.format.ts'
 import { isTextOperation, normalRawRequest, normalTextRequest, textAskOf } from './recordings.normal.ts'
-import { saveRecording, type Recorded } from './recordings.record.ts'
+import { notSavedWarning, saveRecording, type Recorded, type Saved } from './recordings.record.ts'
+import { JsonSkimmer } from './recordings.skim.ts'
 import { servingModel } from './recordings.store.ts'
 
 /** The upstream's connection (TCP, and TLS for https) must be open within this. */
@@ -104,12 +119,16 @@ class UpstreamCall {
     clearTimeout(this.total)
   }
 
-  /** Sends the request; resolves with the answer's head (its body is read by the caller). */
-  open(url: URL, headers: OutgoingHttpHeaders, body: Buffer): Promise<IncomingMessage> {
+  /**
+   * Sends the request; resolves with the answer's head (its body is read by the caller). `lookup` resolves
+   * the host as the connection is made, and refuses an address of the emulator's own (a name that has
+   * come to resolve here since the start's check would proxy every miss back to itself).
+   */
+  open(url: URL, headers: OutgoingHttpHeaders, body: Buffer, lookup: LookupFunction | undefined): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       const send = url.protocol === 'https:' ? https.request : http.request
       // agent: false: one connection per call, closed after it, so no pooled socket outlives the emulator.
-      const request = send(url, { method: 'POST', headers, agent: false, signal: this.controller.signal }, resolve)
+      const request = send(url, { method: 'POST', headers, agent: false, signal: this.controller.signal, lookup }, resolve)
       request.on('socket', (socket) => {
         if (!socket.connecting) return
         const timer = setTimeout(() => this.stop('connect'), UPSTREAM_CONNECT_TIMEOUT_MS)
@@ -152,6 +171,7 @@ const NETWORK_ERRORS: Record<string, string> = {
   ENETUNREACH: 'network unreachable',
   ETIMEDOUT: 'connection timed out',
   EPIPE: 'connection closed',
+  EOWNADDRESS: 'it is the emulator itself',
 }
 
 /** A network error in a few words: its code's meaning, never a message that could echo a header. */
@@ -492,7 +512,7 @@ export async function proxyToUpstream(ctx: EmulatorContext, request: FastifyRequ
   const call = new UpstreamCall(url.origin, reply)
   let answer: IncomingMessage
   try {
-    answer = await call.open(url, outgoingHeaders(ctx, request, outgoing), outgoing.bytes)
+    answer = await call.open(url, outgoingHeaders(ctx, request, outgoing), outgoing.bytes, ctx.ownAddresses.lookupFor(url))
   } catch (error) {
     call.done()
     throw call.failure(error)
@@ -517,15 +537,11 @@ export async function proxyToUpstream(ctx: EmulatorContext, request: FastifyRequ
   }
   const contentType = answer.headers['content-type'] ?? 'application/octet-stream'
   if (/^text\/event-stream\b/i.test(contentType)) return relayStream(exchange, contentType)
-  try {
-    return await relayWhole(exchange, contentType)
-  } finally {
-    call.done()
-  }
+  return relayWhole(exchange, contentType)
 }
 
-/** Saves the answer when --record is set: its file's name, or null. */
-async function record(x: Exchange, answer: Recorded['answer']): Promise<string | null> {
+/** Saves the answer when --record is set: its file, or why it was not saved; null without --record. */
+async function record(x: Exchange, answer: Recorded['answer']): Promise<Saved | null> {
   const { ctx, operation } = x
   const dir = ctx.config.record
   if (!dir) return null
@@ -533,13 +549,24 @@ async function record(x: Exchange, answer: Recorded['answer']): Promise<string |
   try {
     normal = isTextOperation(operation) ? normalTextRequest(textAskOf(ctx, operation, x.outgoing.body)) : normalRawRequest(operation, x.outgoing.body)
   } catch (error) {
-    ctx.warn(
-      `record: the ${operation} answer was relayed but not saved: its request has no normal form (${error instanceof Error ? error.message : String(error)})`,
-    )
-    return null
+    return notSavedWarning(ctx, operation, `its request has no normal form (${error instanceof Error ? error.message : String(error)})`)
   }
   const secrets = [ctx.config.upstreamKey, ctx.config.adminToken, bearerToken(x.request)]
   return saveRecording(ctx, dir, { operation, request: normal, answer, upstream: x.call.origin, latencyMs: x.call.elapsed() }, secrets)
+}
+
+/** An answer --record does not save, and why (the log's line; the journal says the same); null without --record. */
+const notRecorded = (x: Exchange, reason: string): Saved | null => (x.ctx.config.record ? notSavedWarning(x.ctx, x.operation, reason) : null)
+
+/** The journal's word on a proxied answer once it is complete: the upstream's status, its time, and where it went. */
+function noteProxied(x: Exchange, status: number, ms: number, saved: Saved | null): void {
+  noteSource(x.request, {
+    kind: 'proxied',
+    upstream_status: status,
+    upstream_ms: Math.round(ms),
+    recorded_file: saved && 'file' in saved ? saved.file : null,
+    ...(saved && 'notSaved' in saved && { not_recorded: saved.notSaved }),
+  })
 }
 
 const userOf = (body: unknown): string | null => {
@@ -547,13 +574,31 @@ const userOf = (body: unknown): string | null => {
   return typeof user === 'string' && user !== '' ? user.slice(0, 512) : null
 }
 
-/** A JSON (or bytes) answer: read whole, billed (a refusal is the answer, as for a local one), saved, relayed. */
+/**
+ * A JSON (or bytes) answer. Up to what a recording may hold (MAX_FILE_BYTES) it is read whole, billed
+ * (a refusal is the answer, as for a local one), saved and relayed. A larger one could never be saved:
+ * it is relayed as it arrives, without being held, and billed once it has ended (relayThrough).
+ */
 async function relayWhole(x: Exchange, contentType: string): Promise<FastifyReply> {
   const { ctx, call, answer, operation, reply } = x
-  const bytes = await readAll(call, answer, UPSTREAM_ANSWER_BYTES).catch((error: unknown) => {
+  // Whatever happens between the readers below, an error of the answer is no crash.
+  answer.on('error', () => undefined)
+  const declared = Number(answer.headers['content-length'])
+  if (declared > UPSTREAM_ANSWER_BYTES) {
+    call.stop('too large')
+    call.done()
+    throw call.failure(null)
+  }
+  let held: Held
+  try {
+    held = declared > MAX_FILE_BYTES ? { start: [] } : await readHeld(answer, MAX_FILE_BYTES)
+  } catch (error) {
+    call.done()
     throw call.failure(error)
-  })
-  if (bytes === null) throw call.failure(null)
+  }
+  if ('start' in held) return relayThrough(x, contentType, held.start)
+  call.done()
+  const { bytes } = held
   const totalMs = call.elapsed()
   const status = answer.statusCode ?? 200
 
@@ -571,7 +616,6 @@ async function relayWhole(x: Exchange, contentType: string): Promise<FastifyRepl
     raw = rawFromAnswer(status, contentType, bytes, x.asked[0] ?? '')
     json = raw.raw.json
   }
-  const reported: ReadUsage = text ? text.usage : rawBilling(operation, raw!.raw, x.outgoing.body)
   const billed = billProxied(ctx, {
     caller: x.caller,
     operation,
@@ -579,7 +623,7 @@ async function relayWhole(x: Exchange, contentType: string): Promise<FastifyRepl
     asked: x.asked,
     model: text ? text.model || null : null,
     provider: text?.provider ?? raw?.raw.provider ?? null,
-    usage: reported,
+    usage: text ? text.usage : rawBilling(operation, raw!.raw, x.outgoing.body),
     finishReason: text?.choices[0]?.finish_reason ?? null,
     streamed: false,
     origin: requestOrigin(x.request),
@@ -589,15 +633,167 @@ async function relayWhole(x: Exchange, contentType: string): Promise<FastifyRepl
     totalMs,
   })
   const costUsd = nanosToUsd(billed.costNanos)
-  let file: string | null = null
-  if (text) file = await record(x, { text: { ...text, usage: { ...text.usage, cost: costUsd } } })
-  else if (raw && !raw.keep)
-    ctx.warn(`record: the ${operation} answer (${bytes.length} bytes) was relayed but not saved: recordings keep raw answers up to 4 MiB`)
-  else if (raw) file = await record(x, { raw: { ...raw.raw, cost: costUsd } })
-  noteSource(x.request, { kind: 'proxied', upstream_status: status, upstream_ms: Math.round(totalMs), recorded_file: file })
+  const saved = text
+    ? await record(x, { text: { ...text, usage: { ...text.usage, cost: costUsd } } })
+    : raw!.keep
+      ? await record(x, { raw: { ...raw!.raw, cost: costUsd } })
+      : notRecorded(x, `the answer is ${bytes.length} bytes, more than the ${RAW_ANSWER_BYTES} a recording keeps of an answer that is not text`)
+  noteProxied(x, status, totalMs, saved)
   const media = MEDIA_TYPES.find((type) => contentType.toLowerCase().startsWith(type))
   if (operation === 'audio.speech' && media) keepMedia(x.request, { contentType: media, bytes })
   return reply.code(status).header('x-generation-id', billed.generationId).type(contentType).send(bytes)
+}
+
+/** An answer read whole (`bytes`), or the start of one larger than the bound (`start`: the answer is paused after it). */
+type Held = { bytes: Buffer } | { start: Buffer[] }
+
+/** Reads the answer while it stays within `limit` bytes; past it, stops reading and gives what arrived. */
+function readHeld(answer: IncomingMessage, limit: number): Promise<Held> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const detach = (): void => {
+      answer.off('data', onData)
+      answer.off('end', onEnd)
+      answer.off('close', onClose)
+      answer.off('error', onError)
+    }
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length
+      chunks.push(chunk)
+      if (size <= limit) return
+      detach()
+      answer.pause()
+      resolve({ start: chunks })
+    }
+    const onEnd = (): void => {
+      detach()
+      resolve({ bytes: Buffer.concat(chunks) })
+    }
+    const onClose = (): void => {
+      if (answer.complete) return
+      detach()
+      reject(new Error('the upstream answer was cut short'))
+    }
+    const onError = (error: Error): void => {
+      detach()
+      reject(error)
+    }
+    answer.on('data', onData)
+    answer.on('end', onEnd)
+    answer.on('close', onClose)
+    answer.on('error', onError)
+  })
+}
+
+/**
+ * An answer larger than a recording may be: relayed as it arrives (the reader's pace holds the upstream
+ * back) and never held whole; a JSON one is skimmed on the way for what bills it (its usage, model,
+ * provider and id: recordings.skim.ts). Billed once it has ended, as a stream is: the bytes have gone,
+ * so a ledger refusal then is a warning, not the answer. One cut part way (by the upstream, a bound or
+ * the client leaving) ends the caller's answer early and is not billed: its usage never arrived.
+ */
+function relayThrough(x: Exchange, contentType: string, start: readonly Buffer[]): FastifyReply {
+  const { ctx, call, answer, operation, reply } = x
+  const status = answer.statusCode ?? 200
+  const body = new RecordedStream(ctx.config.journalBodyLimit)
+  const skimmer = isJson(contentType) ? new JsonSkimmer() : null
+  let size = 0
+  let settled = false
+
+  /** Passes one piece on; false once the call is stopped (too large, or the caller gone). */
+  const pass = (chunk: Buffer): boolean => {
+    size += chunk.length
+    if (size > UPSTREAM_ANSWER_BYTES) {
+      call.stop('too large')
+      return false
+    }
+    skimmer?.push(chunk)
+    if (body.write(chunk)) return true
+    call.stop('client')
+    return false
+  }
+
+  const finish = (ended: boolean): void => {
+    if (settled) return
+    settled = true
+    call.done()
+    if (!ended) {
+      const why =
+        call.stopped === 'client'
+          ? 'the client left before it ended'
+          : call.stopped === 'too large'
+            ? `it ran past ${UPSTREAM_ANSWER_BYTES} bytes`
+            : call.stopped === 'timeout'
+              ? `it did not end within ${UPSTREAM_TIMEOUT_MS / 1000} s`
+              : 'the upstream closed it part way'
+      ctx.warn(`upstream: a ${operation} answer was relayed in part and not billed: ${why}`)
+      noteProxied(x, status, call.elapsed(), notRecorded(x, `the answer was cut part way (${why})`))
+      // Destroyed with an error, the caller's connection is cut: its client sees an answer that broke off.
+      body.destroy(new Error(`the upstream answer was cut: ${why}`))
+      return
+    }
+    const json = skimmer?.skeleton() ?? {}
+    const text = isTextOperation(operation) ? textFromJson(operation, json) : null
+    const raw: ReadRaw | null = text
+      ? null
+      : {
+          status,
+          content_type: contentType,
+          json,
+          model: x.asked[0] ?? '',
+          provider: typeof json.provider === 'string' ? json.provider : null,
+          cost: usdOf(json),
+        }
+    try {
+      billProxied(ctx, {
+        caller: x.caller,
+        operation,
+        region: x.region,
+        asked: x.asked,
+        model: text ? text.model || null : null,
+        provider: text?.provider ?? raw?.provider ?? null,
+        usage: text ? text.usage : rawBilling(operation, raw!, x.outgoing.body),
+        finishReason: text?.choices[0]?.finish_reason ?? null,
+        streamed: false,
+        origin: requestOrigin(x.request),
+        user: userOf(x.outgoing.body),
+        generationId: upstreamGenerationId(answer, json),
+        latencyMs: x.headMs,
+        totalMs: call.elapsed(),
+      })
+    } catch (error) {
+      ctx.warn(`upstream: a ${operation} answer of ${size} bytes was relayed but not billed: ${error instanceof Error ? error.message : String(error)}`)
+    }
+    noteProxied(x, status, call.elapsed(), notRecorded(x, `the answer is ${size} bytes, more than the ${MAX_FILE_BYTES} a recording may be`))
+    body.end()
+  }
+
+  let passing = true
+  for (const chunk of start) if (passing) passing = pass(chunk)
+  answer.on('data', (chunk: Buffer) => {
+    if (!pass(chunk)) return
+    if (body.full) {
+      answer.pause()
+      void body.drained().then(() => answer.resume())
+    }
+  })
+  // An answer stopped (too large, the caller gone) may still end: what it had sent was buffered.
+  answer.on('end', () => finish(call.stopped === null))
+  answer.on('close', () => finish(answer.complete && call.stopped === null))
+  // The start already failed to pass (the caller gone): the call is stopped, and close settles it.
+  if (passing) void body.drained().then(() => answer.resume())
+
+  // The upstream's id where it gave one in a header; the answer's own id reaches the generation once read.
+  const generationId = upstreamGenerationId(answer, undefined)
+  if (generationId) reply.header('x-generation-id', generationId)
+  return reply.code(status).type(contentType).send(body)
+}
+
+/** The cost a skimmed answer reports (`usage.cost`), or null. */
+function usdOf(json: Json): number | null {
+  const cost = object(json.usage).cost
+  return typeof cost === 'number' && Number.isFinite(cost) && cost >= 0 ? cost : null
 }
 
 /**
@@ -643,9 +839,9 @@ function relayStream(x: Exchange, contentType: string): FastifyReply {
     const read = reader?.read() ?? null
     const counted: ReadUsage | null =
       read && !reader!.reportedUsage
-        ? { prompt_tokens: promptTokensOf(ctx, operation, x.outgoing.body), completion_tokens: completionTokensOf(read), cost: null }
+        ? { prompt_tokens: promptTokensOf(ctx, operation, x.outgoing.body), completion_tokens: completionTokensOf(read) + reader!.droppedTokens, cost: null }
         : null
-    let file: string | null = null
+    let saved: Saved | null = null
     try {
       const billed = billProxied(ctx, {
         caller: x.caller,
@@ -664,12 +860,14 @@ function relayStream(x: Exchange, contentType: string): FastifyReply {
         latencyMs: read?.timing?.first_token_ms ?? x.headMs,
         totalMs: call.elapsed(),
       })
-      if (whole && read) file = await record(x, { text: { ...read, usage: { ...read.usage, cost: nanosToUsd(billed.costNanos) } } })
+      if (whole && read && reader!.overflowed) saved = notRecorded(x, `its text is more than the ${MAX_FILE_BYTES} characters a recording may hold`)
+      else if (whole && read) saved = await record(x, { text: { ...read, usage: { ...read.usage, cost: nanosToUsd(billed.costNanos) } } })
+      else if (reader) saved = notRecorded(x, reader.error !== null ? 'the upstream broke the stream with an error' : 'the stream was cut part way')
     } catch (error) {
       // The answer has gone out; the ledger refused it after the fact (credits spent meanwhile).
       ctx.warn(`upstream: a streamed ${operation} answer was relayed but not billed: ${error instanceof Error ? error.message : String(error)}`)
     }
-    noteSource(x.request, { kind: 'proxied', upstream_status: answer.statusCode ?? 200, upstream_ms: Math.round(call.elapsed()), recorded_file: file })
+    noteProxied(x, answer.statusCode ?? 200, call.elapsed(), saved)
     if (held !== null) body.write(held)
     body.end()
   }

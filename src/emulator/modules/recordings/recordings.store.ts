@@ -4,15 +4,27 @@
 // for a request: by its normal form (recordings.normal.ts), or, where a file loosens its match, by
 // conditions as chat fixtures' are. Files are tried in name order; `times` counts the uses of this
 // process (a billed answer is one), and a reset gives them back.
-import { readdirSync, readFileSync, statSync, watch, type Dirent, type FSWatcher } from 'node:fs'
+import { watch, type FSWatcher } from 'node:fs'
 import { join } from 'node:path'
-import { sha256Hex } from '../../core/rng.ts'
 import { compileCheck } from '../../http/validation.ts'
 import type { CatalogEndpoint, CatalogModel } from '../catalog/catalog.schemas.ts'
 import { badRegex, conditionsMismatch, type FixtureSubject } from '../chat/chat-fixtures.service.ts'
 import { fixtureSubject, type RecordedTextAnswer, type TextAsk } from '../chat/text-engine.ts'
 import type { RecordingView } from './recordings.schemas.ts'
 import type { RecordingProblem } from './recordings.errors.ts'
+import {
+  all,
+  breathe,
+  listFolder,
+  MAX_FILE_BYTES,
+  MAX_FILES,
+  MAX_FOLDER_BYTES,
+  parse,
+  readRecordingFile,
+  runAsync,
+  runSync,
+  type Steps,
+} from './recordings.files.ts'
 import {
   NormalTextRequest,
   RAW_ANSWER_BYTES,
@@ -24,14 +36,10 @@ import {
 } from './recordings.format.ts'
 import { canonicalText, isTextOperation, normalRawRequest, normalTextRequest, type RawOperation } from './recordings.normal.ts'
 
-/** The most files a folder may hold. */
-export const MAX_FILES = 10_000
-/** The most bytes of all its files together. */
-export const MAX_FOLDER_BYTES = 64 * 1024 * 1024
-/** The most bytes of one file: a raw answer at its bound, as base64 (4/3, with room), and 1 MiB of the rest. */
-export const MAX_FILE_BYTES = Math.floor(RAW_ANSWER_BYTES * 1.4) + 1024 * 1024
-/** Subfolders deeper than this are not read. */
-const MAX_DEPTH = 16
+// The folder's bounds live with the reading of it (recordings.files.ts), shared with the recorder.
+export { MAX_FILE_BYTES, MAX_FILES, MAX_FOLDER_BYTES } from './recordings.files.ts'
+/** Files read side by side on a reload: at most this many files' bytes (6.9 MB each at most) wait to be checked. */
+const READ_AHEAD = 4
 /** The finish reasons a recorded answer may have (chat's words); `content_filter` replays as `stop`. */
 const FINISH_REASONS = ['stop', 'length', 'tool_calls', 'content_filter']
 /** Conditions of `match` that read a conversation: text operations only. */
@@ -67,54 +75,20 @@ function compileCheckLazy(schema: object): (value: unknown) => { field: string; 
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
 
-/** The `*.json` files under `folder` (relative, `/`-separated, in name order), or why it cannot be read. */
-function listJsonFiles(folder: string): { files: string[]; problem: string | null } {
-  const files: string[] = []
-  const walk = (relative: string, depth: number): void => {
-    let entries: Dirent[]
-    try {
-      entries = readdirSync(join(folder, relative), { withFileTypes: true })
-    } catch (error) {
-      if (depth === 0) throw error
-      return
-    }
-    for (const entry of entries) {
-      // Hidden entries (.git) are no recordings; a link to a folder is not followed (no loops).
-      if (entry.name.startsWith('.')) continue
-      const path = relative ? `${relative}/${entry.name}` : entry.name
-      if (entry.isDirectory()) {
-        if (depth < MAX_DEPTH) walk(path, depth + 1)
-      } else if (entry.name.endsWith('.json') && (entry.isFile() || (entry.isSymbolicLink() && isFileAt(join(folder, path))))) {
-        files.push(path)
-      }
-      if (files.length > MAX_FILES) return
-    }
-  }
-  try {
-    if (!statSync(folder).isDirectory()) return { files, problem: 'is not a folder' }
-    walk('', 0)
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    return { files, problem: code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? (error as Error).message})` }
-  }
-  return { files: files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), problem: null }
-}
-
-function isFileAt(path: string): boolean {
-  try {
-    return statSync(path).isFile()
-  } catch {
-    return false
-  }
-}
-
 /**
- * Reads and checks every recording of `folder` (the path as given: problems name files under it).
- * Nothing is loaded past a bound of the folder; every file is checked, and each problem is named.
+ * Reads and checks every recording of `folder` (the path as given: problems name files under it), at
+ * the start and for `validate`: synchronously, since nothing is served yet, under the same rules and
+ * bounds as a reload (at most MAX_FILES files, MAX_FOLDER_BYTES in all, each read under MAX_FILE_BYTES).
  */
-export function loadFolder(folder: string): LoadedFolder {
-  const listed = listJsonFiles(folder)
-  if (listed.problem) return { recordings: [], problems: [{ file: folder, field: '', issue: listed.problem }], files: 0 }
+export const loadFolder = (folder: string): LoadedFolder => runSync(folderSteps(folder))
+
+/** The same, on the thread pool, while requests are served: a reload, or the folder's watcher. */
+export const loadFolderAsync = (folder: string): Promise<LoadedFolder> => runAsync(folderSteps(folder))
+
+/** Nothing is loaded past a bound of the folder; every file is checked, and each problem is named. */
+function* folderSteps(folder: string): Steps<LoadedFolder> {
+  const listed = yield* listFolder(folder)
+  if ('problem' in listed) return { recordings: [], problems: [{ file: folder, field: '', issue: listed.problem }], files: 0 }
   if (listed.files.length > MAX_FILES)
     return {
       recordings: [],
@@ -124,48 +98,78 @@ export function loadFolder(folder: string): LoadedFolder {
   const recordings: Recording[] = []
   const problems: RecordingProblem[] = []
   let total = 0
-  for (const file of listed.files) {
-    const shown = join(folder, file)
-    const problem = (field: string, issue: string) => problems.push({ file: shown, field, issue })
-    const path = join(folder, file)
-    let size: number
-    try {
-      size = statSync(path).size
-    } catch (error) {
-      problem('', `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`)
-      continue
+  // Files are read a few at a time (side by side on a reload), then checked in name order.
+  for (let at = 0; at < listed.files.length; at += READ_AHEAD) {
+    const files = listed.files.slice(at, at + READ_AHEAD)
+    const reads = yield* all(files.map((file) => readRecordingFile(folder, listed.root, file, MAX_FILE_BYTES)))
+    for (const [i, read] of reads.entries()) {
+      const file = files[i]!
+      const problem = (field: string, issue: string) => problems.push({ file: join(folder, file), field, issue })
+      if ('issue' in read) {
+        problem('', read.issue)
+        continue
+      }
+      // The bytes read count, whatever the file said of its size.
+      total += read.bytes.length
+      if (total > MAX_FOLDER_BYTES) {
+        problems.push({ file: folder, field: '', issue: `holds more than ${MAX_FOLDER_BYTES} bytes of recordings (the most --replay loads)` })
+        return { recordings, problems, files: listed.files.length }
+      }
+      const loaded = yield* recordingOf(file, read.bytes)
+      if ('issue' in loaded) problem(loaded.field, loaded.issue)
+      else recordings.push(loaded)
     }
-    if (size > MAX_FILE_BYTES) {
-      problem('', `is ${size} bytes, more than the ${MAX_FILE_BYTES} a recording may be`)
-      continue
-    }
-    total += size
-    if (total > MAX_FOLDER_BYTES) {
-      problems.push({ file: folder, field: '', issue: `holds more than ${MAX_FOLDER_BYTES} bytes of recordings (the most --replay loads)` })
-      break
-    }
-    let text: string
-    try {
-      text = readFileSync(path, 'utf8')
-    } catch (error) {
-      problem('', `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`)
-      continue
-    }
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(text)
-    } catch (error) {
-      problem('', `is not valid JSON (${(error as Error).message})`)
-      continue
-    }
-    const checked = checkRecording(parsed)
-    if ('field' in checked) {
-      problem(checked.field, checked.issue)
-      continue
-    }
-    recordings.push({ file, operation: checked.body.operation, body: checked.body, key: checked.key, digest: sha256Hex(text), uses: 0 })
   }
   return { recordings, problems, files: listed.files.length }
+}
+
+/**
+ * One file's bytes, parsed and checked; a problem never quotes them (they may be anything). On a
+ * reload a large file is parsed in a worker thread, and the event loop serves requests before the
+ * check (breathe).
+ */
+function* recordingOf(file: string, bytes: Buffer): Steps<Recording | { field: string; issue: string }> {
+  const parsed = yield* parse(bytes)
+  if ('error' in parsed)
+    return {
+      field: '',
+      issue: parsed.error.name === 'WorkerError' ? `could not be parsed (${parsed.error.message})` : `is not valid JSON (${jsonErrorWhere(parsed.error)})`,
+    }
+  const { digest } = parsed
+  yield* breathe()
+  let checked: Checked
+  try {
+    checked = checkRecording(parsed.value)
+  } catch {
+    // A document nested past what the checks walk (a stack overflow): no recording writes one.
+    return { field: '', issue: 'is nested too deeply to be a recording' }
+  }
+  if ('field' in checked) return { field: shownField(checked.field), issue: checked.issue }
+  return { file, operation: checked.body.operation, body: checked.body, key: checked.key, digest, uses: 0 }
+}
+
+/** The most characters of a field's path a problem shows. */
+const SHOWN_FIELD_CHARS = 120
+
+/**
+ * A field's path as a problem shows it: a key of the file's own (a property the format does not know)
+ * is its content, so it is cut short and kept to printable characters (a terminal prints the start's error).
+ */
+function shownField(field: string): string {
+  const printable = field.replace(/[^\x20-\x7e]/g, '?')
+  return printable.length > SHOWN_FIELD_CHARS ? `${printable.slice(0, SHOWN_FIELD_CHARS)}…` : printable
+}
+
+/**
+ * Where JSON.parse stopped, without its words: V8's message quotes the text around the error
+ * (`Unexpected token 'r', "root:x:0:0:"... is not valid JSON`), and a file's text is never quoted.
+ */
+function jsonErrorWhere(error: { name: string; message: string }): string {
+  const at = /\(line (\d+) column (\d+)\)/.exec(error.message)
+  if (at) return `at line ${at[1]}, column ${at[2]}`
+  if (/Unexpected end of JSON input/.test(error.message)) return 'it ends too soon'
+  if (error.name === 'SyntaxError') return 'an unexpected character'
+  return 'nested too deeply'
 }
 
 type Checked = { body: RecordingFile; key: string | null } | { field: string; issue: string }
@@ -218,8 +222,25 @@ function checkText(text: NonNullable<RecordingFile['text']>): { field: string; i
   return null
 }
 
-/** Base64 as the format keeps bytes: the standard alphabet, padded. */
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
+/**
+ * Base64 as the format keeps bytes: the standard alphabet, padded. Not a regular expression: one of
+ * repeated groups overflows the stack on a few megabytes (a raw answer near its bound). Node's decoder
+ * skips whatever is no base64 (a space, a `=` inside) and takes the URL-safe alphabet: so the text is
+ * standard base64 when it decodes to every byte its length promises and holds neither `-` nor `_`.
+ */
+function isBase64(text: string): boolean {
+  if (text.length % 4 !== 0 || text.includes('-') || text.includes('_')) return false
+  // In slices, so checking megabytes leaves small garbage; padding may only end the last one.
+  for (let at = 0; at < text.length; at += BASE64_SLICE) {
+    const slice = text.slice(at, at + BASE64_SLICE)
+    const padding = at + BASE64_SLICE >= text.length ? (slice.endsWith('==') ? 2 : slice.endsWith('=') ? 1 : 0) : 0
+    if (Buffer.from(slice, 'base64').length !== (slice.length / 4) * 3 - padding) return false
+  }
+  return true
+}
+
+/** Characters of base64 decoded at a time by isBase64 (a multiple of 4). */
+const BASE64_SLICE = 64 * 1024
 /** A media type as a header carries it: type/subtype and parameters, no control characters. */
 const MEDIA_TYPE = /^[\w!#$&^.+-]+\/[\w!#$&^.+-]+(?:\s*;[\x20-\x7e]*)?$/
 
@@ -228,7 +249,7 @@ function checkRaw(raw: RecordedRaw): { field: string; issue: string } | null {
   if (!MEDIA_TYPE.test(raw.content_type)) return { field: 'raw.content_type', issue: 'must be a media type such as application/json or audio/mpeg' }
   if ((raw.json === undefined) === (raw.base64 === undefined)) return { field: 'raw', issue: 'must hold one of `json` (a JSON answer) or `base64` (bytes)' }
   if (raw.base64 !== undefined) {
-    if (!BASE64.test(raw.base64)) return { field: 'raw.base64', issue: 'is not valid base64 (standard alphabet, padded)' }
+    if (!isBase64(raw.base64)) return { field: 'raw.base64', issue: 'is not valid base64 (standard alphabet, padded)' }
     const bytes = (raw.base64.length / 4) * 3 - (raw.base64.endsWith('==') ? 2 : raw.base64.endsWith('=') ? 1 : 0)
     if (bytes > RAW_ANSWER_BYTES) return { field: 'raw.base64', issue: `holds ${bytes} bytes, more than the ${RAW_ANSWER_BYTES} a recording keeps` }
   }

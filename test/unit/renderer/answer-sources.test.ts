@@ -25,6 +25,9 @@ describe('the detail line', () => {
     expect(sourceLine(PROXIED)).toBe('Proxied to the upstream: 200 in 812 ms, recorded as chat-1f2e.json')
     expect(sourceLine(PROXIED_UNSAVED)).toBe('Proxied to the upstream: 429 in 1,205 ms, not recorded')
     expect(sourceLine({ ...PROXIED, upstream_ms: 4.25 })).toBe('Proxied to the upstream: 200 in 4.3 ms, recorded as chat-1f2e.json')
+    // With --record, an answer larger than a recording may be is relayed, and the line says why it was not saved.
+    const tooLarge = 'the answer is 60000000 bytes, more than the 6920601 a recording may be'
+    expect(sourceLine({ ...PROXIED, recorded_file: null, not_recorded: tooLarge })).toBe(`Proxied to the upstream: 200 in 812 ms, not recorded: ${tooLarge}`)
   })
 
   it('keeps file names apart from the words, to be shown as code', () => {

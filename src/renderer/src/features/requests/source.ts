@@ -45,7 +45,10 @@ export interface SourcePart {
   file?: true
 }
 
-/** The detail's sentence in pieces: "Replayed from " + file, "Proxied to the upstream: 200 in 812 ms, recorded as " + file. */
+/**
+ * The detail's sentence in pieces: "Replayed from " + file, "Proxied to the upstream: 200 in 812 ms,
+ * recorded as " + file, or "..., not recorded: " + why (with --record, an answer too large to save).
+ */
 export function sourceParts(source: AnswerSource): SourcePart[] {
   switch (source.kind) {
     case 'generated':
@@ -54,7 +57,8 @@ export function sourceParts(source: AnswerSource): SourcePart[] {
       return [{ text: 'Replayed from ' }, { text: source.file, file: true }]
     case 'proxied': {
       const head = `Proxied to the upstream: ${source.upstream_status} in ${durationText(source.upstream_ms)}, `
-      return source.recorded_file === null ? [{ text: `${head}not recorded` }] : [{ text: `${head}recorded as ` }, { text: source.recorded_file, file: true }]
+      if (source.recorded_file !== null) return [{ text: `${head}recorded as ` }, { text: source.recorded_file, file: true }]
+      return [{ text: source.not_recorded === undefined ? `${head}not recorded` : `${head}not recorded: ${source.not_recorded}` }]
     }
   }
 }

@@ -1,10 +1,12 @@
 // npm run crash-test: a kill -9 under write load loses no acknowledged write. Each round runs the bundled
 // CLI on a fresh database file, has eight clients write to it (keys, guardrails and assignments,
-// embeddings, crypto charges and their confirmation, video tasks with callbacks), kills it with SIGKILL
-// at a random moment, starts it again on the same file and checks that every write a client saw
-// acknowledged is there, that the ledger balances, that every callback is still delivered, and that
-// the database passes integrity_check. CRASH_ROUNDS (default 20) and CRASH_SEED (default random) tune a run.
+// embeddings, crypto charges and their confirmation, video tasks with callbacks, files of several parts),
+// kills it with SIGKILL at a random moment, starts it again on the same file and checks that every write
+// a client saw acknowledged is there (each file byte for byte), that the ledger balances, that every
+// callback is still delivered, that no part of a file the kill cut off is left, and that the database
+// passes integrity_check. CRASH_ROUNDS (default 20) and CRASH_SEED (default random) tune a run.
 import type { ChildProcess } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -13,6 +15,7 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { createIds } from '../src/emulator/core/ids.ts'
 import { createRng, type Rng } from '../src/emulator/core/rng.ts'
+import { FILE_PART_BYTES } from '../src/emulator/modules/files/files.schemas.ts'
 import { ensureCliBundle } from './cli-bundle.mjs'
 import { startCliProcess, type CliProcess } from './cli-process.ts'
 
@@ -154,6 +157,8 @@ interface Acked {
   embeddings: { id: string; costNanos: number }[]
   charges: Map<string, { amountNanos: number; confirmed: boolean }>
   tasks: Set<string>
+  /** Server-side files: id -> SHA-256 of their bytes. */
+  files: Map<string, string>
   problems: string[]
 }
 
@@ -260,6 +265,20 @@ const createTask: Op = async (c) => {
   c.acked.tasks.add(reply.body.task_id)
 }
 
+/** A server-side file of up to two and a half parts (so most are kept a part per turn), over the admin API. */
+const createFile: Op = async (c) => {
+  const bytes = Buffer.alloc(c.rng.int(1, Math.floor(FILE_PART_BYTES * 2.5)))
+  let state = c.rng.int(1, 2 ** 30)
+  for (let i = 0; i < bytes.length; i++) {
+    state = (Math.imul(state, 1103515245) + 12345) & 0x7fffffff
+    bytes[i] = state >> 16
+  }
+  const body = { filename: `crash-${c.serial++}.bin`, content_base64: bytes.toString('base64') }
+  const reply = await call<{ data: { id: string } }>(c.cli.base, 'POST', `/_emulator/api/accounts/${c.account}/files`, null, body)
+  if (!expectStatus(c, 'file create', reply, 201)) return
+  c.acked.files.set(reply.body.data.id, createHash('sha256').update(bytes).digest('hex'))
+}
+
 /** Operations, repeated by weight. */
 const OPS: Op[] = [
   createKey,
@@ -277,6 +296,7 @@ const OPS: Op[] = [
   createTask,
   createTask,
   createTask,
+  createFile,
 ]
 
 async function runClient(c: Client): Promise<void> {
@@ -346,6 +366,16 @@ async function checkApi(cli: Cli, account: string, acked: Acked, received: Map<s
     else if (charge.confirmed && found.status !== 'confirmed') problems.push(`confirmation of charge ${id} lost (now ${found.status})`)
   }
 
+  for (const [id, sha256] of acked.files) {
+    const res = await fetch(`${cli.base}/api/v1/files/${id}/content`, {
+      headers: { authorization: `Bearer ${cli.standard}` },
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    })
+    const bytes = Buffer.from(await res.arrayBuffer())
+    if (res.status !== 200) problems.push(`file ${id} lost (${res.status})`)
+    else if (createHash('sha256').update(bytes).digest('hex') !== sha256) problems.push(`file ${id} reads back other bytes (${bytes.length})`)
+  }
+
   for (const id of acked.tasks) {
     const reply = await call<{ state: string }>(cli.base, 'GET', `/router/v1/video/ent/v2/tasks/${id}/creations`, cli.standard)
     const heard = [...(received.get(id) ?? [])]
@@ -405,6 +435,18 @@ function checkDatabase(path: string, seed: number, startCredits: Map<string, num
     for (const t of misbilled) problems.push(`video task ${t.id} ${t.state} for ${t.credits} credits costs ${t.cost_nanos} nanos`)
     const refunds = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM video_tasks WHERE state = 'failed' AND refunded = 1").get()!.n
 
+    // A file is its row and all its parts; the parts of one the kill cut off are gone (the restart removed them).
+    const orphans = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM file_parts WHERE file_id NOT IN (SELECT id FROM files)').get()!.n
+    if (orphans > 0) problems.push(`${orphans} file parts without their file`)
+    const files = db
+      .prepare<[], { id: string; size_bytes: number; parts: number }>(
+        'SELECT f.id, f.size_bytes, COUNT(p.part) AS parts FROM files f LEFT JOIN file_parts p ON p.file_id = f.id GROUP BY f.id',
+      )
+      .all()
+    for (const f of files) {
+      if (f.parts !== Math.ceil(f.size_bytes / FILE_PART_BYTES)) problems.push(`file ${f.id} of ${f.size_bytes} bytes has ${f.parts} parts`)
+    }
+
     const undelivered = db
       .prepare<[], { status: string; n: number }>("SELECT status, COUNT(*) AS n FROM callback_deliveries WHERE status <> 'delivered' GROUP BY status")
       .all()
@@ -452,6 +494,7 @@ async function runRound(round: number, receiver: Receiver): Promise<RoundResult>
     embeddings: [],
     charges: new Map(),
     tasks: new Set(),
+    files: new Map(),
     problems: [],
   }
   let refunds = 0
@@ -509,7 +552,7 @@ async function runRound(round: number, receiver: Receiver): Promise<RoundResult>
   const confirmed = [...acked.charges.values()].filter((ch) => ch.confirmed).length
   const counts =
     `${acked.keys.size} keys (${acked.patches} renamed), ${acked.guardrails.size} guardrails, ${acked.assignments.size} assigned, ` +
-    `${acked.embeddings.length} embeddings, ${acked.charges.size} charges (${confirmed} confirmed), ${acked.tasks.size} tasks`
+    `${acked.embeddings.length} embeddings, ${acked.charges.size} charges (${confirmed} confirmed), ${acked.tasks.size} tasks, ${acked.files.size} files`
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
   const verdict =
     problems.length === 0 ? 'ok' : `FAIL\n    ${problems.slice(0, 20).join('\n    ')}${problems.length > 20 ? `\n    ... ${problems.length - 20} more` : ''}`
@@ -541,7 +584,8 @@ console.log(
   `\n${passed}/${ROUNDS} rounds ok in ${Math.round((performance.now() - started) / 1000)} s. Acknowledged before the kills: ` +
     `${sum((r) => r.acked.keys.size)} keys (${sum((r) => r.acked.patches)} renames), ${sum((r) => r.acked.guardrails.size)} guardrails, ` +
     `${sum((r) => r.acked.assignments.size)} assignments, ${sum((r) => r.acked.embeddings.length)} embeddings, ${sum((r) => r.acked.charges.size)} charges ` +
-    `(${sum((r) => [...r.acked.charges.values()].filter((ch) => ch.confirmed).length)} confirmed), ${sum((r) => r.acked.tasks.size)} video tasks; ` +
+    `(${sum((r) => [...r.acked.charges.values()].filter((ch) => ch.confirmed).length)} confirmed), ${sum((r) => r.acked.tasks.size)} video tasks, ` +
+    `${sum((r) => r.acked.files.size)} files; ` +
     `${sum((r) => r.callbacks.total)} callbacks (${sum((r) => r.callbacks.afterRestart)} after a restart), ${sum((r) => r.refunds)} refunds.`,
 )
 process.exit(passed === ROUNDS ? 0 : 1)

@@ -107,6 +107,12 @@ export interface StateOwner {
   resetAccount?(accountId: string): void
   /** What an imported row of each of its tables must be. */
   readonly imports?: Readonly<Record<string, RowRules>>
+  /**
+   * Reads a document exported before a migration that changed its tables (its `schema_version` is
+   * `from`): given every table of the document, answers them in today's shape, before anything is
+   * checked (a table it moved rows into included). Throws importRowError for a row it cannot read.
+   */
+  upgradeTables?(tables: Readonly<Record<string, unknown>>, from: number): Record<string, unknown>
   /** The ids its sequences mint into its tables. */
   readonly mints?: readonly MintedIds[]
 }

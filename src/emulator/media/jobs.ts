@@ -1,10 +1,12 @@
 // The heavy media work, as plain data in and out, so the same function runs in a worker thread of the
 // pool (media-worker.ts) or, for a job too small to pay for the hop, in the emulator's own thread:
-// drawing and encoding images, synthesizing and encoding speech, and probing and hashing the audio of
-// a transcription. The same job gives the same bytes wherever it runs.
+// drawing and encoding images, synthesizing and encoding speech, probing and hashing the audio of a
+// transcription, and reading an upload's type from its bytes. The same job
+// gives the same bytes wherever it runs.
 import { createHash } from 'node:crypto'
 import { probeAudio, type AudioFormat, type ProbedAudio } from './audio-probe.ts'
 import { mp3Bytes, WAV_HEADER_BYTES, writeWavHeader } from './audio-encode.ts'
+import { sniffFileType } from './file-sniff.ts'
 import { encodePicture, type ImageFormat } from './image-encode.ts'
 import { drawPicture } from './picture.ts'
 import { embeddedSamples, embedText, speechSamples, synthesize, type SpeechPlan } from './synth.ts'
@@ -37,7 +39,13 @@ export interface AudioProbeJob {
   fixes: Record<AudioFormat, string>
 }
 
-export type MediaJob = ImagesJob | SpeechJob | AudioProbeJob
+/** An upload's type, read from all its bytes (a large text's structure takes a while: file-sniff.ts). */
+export interface FileSniffJob {
+  kind: 'file-sniff'
+  bytes: Uint8Array
+}
+
+export type MediaJob = ImagesJob | SpeechJob | AudioProbeJob | FileSniffJob
 
 export interface ProbedAndHashed {
   probed: ProbedAudio
@@ -48,6 +56,7 @@ export interface ProbedAndHashed {
 export const INLINE_PIXELS = 64 * 64
 export const INLINE_SPEECH_SAMPLES = 2400
 export const INLINE_AUDIO_BYTES = 64 * 1024
+export const INLINE_SNIFF_BYTES = 64 * 1024
 
 /** Whether a job is small enough to run where it is asked for. */
 export function runsInline(job: MediaJob): boolean {
@@ -58,6 +67,8 @@ export function runsInline(job: MediaJob): boolean {
       return speechSamples(job.text, job.speed) <= INLINE_SPEECH_SAMPLES
     case 'audio-probe':
       return job.audio.byteLength <= INLINE_AUDIO_BYTES
+    case 'file-sniff':
+      return job.bytes.byteLength <= INLINE_SNIFF_BYTES
   }
 }
 
@@ -73,7 +84,11 @@ export function probeAndHash(job: AudioProbeJob): ProbedAndHashed {
 
 /** What a job gives back: files as bytes, or for a WAV the word that the file given to `progress` is whole. */
 export type JobResult =
-  { kind: 'images'; files: Uint8Array[] } | { kind: 'mp3'; file: Uint8Array } | { kind: 'wav' } | { kind: 'audio-probe'; value: ProbedAndHashed }
+  | { kind: 'images'; files: Uint8Array[] }
+  | { kind: 'mp3'; file: Uint8Array }
+  | { kind: 'wav' }
+  | { kind: 'audio-probe'; value: ProbedAndHashed }
+  | { kind: 'file-sniff'; type: string | null }
 
 /** A WAV being written: its memory (shared with the emulator's thread when made in a worker) and how much of it is final. */
 export type WavProgress = (file: Uint8Array, ready: number) => void
@@ -85,6 +100,8 @@ export async function perform(job: MediaJob, progress: WavProgress, shared: bool
       return { kind: 'images', files: renderImages(job) }
     case 'audio-probe':
       return { kind: 'audio-probe', value: probeAndHash(job) }
+    case 'file-sniff':
+      return { kind: 'file-sniff', type: sniffFileType(job.bytes) }
     case 'speech': {
       if (job.format === 'mp3') return { kind: 'mp3', file: await speechMp3(job) }
       const bytes = speechFileBytes(job)

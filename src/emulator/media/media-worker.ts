@@ -35,6 +35,7 @@ function transferOf(result: JobResult): { result: JobResult; transfer: ArrayBuff
     }
     case 'wav':
     case 'audio-probe':
+    case 'file-sniff':
       return { result, transfer: [] }
   }
 }

@@ -191,7 +191,6 @@ describe('uploads', () => {
       purpose: 'user_data',
       size_bytes: 100 * MB - 10,
       downloadable: 0,
-      content: 'YQ==',
       created_at: 0,
     })
     expect((await upload(emu, [text('fits.txt', '0123456789')])).status).toBe(200)
@@ -426,7 +425,7 @@ describe('files in the state', () => {
     lying.tables.files[0].size_bytes = 99
     const refused = await emu.send('POST', `${ADMIN}/import`, lying)
     expect(refused.status).toBe(400)
-    expect(refused.body.error.message).toBe('Field `tables.files[0].size_bytes` must be the length of content (6 bytes)')
+    expect(refused.body.error.message).toBe('Field `tables.files[0].size_bytes` must be the length of its parts (6 bytes)')
 
     await emu.send('POST', `${ADMIN}/accounts/${(await account(emu)).id}/reset`, {})
     expect(fileCount(emu)).toBe(0)

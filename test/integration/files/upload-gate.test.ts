@@ -123,7 +123,6 @@ describe("the account's room, reserved before a body is read", () => {
       purpose: 'user_data',
       size_bytes: 60 * MB,
       downloadable: 0,
-      content: 'YQ==',
       created_at: 0,
     })
     const first = slowUpload(emu, emu.keys.standard, 24 * MB)

@@ -81,5 +81,8 @@ describe('jobs that stay in the emulator’s thread', () => {
     const audio = (bytes: number) => runsInline({ kind: 'audio-probe', audio: new Uint8Array(bytes), format: 'wav', field: 'file', fixes: {} as never })
     expect(audio(64 * 1024)).toBe(true)
     expect(audio(64 * 1024 + 1)).toBe(false)
+    const sniff = (bytes: number) => runsInline({ kind: 'file-sniff', bytes: new Uint8Array(bytes) })
+    expect(sniff(64 * 1024)).toBe(true)
+    expect(sniff(64 * 1024 + 1)).toBe(false)
   })
 })

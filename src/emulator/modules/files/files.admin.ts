@@ -10,12 +10,11 @@ import type { EmulatorContext } from '../module.ts'
 import { requireAccount } from '../accounts/accounts.service.ts'
 import { defaultWorkspace, requireWorkspace } from '../organization/workspace-scope.ts'
 import { MAX_FILE_BASE64_CHARS, OpenRouterFile, ServerFileBody } from './files.schemas.ts'
-import { anthropicLikeView, isBase64, storeFile } from './files.service.ts'
-import { sniffFileType } from './files.sniff.ts'
+import { anthropicLikeView, decodeBase64, keepFile, sniffUpload } from './files.service.ts'
 
 const AccountParams = Type.Object({ id: Type.String() })
 
-/** The bytes arrive as they are sent (media-body.ts), bounded as the schema bounds them; the rest of the body at most 64 KB. */
+/** The bytes arrive as they are sent (media-body.ts), bounded as they arrive; the rest of the body at most 64 KB. */
 const SERVER_FILE_MEDIA: MediaBody = {
   fields: [
     { path: 'content_base64', maxChars: MAX_FILE_BASE64_CHARS, refuse: (field) => fieldError(field, `must be at most ${MAX_FILE_BASE64_CHARS} characters`) },
@@ -37,15 +36,17 @@ export const filesAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
     async (request, reply) => {
       const account = requireAccount(ctx, request.params.id)
       const body = request.body
-      if (!isBase64(body.content_base64)) throw fieldError('content_base64', 'is not valid base64')
-      const bytes = Buffer.from(body.content_base64, 'base64')
+      if (body.content_base64 === '') throw fieldError('content_base64', 'must NOT have fewer than 1 characters')
+      const bytes = await decodeBase64(body.content_base64)
+      if (bytes === null) throw fieldError('content_base64', 'is not valid base64')
       const workspace =
         body.workspace_id === undefined ? defaultWorkspace(ctx, account.id) : requireWorkspace(ctx, account.id, body.workspace_id, 'workspace_id')
       // Server-side files may be of any type: what the bytes do not say is plain bytes.
-      const row = storeFile(
+      const mimeType = (await sniffUpload(ctx, account.id, bytes)) ?? 'application/octet-stream'
+      const row = await keepFile(
         ctx,
         { account_id: account.id, workspace_id: workspace, provider: body.provider ?? 'openrouter' },
-        { filename: body.filename, bytes, purpose: 'assistants_output', downloadable: true, mimeType: sniffFileType(bytes) ?? 'application/octet-stream' },
+        { filename: body.filename, bytes, purpose: 'assistants_output', downloadable: true, mimeType },
       )
       return reply.code(201).send({ data: anthropicLikeView(row, 'openrouter') })
     },

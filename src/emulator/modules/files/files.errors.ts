@@ -2,7 +2,7 @@
 // it cannot take (empty, too large, of a type it does not read, over the account's room), and list
 // cursors it does not support.
 import { ApiError, fieldError } from '../../core/errors.ts'
-import { ACCEPTED_TYPES } from './files.sniff.ts'
+import { ACCEPTED_TYPES } from '../../media/file-sniff.ts'
 
 export const fileNotFound = (id: string): ApiError => new ApiError(404, `File ${id} not found`, { metadata: { field: 'file_id', location: 'params' } })
 
@@ -68,12 +68,54 @@ export const workspaceForbidden = (id: string): ApiError =>
     metadata: { field: 'workspace_id', location: 'querystring' },
   })
 
-/** The emulator's room for every account's files together is full (MAX_TOTAL_FILE_BYTES, MAX_TOTAL_FILES). */
-export const emulatorStorageFull = (usedBytes: number, fileBytes: number, limitBytes: number, files: number, limitFiles: number): ApiError =>
-  new ApiError(
+/**
+ * The emulator's room for every account's files together is full (MAX_TOTAL_FILE_BYTES, MAX_TOTAL_FILES).
+ * `pendingBytes` and `pendingFiles`: what every account's uploads under way have reserved, when the
+ * refusal comes before the body is read.
+ */
+export const emulatorStorageFull = (
+  usedBytes: number,
+  fileBytes: number,
+  limitBytes: number,
+  files: number,
+  limitFiles: number,
+  pendingBytes = 0,
+  pendingFiles = 0,
+): ApiError => {
+  const underWay = pendingFiles === 0 ? '' : `, and the ${pendingFiles} upload${pendingFiles === 1 ? '' : 's'} under way ${pendingBytes} more`
+  return new ApiError(
     413,
-    files >= limitFiles
-      ? `The emulator already keeps ${files} files over all its accounts, the most it keeps: delete some (or reset an account) first`
-      : `The files of all accounts hold ${usedBytes} bytes; ${fileBytes} more would pass the ${limitBytes / 1024 / 1024} MB the emulator keeps in all: delete some (or reset an account) first`,
-    { metadata: { field: 'file', location: 'body', used_bytes: usedBytes, limit_bytes: limitBytes, files, limit_files: limitFiles, scope: 'emulator' } },
+    files + pendingFiles >= limitFiles
+      ? `The emulator already keeps ${files} files over all its accounts${pendingFiles === 0 ? '' : ` (and ${pendingFiles} under way)`}, the most it keeps: delete some (or reset an account) first`
+      : `The files of all accounts hold ${usedBytes} bytes${underWay}; ${fileBytes} more would pass the ${limitBytes / 1024 / 1024} MB the emulator keeps in all: delete some (or reset an account) first`,
+    {
+      metadata: {
+        field: 'file',
+        location: 'body',
+        used_bytes: usedBytes,
+        limit_bytes: limitBytes,
+        files,
+        limit_files: limitFiles,
+        scope: 'emulator',
+        ...(pendingFiles > 0 && { pending_bytes: pendingBytes, pending_files: pendingFiles }),
+      },
+    },
   )
+}
+
+/**
+ * 409: the file was being kept when the state under it changed: a reset or an import replaced the
+ * state, or its account was reset or deleted. Nothing of it was kept.
+ */
+export const fileWriteStopped = (reason: 'state' | 'account'): ApiError =>
+  new ApiError(
+    409,
+    reason === 'state'
+      ? "The emulator's state was reset or replaced while this file was being kept, so it was not kept: upload it again"
+      : 'The account was reset or deleted while this file was being kept, so it was not kept',
+    { metadata: { field: 'file', location: 'body', reason: reason === 'state' ? 'state_replaced' : 'account_reset' } },
+  )
+
+/** A download cut short: the file was deleted (or the state replaced) while its bytes were being sent. */
+export const fileGone = (id: string): ApiError =>
+  new ApiError(404, `File ${id} was deleted while it was being downloaded`, { metadata: { field: 'file_id', location: 'params' } })

@@ -1,6 +1,6 @@
-// Prepared SQL for files. The bytes are kept as base64 text (the state document carries text, not
-// BLOBs); listings read every column but the bytes.
-import type { StateOwner } from '../../core/lifecycle.ts'
+// Prepared SQL for files: their rows, and their bytes as base64 text (the state document carries text,
+// not BLOBs) in parts of FILE_PART_BYTES (file_parts), written before the row that makes them visible
+// and read one at a time. Listings read the rows alone.
 import type { DB } from '../../store/db.ts'
 import type { FileStorage } from './files.schemas.ts'
 
@@ -17,8 +17,11 @@ export interface FileRow {
   created_at: number
 }
 
-export interface FileWithContent extends FileRow {
-  /** The bytes, base64. */
+/** One part of a file's bytes: part `part` (from 0), base64. */
+export interface FilePart {
+  file_id: string
+  part: number
+  account_id: string
   content: string
 }
 
@@ -33,13 +36,20 @@ const META = 'id, account_id, workspace_id, provider, filename, mime_type, purpo
 
 export function createFilesRepo(db: DB) {
   const inWorkspaceStmt = db.prepare<[string, string], { n: number }>('SELECT COUNT(*) AS n FROM files WHERE account_id = ? AND workspace_id = ?')
-  const insertStmt = db.prepare<FileWithContent>(
-    `INSERT INTO files (id, account_id, workspace_id, provider, filename, mime_type, purpose, size_bytes, downloadable, content, created_at)
-     VALUES (@id, @account_id, @workspace_id, @provider, @filename, @mime_type, @purpose, @size_bytes, @downloadable, @content, @created_at)`,
+  const insertStmt = db.prepare<FileRow>(
+    `INSERT INTO files (id, account_id, workspace_id, provider, filename, mime_type, purpose, size_bytes, downloadable, created_at)
+     VALUES (@id, @account_id, @workspace_id, @provider, @filename, @mime_type, @purpose, @size_bytes, @downloadable, @created_at)`,
   )
+  const insertPartStmt = db.prepare<FilePart>('INSERT INTO file_parts (file_id, part, account_id, content) VALUES (@file_id, @part, @account_id, @content)')
   const inScope = 'account_id = @account_id AND workspace_id = @workspace_id AND provider = @provider'
   const getStmt = db.prepare<FileScope & { id: string }, FileRow>(`SELECT ${META} FROM files WHERE id = @id AND ${inScope}`)
-  const contentStmt = db.prepare<FileScope & { id: string }, { content: string }>(`SELECT content FROM files WHERE id = @id AND ${inScope}`)
+  // A part of a file still there as it was when its reading began (not deleted, nor replaced by a reset or an import).
+  const partStmt = db.prepare<FileScope & { id: string; part: number; created_at: number }, { content: string }>(
+    `SELECT p.content FROM file_parts p JOIN files f ON f.id = p.file_id
+     WHERE p.file_id = @id AND p.part = @part AND f.account_id = @account_id AND f.workspace_id = @workspace_id AND f.provider = @provider
+       AND f.created_at = @created_at`,
+  )
+  const partCountStmt = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM file_parts WHERE file_id = ?')
   // Oldest first; `after` is a file's (created_at, rowid), so files made in the same millisecond keep their order.
   const pageStmt = db.prepare<FileScope & { after_created: number; after_rowid: number; limit: number }, FileRow>(
     `SELECT ${META} FROM files WHERE ${inScope} AND (created_at > @after_created OR (created_at = @after_created AND rowid > @after_rowid))
@@ -49,23 +59,39 @@ export function createFilesRepo(db: DB) {
     `SELECT created_at, rowid FROM files WHERE id = @id AND ${inScope}`,
   )
   const deleteStmt = db.prepare<[string]>('DELETE FROM files WHERE id = ?')
+  const deletePartsStmt = db.prepare<[string]>('DELETE FROM file_parts WHERE file_id = ?')
   const totalsStmt = db.prepare<[string], { files: number; bytes: number }>(
     'SELECT COUNT(*) AS files, COALESCE(SUM(size_bytes), 0) AS bytes FROM files WHERE account_id = ?',
   )
   const allTotalsStmt = db.prepare<[], { files: number; bytes: number }>('SELECT COUNT(*) AS files, COALESCE(SUM(size_bytes), 0) AS bytes FROM files')
+  const orphansStmt = db.prepare('DELETE FROM file_parts WHERE file_id NOT IN (SELECT id FROM files)')
 
   return {
     /** Rows in a workspace: a workspace that holds any cannot be deleted. */
     countInWorkspace: (accountId: string, workspaceId: string) => inWorkspaceStmt.get(accountId, workspaceId)!.n,
-    insert: (row: FileWithContent) => void insertStmt.run(row),
+    /** A file's row, which makes it visible: its parts are written first. */
+    insert: (row: FileRow) => void insertStmt.run(row),
+    insertPart: (part: FilePart) => void insertPartStmt.run(part),
     get: (scope: FileScope, id: string) => getStmt.get({ ...scope, id }),
-    content: (scope: FileScope, id: string) => contentStmt.get({ ...scope, id })?.content,
+    /** Part `part` of a file of the scope, base64; undefined when the file is gone (or is another since). */
+    part: (scope: FileScope, file: Pick<FileRow, 'id' | 'created_at'>, part: number) =>
+      partStmt.get({ ...scope, id: file.id, created_at: file.created_at, part })?.content,
+    /** Parts kept under a file id, visible or not. */
+    partCount: (fileId: string) => partCountStmt.get(fileId)!.n,
     /** Where a file of the scope sits in the listing order, or undefined when the scope has no such file. */
     position: (scope: FileScope, id: string) => positionStmt.get({ ...scope, id }),
     /** Up to `limit` files after a position (the start when none is given). */
     page: (scope: FileScope, after: { created_at: number; rowid: number } | undefined, limit: number) =>
       pageStmt.all({ ...scope, after_created: after?.created_at ?? Number.MIN_SAFE_INTEGER, after_rowid: after?.rowid ?? 0, limit }),
-    delete: (id: string) => deleteStmt.run(id).changes > 0,
+    /** A file and its parts. */
+    delete: (id: string) => {
+      deletePartsStmt.run(id)
+      return deleteStmt.run(id).changes > 0
+    },
+    /** The parts of a file that never appeared (its write failed part way). */
+    deleteParts: (fileId: string) => void deletePartsStmt.run(fileId),
+    /** Parts whose file is not there: what a write cut off by a crash left. */
+    deleteOrphanParts: () => orphansStmt.run().changes,
     /** How many files, and bytes, the account keeps. */
     totals: (accountId: string) => totalsStmt.get(accountId)!,
     /** How many files, and bytes, every account keeps together. */
@@ -74,9 +100,3 @@ export function createFilesRepo(db: DB) {
 }
 
 export type FilesRepo = ReturnType<typeof createFilesRepo>
-
-/** Files; an account reset deletes the account's. */
-export function filesState(db: DB): StateOwner {
-  const forget = db.prepare<[string]>('DELETE FROM files WHERE account_id = ?')
-  return { name: 'files', tables: ['files'], resetAccount: (id) => void forget.run(id) }
-}

@@ -10,6 +10,7 @@ import { gateBodies } from '../../http/body-gate.ts'
 import { declaredLength } from '../../http/body-limits.ts'
 import { validatorCompiler } from '../../http/validation.ts'
 import type { EmulatorContext } from '../module.ts'
+import { contentStream } from './files.content.ts'
 import { notAForm, notDownloadable } from './files.errors.ts'
 import {
   FileContentResponse,
@@ -73,15 +74,16 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = 
       const scope = scopeOf(ctx, caller(request), request.query)
       const file = requireFile(repo, scope, request.params.file_id)
       if (file.downloadable === 0) throw notDownloadable(file.id)
-      const bytes = Buffer.from(repo.content(scope, file.id) ?? '', 'base64')
       // Bytes a client asked for, never a page of this origin: an attachment, not sniffed, sandboxed.
+      // Sent a part at a time as the client takes them (files.content.ts).
       return (reply as FastifyReply)
         .type('application/octet-stream')
+        .header('content-length', file.size_bytes)
         .header('content-disposition', attachment(file.filename))
         .header('x-content-type-options', 'nosniff')
         .header('content-security-policy', "default-src 'none'; sandbox")
         .header('cache-control', 'private, no-store')
-        .send(bytes)
+        .send(contentStream(ctx, scope, file))
     },
   )
 

@@ -1,7 +1,8 @@
 // Files: where a request's files live (its workspace and storage), the shape it answers in, reading an
-// upload's form as it arrives, keeping a file within the account's room (reserved from an upload's
-// declared length before its body is read), and listing pages with the three cursor styles the
-// document names (its own opaque `cursor`, OpenAI's `after`, Anthropic's `after_id`).
+// upload's form as it arrives, reading its type (in the media pool when that takes the whole file),
+// keeping a file within the account's room and the emulator's (reserved from an upload's declared
+// length before its body is read), and listing pages with the three cursor styles the document names
+// (its own opaque `cursor`, OpenAI's `after`, Anthropic's `after_id`).
 import type { FastifyRequest } from 'fastify'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { toIso } from '../../core/clock.ts'
@@ -9,12 +10,15 @@ import { ApiError, fieldError } from '../../core/errors.ts'
 import type { Ids } from '../../core/ids.ts'
 import { declaredLength } from '../../http/body-limits.ts'
 import { readFormFile } from '../../http/form-file.ts'
+import { sniffHead } from '../../media/file-sniff.ts'
+import type { JobResult } from '../../media/jobs.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
 import { ownsWorkspace, workspaceOfKey } from '../organization/workspace-scope.ts'
 import {
   accountStorageFull,
   emptyFile,
+  emulatorStorageFull,
   fileNotFound,
   fileTooLarge,
   malformedForm,
@@ -22,12 +26,16 @@ import {
   unsupportedFileType,
   workspaceForbidden,
 } from './files.errors.ts'
-import type { FileRow, FileScope, FilesRepo, FileWithContent } from './files.repo.ts'
+import { writeFile, type NewFile } from './files.content.ts'
+import type { FileRow, FileScope, FilesRepo } from './files.repo.ts'
 import {
+  FILE_PART_CHARS,
   MAX_ACCOUNT_BYTES,
   MAX_ACCOUNT_FILES,
   MAX_FILE_BYTES,
   MAX_FILENAME_CHARS,
+  MAX_TOTAL_FILE_BYTES,
+  MAX_TOTAL_FILES,
   OPENAI_PURPOSES,
   type FileDeleted,
   type FileList,
@@ -40,7 +48,6 @@ import {
   type OpenRouterFile,
   type ScopeQuery,
 } from './files.schemas.ts'
-import { sniffFileType } from './files.sniff.ts'
 
 /** Each storage mints its own kind of id: OpenRouter's `or_file_...`, and ids like the providers' own. */
 const ID_KINDS: Record<FileStorage, { kind: string; prefix: string }> = {
@@ -56,6 +63,27 @@ export const fileIdKinds = (): Array<{ storage: FileStorage; kind: string }> =>
 
 /** Padded standard base64, as files' bytes are kept and sent to the admin API. */
 export const isBase64 = (text: string): boolean => text.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(text)
+
+const BASE64_RUN = /^[A-Za-z0-9+/]*$/
+const BASE64_END = /^[A-Za-z0-9+/]*={0,2}$/
+
+/**
+ * The bytes of padded standard base64 (isBase64), or null when it is not: checked and decoded a part's
+ * worth at a time with a turn of the event loop between, since a 25 MB file's 33 MB of base64 takes
+ * 300 ms to check and decode whole.
+ */
+export async function decodeBase64(text: string): Promise<Buffer | null> {
+  if (text.length % 4 !== 0) return null
+  const bytes = Buffer.allocUnsafe(Buffer.byteLength(text, 'base64'))
+  let written = 0
+  for (let at = 0; at < text.length; at += FILE_PART_CHARS) {
+    if (at > 0) await nextTurn()
+    const slice = text.slice(at, at + FILE_PART_CHARS)
+    if (!(at + FILE_PART_CHARS >= text.length ? BASE64_END : BASE64_RUN).test(slice)) return null
+    written += bytes.write(slice, written, 'base64')
+  }
+  return written === bytes.length ? bytes : null
+}
 
 /** The account, workspace and storage a request's files are in. */
 export function scopeOf(ctx: EmulatorContext, caller: AuthContext, query: ScopeQuery): FileScope {
@@ -168,13 +196,15 @@ export async function readUpload(request: FastifyRequest): Promise<Upload> {
 }
 
 /**
- * The room of each account's uploads under way, taken before their bodies are read: an upload reserves
- * the bytes its declared length says (less the form around the file) and one file, until it is
- * answered, so parallel uploads cannot all pass the check and then be read whole only to be refused.
- * The bytes are checked again, exactly, when the file is kept (storeFile).
+ * The room of the uploads under way, taken before their bodies are read: an upload reserves the bytes
+ * its declared length says (less the form around the file) and one file, until it is answered, in its
+ * account's room and in the emulator's (every account's together), so parallel uploads cannot all pass
+ * the check and then be read whole only to be refused. The bytes are checked again, exactly, in the
+ * transaction that makes the file visible (keepFile).
  */
 export class UploadRoom {
   private readonly pending = new Map<string, { bytes: number; files: number }>()
+  private readonly pendingAll = { bytes: 0, files: 0 }
   private readonly repo: FilesRepo
 
   constructor(repo: FilesRepo) {
@@ -186,13 +216,19 @@ export class UploadRoom {
    * 413 of a full room. The answer gives the room back (once; later calls do nothing).
    */
   reserve(account: string, declared: number): () => void {
-    // An undeclared or small upload reserves nothing but its file; storeFile counts its bytes.
+    // An undeclared or small upload reserves nothing but its file; keepFile counts its bytes.
     const bytes = Number.isFinite(declared) ? Math.max(0, Math.min(declared, MAX_FILE_BYTES) - FORM_FRAMING_BYTES) : 0
     const totals = this.repo.totals(account)
     const pending = this.pending.get(account) ?? { bytes: 0, files: 0 }
     if (totals.files + pending.files >= MAX_ACCOUNT_FILES || (bytes > 0 && totals.bytes + pending.bytes + bytes > MAX_ACCOUNT_BYTES))
       throw accountStorageFull(totals.bytes, bytes, MAX_ACCOUNT_BYTES, totals.files, MAX_ACCOUNT_FILES, pending.bytes, pending.files)
+    const all = this.repo.totalsAll()
+    const { bytes: allPending, files: allPendingFiles } = this.pendingAll
+    if (all.files + allPendingFiles >= MAX_TOTAL_FILES || (bytes > 0 && all.bytes + allPending + bytes > MAX_TOTAL_FILE_BYTES))
+      throw emulatorStorageFull(all.bytes, bytes, MAX_TOTAL_FILE_BYTES, all.files, MAX_TOTAL_FILES, allPending, allPendingFiles)
     this.pending.set(account, { bytes: pending.bytes + bytes, files: pending.files + 1 })
+    this.pendingAll.bytes += bytes
+    this.pendingAll.files++
     let held = true
     return () => {
       if (!held) return
@@ -200,58 +236,70 @@ export class UploadRoom {
       const now = this.pending.get(account)!
       if (now.files === 1) this.pending.delete(account)
       else this.pending.set(account, { bytes: now.bytes - bytes, files: now.files - 1 })
+      this.pendingAll.bytes -= bytes
+      this.pendingAll.files--
     }
   }
 }
 
 /**
- * Keeps an upload as storeFile does, in steps with a turn of the event loop between them (its type,
- * its base64, its row): each step of a 25 MB file holds the loop a while, and other requests go between.
+ * A file's type read from its bytes (null: none the gateway takes). What the first bytes say is read
+ * here; a ZIP's directory or a text's structure, which take all of them, in the media pool (a 24 MB
+ * text takes a few hundred ms), in the account's lane: a full lane is the media queue's 429.
  */
+export async function sniffUpload(ctx: EmulatorContext, accountId: string, bytes: Buffer): Promise<string | null> {
+  const head = sniffHead(bytes)
+  if (head !== undefined) return head
+  const result = await ctx.media.reserve(accountId).run({ kind: 'file-sniff', bytes })
+  return (result as Extract<JobResult, { kind: 'file-sniff' }>).type
+}
+
+/** Keeps an upload: its type from its bytes (refused when the gateway takes none), then the file (keepFile). */
 export async function keepUpload(ctx: EmulatorContext, scope: FileScope, upload: Upload): Promise<FileRow> {
-  const mimeType = sniffFileType(upload.bytes)
+  const mimeType = await sniffUpload(ctx, scope.account_id, upload.bytes)
   if (mimeType === null) throw unsupportedFileType()
-  await nextTurn()
-  const content = upload.bytes.toString('base64')
-  await nextTurn()
-  return storeFile(ctx, scope, { ...upload, downloadable: false, mimeType, content })
+  return keepFile(ctx, scope, { ...upload, downloadable: false, mimeType })
+}
+
+/** Refuses a file of `bytes` bytes that the account's room, or the emulator's, cannot take. */
+function checkRoom(repo: FilesRepo, accountId: string, bytes: number): void {
+  const totals = repo.totals(accountId)
+  if (totals.files >= MAX_ACCOUNT_FILES || totals.bytes + bytes > MAX_ACCOUNT_BYTES)
+    throw accountStorageFull(totals.bytes, bytes, MAX_ACCOUNT_BYTES, totals.files, MAX_ACCOUNT_FILES)
+  const all = repo.totalsAll()
+  if (all.files >= MAX_TOTAL_FILES || all.bytes + bytes > MAX_TOTAL_FILE_BYTES)
+    throw emulatorStorageFull(all.bytes, bytes, MAX_TOTAL_FILE_BYTES, all.files, MAX_TOTAL_FILES)
 }
 
 /**
- * Keeps a file in one transaction, within the account's room (bytes and count), and answers its row.
- * `mimeType` null: read from the bytes, and refused when they are of no type the gateway takes;
- * `content`: the bytes as base64, when already made.
+ * Keeps a file within the account's room and the emulator's (bytes and count), a part of its bytes per
+ * turn of the event loop, visible all at once when its row is written (files.content.ts), and answers
+ * its row. The room is checked where the id is minted and again where the row is written.
  */
-export function storeFile(
-  ctx: EmulatorContext,
-  scope: FileScope,
-  file: { filename: string; bytes: Buffer; purpose: string; downloadable: boolean; mimeType?: string; content?: string },
-): FileRow {
-  const mimeType = file.mimeType ?? sniffFileType(file.bytes)
-  if (mimeType === null) throw unsupportedFileType()
-  const content = file.content ?? file.bytes.toString('base64')
+export function keepFile(ctx: EmulatorContext, scope: FileScope, file: NewFile): Promise<FileRow> {
   const repo = ctx.services.files
-  return ctx.db
-    .transaction((): FileRow => {
-      const totals = repo.totals(scope.account_id)
-      if (totals.files >= MAX_ACCOUNT_FILES || totals.bytes + file.bytes.length > MAX_ACCOUNT_BYTES)
-        throw accountStorageFull(totals.bytes, file.bytes.length, MAX_ACCOUNT_BYTES, totals.files, MAX_ACCOUNT_FILES)
-      const row: FileWithContent = {
+  const size = file.bytes.length
+  return writeFile(ctx, scope, file, {
+    inRoom: () => {
+      checkRoom(repo, scope.account_id, size)
+      return fileIdOf(scope.provider, ctx.ids, ctx.ids.next(ID_KINDS[scope.provider].kind))
+    },
+    visible: (id) => {
+      checkRoom(repo, scope.account_id, size)
+      const row: FileRow = {
         ...scope,
-        id: fileIdOf(scope.provider, ctx.ids, ctx.ids.next(ID_KINDS[scope.provider].kind)),
+        id,
         filename: file.filename,
-        mime_type: mimeType,
+        mime_type: file.mimeType,
         purpose: file.purpose,
-        size_bytes: file.bytes.length,
+        size_bytes: size,
         downloadable: file.downloadable ? 1 : 0,
-        content,
         created_at: ctx.clock.now(),
       }
       repo.insert(row)
-      const { content: _bytes, ...meta } = row
-      return meta
-    })
-    .immediate()
+      return row
+    },
+  })
 }
 
 // ---- Listing -------------------------------------------------------------------------------------

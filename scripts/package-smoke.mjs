@@ -15,9 +15,10 @@ import { dirname, join } from 'node:path'
 const root = join(import.meta.dirname, '..')
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 const work = mkdtempSync(join(tmpdir(), 'gateway-emulator-smoke-'))
-// An image and a speech made by the media worker threads (their entry is a file of its own in dist/
-// and out/cli/, found beside the code that starts it): a 1024x1024 image and a WAV of a few seconds,
-// both too large to be made in the emulator's own thread.
+// An image, a speech and a transcript made by the media worker threads (their entry is a file of its
+// own in dist/ and out/cli/, found beside the code that starts it): a 1024x1024 image, a WAV of a few
+// seconds and the 1,500 words of ten minutes of audio (the worker loads the faker and the tokenizer),
+// each too large to be made in the emulator's own thread.
 const MEDIA_CHECKS = `async function media(url, key) {
   const post = (path, body) =>
     fetch(url + '/api/v1' + path, { method: 'POST', headers: { authorization: 'Bearer ' + key, 'content-type': 'application/json' }, body: JSON.stringify(body) })
@@ -28,6 +29,21 @@ const MEDIA_CHECKS = `async function media(url, key) {
   const speech = await post('/audio/speech', { model: 'openai/gpt-4o-mini-tts', input: 'Hello from the package, said by a worker thread.', response_format: 'wav' })
   const wav = Buffer.from(await speech.arrayBuffer())
   if (speech.status !== 200 || wav.toString('latin1', 0, 4) !== 'RIFF') throw new Error('POST /api/v1/audio/speech: ' + speech.status + ' ' + wav.toString().slice(0, 200))
+  // A FLAC's STREAMINFO alone, saying ten minutes at 48 kHz.
+  const flac = Buffer.alloc(42)
+  flac.write('fLaC', 0, 'latin1')
+  flac[4] = 0x80
+  flac.writeUIntBE(34, 5, 3)
+  flac.writeUIntBE((48000 << 12) | (15 << 4), 18, 4)
+  flac.writeUInt32BE(48000 * 600, 22)
+  const heard = await post('/audio/transcriptions', {
+    model: 'openai/whisper-large-v3',
+    input_audio: { data: flac.toString('base64'), format: 'flac' },
+    response_format: 'verbose_json',
+    timestamp_granularities: ['word'],
+  })
+  const transcript = await heard.json()
+  if (heard.status !== 200 || transcript.words?.length !== 1500) throw new Error('POST /api/v1/audio/transcriptions: ' + heard.status + ' ' + JSON.stringify(transcript).slice(0, 200))
 }`
 const failures = []
 const step = (what) => console.log(`package smoke: ${what}`)

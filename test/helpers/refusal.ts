@@ -27,6 +27,20 @@ export function refusal(run: () => unknown): Refusal {
   throw new Error('expected a refusal (an ApiError), but nothing was thrown')
 }
 
+/** The ApiError an async check rejects with, as `refusal` gives it; fails the test when it resolves. */
+export async function refusalOf(running: Promise<unknown>): Promise<Refusal> {
+  let rejected: unknown
+  try {
+    await running
+  } catch (error) {
+    rejected = error
+  }
+  if (rejected === undefined) throw new Error('expected a refusal (an ApiError), but the check passed')
+  return refusal(() => {
+    throw rejected
+  })
+}
+
 /** A 400 about one body field, as fieldError (core/errors.ts) makes it. */
 export const fieldRefusal = (field: string, issue: string): Refusal => ({
   status: 400,

@@ -4,9 +4,11 @@
 // nesting by json-body.ts' depth. A body that breaks a bound is refused the moment it does, holding only
 // what it has read so far (the rest is read and dropped): a 147 MB video whose first frame is over the
 // 50 MB an image may hold is refused 50 MB into that frame, where the body read whole, decoded and parsed
-// grew RSS by half a gigabyte. A body within its bounds is parsed as every JSON body is (Fastify's
-// parser, with `bodyText` for the journal), so what is accepted is unchanged.
+// grew RSS by half a gigabyte. A body within its bounds is never held as one text either (MediaBodyReader):
+// each media value is decoded as it arrives, the rest is parsed by the scope's JSON parser (its checks,
+// its errors) and the values put back, so what is accepted, and what is refused, is unchanged.
 import { isAscii } from 'node:buffer'
+import { StringDecoder } from 'node:string_decoder'
 import type { Readable } from 'node:stream'
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify'
 import { ApiError } from '../core/errors.ts'
@@ -26,6 +28,19 @@ export interface MediaBody {
   fields: readonly MediaField[]
   /** The most bytes the rest of a body may hold: everything but the characters of its media fields. */
   otherBytes: number
+}
+
+/** Where a value is in the body: its keys and indices from the top. */
+export type ValuePath = Array<string | number>
+
+/** What the scanner tells a reader of the bytes it walks, in order, each byte once. */
+export interface MediaSink {
+  /** Bytes outside any media value (a media value's quotes included). */
+  other(bytes: Buffer): void
+  /** Bytes of the media value being read, as written (escapes undecoded); `pendingEscape` characters at their end begin an escape that is not finished. */
+  media(bytes: Buffer, pendingEscape: number): void
+  /** The media value being read has ended (its closing quote comes next, as other bytes). */
+  mediaEnd(at: ValuePath): void
 }
 
 const QUOTE = 0x22
@@ -91,22 +106,35 @@ export class MediaBodyScanner {
   private chars = 0
   private other = 0
   private key: number[] = []
+  private readonly sink: MediaSink | null
+  /** Where the bytes of the chunk being walked that the sink has not had yet begin. */
+  private given = 0
 
-  constructor(body: MediaBody, depthLimit = MAX_JSON_DEPTH) {
+  constructor(body: MediaBody, depthLimit = MAX_JSON_DEPTH, sink: MediaSink | null = null) {
     this.fields = body.fields.map((field) => ({ field, segments: compile(field.path) }))
     this.otherLimit = body.otherBytes
     this.depthLimit = depthLimit
+    this.sink = sink
+  }
+
+  /** Characters at the end of what was read that begin an escape not yet finished (`\`, `\u12`). */
+  get pendingEscape(): number {
+    if (this.mode === ESCAPE) return 1
+    return this.mode === UNICODE_ESCAPE ? 2 + (4 - this.hexLeft) : 0
   }
 
   /** The next bytes of the body; the refusal of the first bound they break, if any. */
   push(chunk: Buffer): ApiError | null {
     const n = chunk.length
     let i = 0
+    this.given = 0
     while (i < n) {
       if (this.mode === OUTSIDE) {
         const problem = this.outside(chunk[i]!)
         i++
         if (problem) return problem
+        // A media value opens: the bytes up to its quote are other bytes.
+        if (this.kind === MEDIA) this.give(chunk, i, false)
         continue
       }
       if (this.mode === IN_STRING) {
@@ -120,21 +148,41 @@ export class MediaBodyScanner {
           if (problem) return problem
           i = end
           if (quote !== -1) {
-            i++
+            this.endMedia(chunk, quote)
             this.closeString()
+            i++
           }
           continue
         }
       }
       // Escapes or other UTF-8: byte by byte, to the string's end or the chunk's.
       while (i < n && this.mode !== OUTSIDE) {
-        this.inString(chunk[i]!)
+        const c = chunk[i]!
+        if (c === QUOTE && this.mode === IN_STRING) this.endMedia(chunk, i)
+        this.inString(c)
         i++
         const problem = this.check()
         if (problem) return problem
       }
     }
+    this.give(chunk, n, this.kind === MEDIA)
     return null
+  }
+
+  /** The bytes of `chunk` from where the sink's last ones ended to `end`, as a media value's or as other bytes. */
+  private give(chunk: Buffer, end: number, media: boolean): void {
+    if (!this.sink || end <= this.given) return
+    const bytes = chunk.subarray(this.given, end)
+    this.given = end
+    if (media) this.sink.media(bytes, this.pendingEscape)
+    else this.sink.other(bytes)
+  }
+
+  /** The string being read ends at the quote at `quote` in `chunk`: if it is a media value, the sink is told. */
+  private endMedia(chunk: Buffer, quote: number): void {
+    if (this.kind !== MEDIA || !this.sink) return
+    this.give(chunk, quote, true)
+    this.sink.mediaEnd(this.frames.map((frame) => (frame.array ? frame.index : frame.key!)))
   }
 
   private outside(c: number): ApiError | null {
@@ -256,44 +304,237 @@ function readKey(bytes: Buffer): string | null {
   }
 }
 
+/** A media value as read: where it is, its string, and its text as written (the same string unless it has escapes). */
+interface MediaValue {
+  at: ValuePath
+  value: string
+  raw: string
+  /** A piece of its text that is no JSON string (a control character, a bad escape), if any. */
+  problem: string | null
+}
+
+/** A media value being read, a piece at a time. */
+interface OpenValue {
+  /** Its text decoded from the latest chunks and not yet made a piece, and how long; the characters at its end that begin an unfinished escape. */
+  held: string[]
+  heldChars: number
+  pendingEscape: number
+  decoder: StringDecoder
+  /** Its string, in pieces; and its text as written, in pieces (the same strings unless it has escapes). */
+  pieces: string[]
+  raw: string[]
+  /** An escape begun at the end of the last piece, decoded with the next one. */
+  carry: string
+  escaped: boolean
+  problem: string | null
+}
+
+/** Characters a JSON string may not hold as they are: those below U+0020. */
+const CONTROL = /[^\u0020-\uffff]/
 /**
- * Reads a media body from `payload` within the route's limit and `body`'s bounds; `done` gets its text,
- * or the refusal of the first bound it broke (the rest of the body is then read and dropped).
+ * Characters of a media value made one piece at a time. Pieces this large are made where the garbage
+ * collector never moves them (chunk-sized ones were copied about by it: half a second for 180 MB of
+ * images); each chunk is decoded as it comes, so its bytes are garbage the next young collection frees.
  */
-function readMediaBody(request: FastifyRequest, payload: Readable, body: MediaBody, done: (error: Error | null, text?: string) => void): void {
+const PIECE_CHARS = 1024 * 1024
+
+const openValue = (): OpenValue => ({
+  held: [],
+  heldChars: 0,
+  pendingEscape: 0,
+  decoder: new StringDecoder('utf8'),
+  pieces: [],
+  raw: [],
+  carry: '',
+  escaped: false,
+  problem: null,
+})
+
+/**
+ * A media body read as it arrives, without ever holding it as one text: each media value is decoded as
+ * its bytes come (a 60 MB image is one string, made once, when its last byte is in), and the rest of
+ * the body, with the media values left out (the skeleton: `"images":["",""]`), is parsed by the route's
+ * JSON parser; the values are then put back where they were. Read whole, a 180 MB body was a concat, a
+ * decode and a parse of 180 MB each, two seconds in which no other request was answered. The text as
+ * it arrived is kept too, as a rope of its pieces (no copy), for the journal and the recorder.
+ */
+export class MediaBodyReader {
+  private readonly scanner: MediaBodyScanner
+  /** The body in order: runs of other bytes (copied: they are few), and media values. */
+  private readonly parts: Array<Buffer[] | MediaValue> = [[]]
+  private open: OpenValue | null = null
+  private readonly pieceChars: number
+  received = 0
+
+  /** `pieceChars`: characters of a media value made one piece at a time (fewer in tests, to cut escapes and characters). */
+  constructor(body: MediaBody, depthLimit = MAX_JSON_DEPTH, pieceChars = PIECE_CHARS) {
+    this.pieceChars = pieceChars
+    this.scanner = new MediaBodyScanner(body, depthLimit, {
+      other: (bytes) => (this.parts.at(-1) as Buffer[]).push(Buffer.from(bytes)),
+      media: (bytes, pendingEscape) => this.mediaBytes(bytes, pendingEscape),
+      mediaEnd: (at) => this.mediaEnd(at),
+    })
+  }
+
+  /** The next bytes of the body; the refusal of the first bound they break, if any. */
+  push(chunk: Buffer): ApiError | null {
+    this.received += chunk.length
+    return this.scanner.push(chunk)
+  }
+
+  private mediaBytes(bytes: Buffer, pendingEscape: number): void {
+    const open = (this.open ??= openValue())
+    const text = open.decoder.write(bytes)
+    open.held.push(text)
+    open.heldChars += text.length
+    open.pendingEscape = pendingEscape
+    if (open.heldChars >= this.pieceChars) this.decode(open)
+  }
+
+  /** The text held of a media value made one piece of it, escapes decoded. */
+  private decode(open: OpenValue): void {
+    if (open.heldChars === 0) return
+    const text = open.held.length === 1 ? open.held[0]! : open.held.join('')
+    const pendingEscape = open.pendingEscape
+    open.held = []
+    open.heldChars = 0
+    open.raw.push(text)
+    if (open.problem !== null) return
+    const all = open.carry + text
+    const ready = all.slice(0, all.length - pendingEscape)
+    open.carry = all.slice(ready.length)
+    if (!ready.includes('\\') && !CONTROL.test(ready)) {
+      open.pieces.push(ready)
+      return
+    }
+    // Escapes (or what no JSON string holds): decoded by the engine's parser, a piece at a time.
+    open.escaped = true
+    try {
+      open.pieces.push(JSON.parse(`"${ready}"`) as string)
+    } catch {
+      open.problem = ready
+    }
+  }
+
+  private mediaEnd(at: ValuePath): void {
+    const open = this.open ?? openValue()
+    this.open = null
+    this.decode(open)
+    // Bytes of a character cut short by the closing quote: a replacement character, as a whole decode makes.
+    const tail = open.decoder.end()
+    if (tail !== '') {
+      open.raw.push(tail)
+      open.pieces.push(tail)
+    }
+    // Made one string now, while the rest of the body is still to come, rather than all at once at its end.
+    const value = open.pieces.length === 1 ? open.pieces[0]! : open.pieces.join('')
+    // Its text as written, for the body's text: a rope of its pieces, copied only if someone reads it.
+    const raw = open.escaped ? open.raw.reduce((rope, piece) => rope + piece, '') : value
+    this.parts.push({ at, value, raw, problem: open.problem }, [])
+  }
+
+  /**
+   * The body as it arrived (a rope), and its value: the skeleton parsed by `parse` with each media
+   * value put back; or, for a body that is not JSON, the error `parse` gives for text that is not (the
+   * route's parser says no more than that: no position, which the skeleton would not keep).
+   */
+  finish(parse: (text: string) => unknown): { text: string; value?: unknown; error?: Error } {
+    let text = ''
+    let skeleton = ''
+    const values: MediaValue[] = []
+    for (const part of this.parts) {
+      if (Array.isArray(part)) {
+        const run = (part.length === 1 ? part[0]! : Buffer.concat(part)).toString('utf8')
+        text += run
+        skeleton += run
+      } else {
+        text += part.raw
+        values.push(part)
+      }
+    }
+    // A body that ends inside a media value: its skeleton ends in an open string, which is no JSON.
+    if (this.open) text += this.open.raw.join('') + this.open.held.join('') + this.open.decoder.end()
+    try {
+      const bad = values.find((v) => v.problem !== null)
+      if (bad) {
+        // The parser's refusal of the piece that is no JSON string (small): what it says of any text that is not JSON.
+        parse(`"${bad.problem}"`)
+        // (It took the piece after all: then the body whole decides.)
+        return { text, value: parse(text) }
+      }
+      return { text, value: putBack(parse(skeleton), values) }
+    } catch (error) {
+      return { text, error: error as Error }
+    }
+  }
+}
+
+/** The media values put back into `root` where the skeleton left them out, the last of any path first (the one JSON.parse keeps). */
+function putBack(root: unknown, values: readonly MediaValue[]): unknown {
+  const placed = new Map<object, Set<string | number>>()
+  for (let k = values.length - 1; k >= 0; k--) {
+    const { at, value } = values[k]!
+    let holder: unknown = root
+    for (const step of at.slice(0, -1))
+      holder = holder !== null && typeof holder === 'object' && Object.hasOwn(holder, step) ? (holder as Record<string, unknown>)[step] : undefined
+    const key = at.at(-1)!
+    if (holder === null || typeof holder !== 'object' || !Object.hasOwn(holder, key)) continue
+    const slots = placed.get(holder) ?? new Set()
+    // Another value of the same path, later in the body, took this place: this one was overwritten.
+    if (slots.has(key) || (holder as Record<string, unknown>)[key] !== '') continue
+    ;(holder as Record<string, unknown>)[key] = value
+    placed.set(holder, slots.add(key))
+  }
+  return root
+}
+
+/**
+ * Reads a media body from `payload` within the route's limit and `body`'s bounds: `done` gets its text
+ * and value (`parse` reads its skeleton), or the refusal of the first bound it broke (the rest of the
+ * body is then read and dropped), or the parser's error.
+ */
+function readMediaBody(
+  request: FastifyRequest,
+  payload: Readable,
+  body: MediaBody,
+  parse: (text: string) => unknown,
+  done: (error: Error | null, read?: { text: string; value: unknown }) => void,
+): void {
   const limit = request.routeOptions.bodyLimit
   const declared = declaredLength(request.headers)
   if (declared > limit) return done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE())
-  const scanner = new MediaBodyScanner(body)
-  let chunks: Buffer[] = []
-  let received = 0
+  let reader: MediaBodyReader | null = new MediaBodyReader(body)
   const stop = () => {
     payload.removeListener('data', onData)
     payload.removeListener('end', onEnd)
     payload.removeListener('error', onEnd)
-    chunks = []
+    reader = null
   }
   function onData(data: Buffer | string): void {
     const chunk = typeof data === 'string' ? Buffer.from(data) : data
-    received += chunk.length
-    const problem = received > limit ? new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE() : scanner.push(chunk)
+    const problem = reader!.received + chunk.length > limit ? new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE() : reader!.push(chunk)
     if (problem) {
       // The stream keeps flowing with no listener: the rest of the body is read and dropped.
       stop()
       done(problem)
-      return
     }
-    chunks.push(chunk)
   }
   function onEnd(error?: Error & { statusCode?: number }): void {
-    const read = chunks
+    const read = reader!
     stop()
     if (error) {
       if (!(typeof error.statusCode === 'number' && error.statusCode >= 400)) error.statusCode = 400
       return done(error)
     }
-    if (!Number.isNaN(declared) && received !== declared) return done(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH())
-    done(null, (read.length === 1 ? read[0]! : Buffer.concat(read, received)).toString('utf8'))
+    if (!Number.isNaN(declared) && read.received !== declared) return done(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH())
+    // A turn of the event loop first: the last media value was made one string just now (200 ms for
+    // 60 MB on a slow machine), and what the route does with the body comes after other requests.
+    setImmediate(() => {
+      const { text, value, error: malformed } = read.finish(parse)
+      request.bodyText = text
+      if (malformed) return done(malformed)
+      done(null, { text, value })
+    })
   }
   payload.on('data', onData)
   payload.on('end', onEnd)
@@ -303,17 +544,22 @@ function readMediaBody(request: FastifyRequest, payload: Readable, body: MediaBo
 
 /**
  * JSON bodies in `scope` (a plugin of routes that take media) are read by the media reader with
- * `body`'s bounds. Other routes keep the plain JSON parser (http/json-body.ts), whose string read is
- * the faster for small bodies.
+ * `body`'s bounds, their skeletons parsed by the scope's JSON parser (its prototype checks, its errors).
+ * Other routes keep the plain JSON parser (http/json-body.ts), whose string read is the faster for small
+ * bodies.
  */
 export function installMediaJsonParser(scope: FastifyInstance, body: MediaBody): void {
-  const parse = scope.getDefaultJsonParser('error', 'error')
+  const parser = scope.getDefaultJsonParser('error', 'error')
   scope.removeContentTypeParser('application/json')
   scope.addContentTypeParser('application/json', (request, payload, done) => {
-    readMediaBody(request, payload, body, (error, text) => {
-      if (error) return done(error, undefined)
-      request.bodyText = text!
-      void parse(request, text!, done)
-    })
+    // The default parser answers at once: its answer is taken as a value or thrown.
+    const parse = (text: string): unknown => {
+      let answer: { error: Error | null; value?: unknown } | undefined
+      void parser(request, text, (error, value) => (answer = { error, value }))
+      if (!answer) throw new Error('the JSON parser did not answer at once')
+      if (answer.error) throw answer.error
+      return answer.value
+    }
+    readMediaBody(request, payload, body, parse, (error, read) => done(error, read?.value))
   })
 }

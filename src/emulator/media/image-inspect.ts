@@ -4,9 +4,11 @@
 // are measured and identified from their bytes (the declared mime is not trusted), and their width
 // and height are read from the header, so the aspect ratio can be checked.
 //
-// Big images stay cheap: the decoded size comes from the base64 length and padding, and only a
-// prefix of the base64 is decoded to read the header (a JPEG's marker walk grows it when needed).
+// Big images stay cheap: the decoded size comes from the base64 length and padding, only a prefix of
+// the base64 is decoded to read the header (a JPEG's marker walk grows it when needed), and the whole
+// string is checked to be base64 a slice at a time (slices.ts), other requests answered in between.
 import { crc32 } from 'node:zlib'
+import { isBase64 } from './slices.ts'
 
 export type ImageFormat = 'png' | 'jpeg' | 'webp'
 
@@ -29,15 +31,14 @@ export const MAX_IMAGE_BYTES = 50 * 1024 * 1024
 
 const MIB = 1024 * 1024
 const DATA_MIMES: Record<string, ImageFormat> = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/jpg': 'jpeg', 'image/webp': 'webp' }
-const BASE64_BODY = /^[A-Za-z0-9+/]*$/
 const NOT_AN_IMAGE = 'the bytes are not a PNG, JPEG or WebP image'
 
 const invalid = (detail: string): never => {
   throw new ImageProblem('ImageFormatInvalid', detail)
 }
 
-/** Identifies an image string; throws ImageProblem when it is not acceptable. */
-export function inspectImage(value: string): InspectedImage {
+/** Identifies an image string; rejects with an ImageProblem when it is not acceptable. */
+export async function inspectImage(value: string): Promise<InspectedImage> {
   if (/^https?:\/\//i.test(value)) {
     if (!URL.canParse(value)) invalid('the image URL is not a valid URL')
     return { kind: 'url', url: value }
@@ -55,12 +56,13 @@ export function inspectImage(value: string): InspectedImage {
   return inspectBase64(base64)
 }
 
-function inspectBase64(b64: string): InspectedImage {
+async function inspectBase64(b64: string): Promise<InspectedImage> {
   const bytes = decodedLength(b64)
   if (bytes > MAX_IMAGE_BYTES) {
     throw new ImageProblem('PageSizeOutOfRange', `${megabytes(bytes)} is over the ${MAX_IMAGE_BYTES / MIB} MB limit`)
   }
   if (bytes === 0) invalid('the image is empty')
+  if (!(await isBase64(b64))) invalid('the image is not valid base64 (or is not an image at all)')
   const source = new Base64Prefix(b64, bytes)
   source.ensure(12)
   const head = source.buf
@@ -108,17 +110,12 @@ function gcd(a: number, b: number): number {
   return a
 }
 
-/**
- * The decoded first bytes of a base64 string, grown on demand. The whole string is checked to be
- * base64 once, up front (a linear scan, no allocation); only the prefix that is asked for is decoded.
- */
+/** The decoded first bytes of a base64 string (checked to be base64 already), grown on demand: only the prefix that is asked for is decoded. */
 class Base64Prefix {
   buf: Buffer = Buffer.alloc(0)
   private readonly b64: string
   readonly total: number
   constructor(b64: string, total: number) {
-    const end = b64.endsWith('==') ? b64.length - 2 : b64.endsWith('=') ? b64.length - 1 : b64.length
-    if (!BASE64_BODY.test(end === b64.length ? b64 : b64.slice(0, end))) invalid('the image is not valid base64 (or is not an image at all)')
     this.b64 = b64
     this.total = total
   }

@@ -1,7 +1,7 @@
 // The heavy media work, as plain data in and out, so the same function runs in a worker thread of the
 // pool (media-worker.ts) or, for a job too small to pay for the hop, in the emulator's own thread:
 // drawing and encoding images, synthesizing and encoding speech, probing and hashing the audio of a
-// transcription, and reading an upload's type from its bytes. The same job
+// transcription and writing its text, and reading an upload's type from its bytes. The same job
 // gives the same bytes wherever it runs.
 import { createHash } from 'node:crypto'
 import { probeAudio, type AudioFormat, type ProbedAudio } from './audio-probe.ts'
@@ -10,6 +10,7 @@ import { sniffFileType } from './file-sniff.ts'
 import { encodePicture, type ImageFormat } from './image-encode.ts'
 import { drawPicture } from './picture.ts'
 import { embeddedSamples, embedText, speechSamples, synthesize, type SpeechPlan } from './synth.ts'
+import { transcriptChars, writeTranscript, type Transcript, type TranscriptJob } from './transcript.ts'
 
 /** Images of one request: one per identity (model, variation, index and prompt), all of one size and format. */
 export interface ImagesJob {
@@ -45,7 +46,7 @@ export interface FileSniffJob {
   bytes: Uint8Array
 }
 
-export type MediaJob = ImagesJob | SpeechJob | AudioProbeJob | FileSniffJob
+export type MediaJob = ImagesJob | SpeechJob | AudioProbeJob | FileSniffJob | TranscriptJob
 
 export interface ProbedAndHashed {
   probed: ProbedAudio
@@ -57,6 +58,8 @@ export const INLINE_PIXELS = 64 * 64
 export const INLINE_SPEECH_SAMPLES = 2400
 export const INLINE_AUDIO_BYTES = 64 * 1024
 export const INLINE_SNIFF_BYTES = 64 * 1024
+/** A transcript's characters: 16 s of drawn speech; the tokenizer's worst, one unbroken run of them, takes about 10 ms (1,024 took 45). */
+export const INLINE_TRANSCRIPT_CHARS = 256
 
 /** Whether a job is small enough to run where it is asked for. */
 export function runsInline(job: MediaJob): boolean {
@@ -69,6 +72,8 @@ export function runsInline(job: MediaJob): boolean {
       return job.audio.byteLength <= INLINE_AUDIO_BYTES
     case 'file-sniff':
       return job.bytes.byteLength <= INLINE_SNIFF_BYTES
+    case 'transcript':
+      return transcriptChars(job) <= INLINE_TRANSCRIPT_CHARS
   }
 }
 
@@ -89,6 +94,7 @@ export type JobResult =
   | { kind: 'wav' }
   | { kind: 'audio-probe'; value: ProbedAndHashed }
   | { kind: 'file-sniff'; type: string | null }
+  | { kind: 'transcript'; value: Transcript }
 
 /** A WAV being written: its memory (shared with the emulator's thread when made in a worker) and how much of it is final. */
 export type WavProgress = (file: Uint8Array, ready: number) => void
@@ -102,6 +108,8 @@ export async function perform(job: MediaJob, progress: WavProgress, shared: bool
       return { kind: 'audio-probe', value: probeAndHash(job) }
     case 'file-sniff':
       return { kind: 'file-sniff', type: sniffFileType(job.bytes) }
+    case 'transcript':
+      return { kind: 'transcript', value: await writeTranscript(job) }
     case 'speech': {
       if (job.format === 'mp3') return { kind: 'mp3', file: await speechMp3(job) }
       const bytes = speechFileBytes(job)

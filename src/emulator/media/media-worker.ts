@@ -37,6 +37,11 @@ function transferOf(result: JobResult): { result: JobResult; transfer: ArrayBuff
     case 'audio-probe':
     case 'file-sniff':
       return { result, transfer: [] }
+    case 'transcript': {
+      const { segments, words } = result.value
+      const value = { ...result.value, segments: segments && owned(segments), words: words && owned(words) }
+      return { result: { kind: 'transcript', value }, transfer: [value.segments, value.words].flatMap((json) => (json ? [json.buffer as ArrayBuffer] : [])) }
+    }
   }
 }
 

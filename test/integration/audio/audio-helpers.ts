@@ -105,3 +105,19 @@ export function mp3Frames(bytes: Buffer): { frames: number; seconds: number; tag
   if (at !== bytes.length) throw new Error('the last frame is cut short')
   return { frames, seconds: (frames * 576) / RATE, tagged }
 }
+
+/** The head of a FLAC file: "fLaC" and a STREAMINFO block saying its sample rate and sample count (and `salt` in its MD5, for another hash). */
+export function flacHeader(rate: number, samples: number, salt = 0): Buffer {
+  const bytes = Buffer.alloc(8 + 34)
+  bytes.write('fLaC', 0, 'latin1')
+  bytes[4] = 0x80 // last block, STREAMINFO
+  bytes.writeUIntBE(34, 5, 3)
+  const info = 8
+  bytes[info + 10] = (rate >>> 12) & 0xff
+  bytes[info + 11] = (rate >>> 4) & 0xff
+  bytes[info + 12] = ((rate & 0x0f) << 4) | (0 << 1) // mono
+  bytes[info + 13] = (15 << 4) | Math.floor(samples / 2 ** 32) // 16 bits per sample
+  bytes.writeUInt32BE(samples % 2 ** 32, info + 14)
+  bytes[info + 18] = salt
+  return bytes
+}

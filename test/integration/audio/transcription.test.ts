@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import { sha256Hex } from '../../../src/emulator/core/rng.ts'
 import { testEmulator } from '../../helpers/emulator.ts'
-import { audioJson, samplesOf, speak, STT, tone, transcribe, transcribeForm, wav, type FilePart } from './audio-helpers.ts'
+import { audioJson, flacHeader, samplesOf, speak, STT, tone, transcribe, transcribeForm, wav, type FilePart } from './audio-helpers.ts'
 
 const SAID = 'Meet me at the old mill at noon. Bring the map, and come alone!'
 
@@ -357,18 +357,3 @@ describe('ledger', () => {
     expect((await emu.get('/api/v1/credits', emu.keys.standard)).body.data.total_usage).toBe(0)
   })
 })
-
-/** The head of a FLAC file: "fLaC" and a STREAMINFO block saying its sample rate and sample count. */
-function flacHeader(rate: number, samples: number): Buffer {
-  const bytes = Buffer.alloc(8 + 34)
-  bytes.write('fLaC', 0, 'latin1')
-  bytes[4] = 0x80 // last block, STREAMINFO
-  bytes.writeUIntBE(34, 5, 3)
-  const info = 8
-  bytes[info + 10] = (rate >>> 12) & 0xff
-  bytes[info + 11] = (rate >>> 4) & 0xff
-  bytes[info + 12] = ((rate & 0x0f) << 4) | (0 << 1) // mono
-  bytes[info + 13] = (15 << 4) | Math.floor(samples / 2 ** 32) // 16 bits per sample
-  bytes.writeUInt32BE(samples % 2 ** 32, info + 14)
-  return bytes
-}

@@ -84,5 +84,13 @@ describe('jobs that stay in the emulator’s thread', () => {
     const sniff = (bytes: number) => runsInline({ kind: 'file-sniff', bytes: new Uint8Array(bytes) })
     expect(sniff(64 * 1024)).toBe(true)
     expect(sniff(64 * 1024 + 1)).toBe(false)
+    // A transcript by its text's length: the speech it heard, or six characters a word drawn (2.5 words a second).
+    const transcript = (said: string | null, seconds: number) =>
+      runsInline({ kind: 'transcript', said, seconds, seed: 1, model: 'm', digest: 'd', timeline: { temperature: 0, words: true } })
+    expect(transcript('x'.repeat(256), 3600)).toBe(true)
+    expect(transcript('x'.repeat(257), 1)).toBe(false)
+    expect(transcript(null, 16)).toBe(true)
+    expect(transcript(null, 17.4)).toBe(false)
+    expect(transcript(null, 4 * 3600)).toBe(false)
   })
 })

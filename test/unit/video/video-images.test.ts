@@ -19,9 +19,9 @@ const builders: Record<ImageFormat, { build: (w: number, h: number) => Buffer; m
   webp: { build: webp, mime: 'image/webp' },
 }
 
-function problem(value: string): ImageProblem {
+async function problem(value: string): Promise<ImageProblem> {
   try {
-    inspectImage(value)
+    await inspectImage(value)
   } catch (err) {
     expect(err).toBeInstanceOf(ImageProblem)
     return err as ImageProblem
@@ -45,36 +45,36 @@ describe('inline images: format and size from the bytes', () => {
     for (const [width, height] of SIZES) {
       const bytes = build(width, height)
       const expected = { kind: 'inline', format, width, height, bytes: bytes.length }
-      it(`${format} ${width}x${height} as a data URI`, () => {
-        expect(inspectImage(dataUri(bytes, mime))).toEqual(expected)
+      it(`${format} ${width}x${height} as a data URI`, async () => {
+        expect(await inspectImage(dataUri(bytes, mime))).toEqual(expected)
       })
-      it(`${format} ${width}x${height} as raw base64`, () => {
-        expect(inspectImage(bytes.toString('base64'))).toEqual(expected)
+      it(`${format} ${width}x${height} as raw base64`, async () => {
+        expect(await inspectImage(bytes.toString('base64'))).toEqual(expected)
       })
     }
   }
 
-  it('accepts base64 without its padding', () => {
+  it('accepts base64 without its padding', async () => {
     const bytes = png(30, 20) // not a multiple of 3 long, so its base64 is padded
     expect(bytes.length % 3).not.toBe(0)
     const unpadded = bytes.toString('base64').replace(/=+$/, '')
-    expect(inspectImage(unpadded)).toEqual({ kind: 'inline', format: 'png', width: 30, height: 20, bytes: bytes.length })
+    expect(await inspectImage(unpadded)).toEqual({ kind: 'inline', format: 'png', width: 30, height: 20, bytes: bytes.length })
   })
 
-  it('accepts image/jpg and an upper-case mime', () => {
-    expect(inspectImage(dataUri(jpeg(40, 30), 'image/jpg'))).toMatchObject({ format: 'jpeg', width: 40, height: 30 })
-    expect(inspectImage(dataUri(png(40, 30), 'IMAGE/PNG'))).toMatchObject({ format: 'png', width: 40, height: 30 })
+  it('accepts image/jpg and an upper-case mime', async () => {
+    expect(await inspectImage(dataUri(jpeg(40, 30), 'image/jpg'))).toMatchObject({ format: 'jpeg', width: 40, height: 30 })
+    expect(await inspectImage(dataUri(png(40, 30), 'IMAGE/PNG'))).toMatchObject({ format: 'png', width: 40, height: 30 })
   })
 
-  it('reads lossy (VP8) and extended (VP8X) WebP headers', () => {
-    expect(inspectImage(`data:image/webp;base64,${LOSSY_WEBP_300x200}`)).toEqual({ kind: 'inline', format: 'webp', width: 300, height: 200, bytes: 188 })
-    expect(inspectImage(EXTENDED_WEBP_200x300)).toEqual({ kind: 'inline', format: 'webp', width: 200, height: 300, bytes: 254 })
+  it('reads lossy (VP8) and extended (VP8X) WebP headers', async () => {
+    expect(await inspectImage(`data:image/webp;base64,${LOSSY_WEBP_300x200}`)).toEqual({ kind: 'inline', format: 'webp', width: 300, height: 200, bytes: 188 })
+    expect(await inspectImage(EXTENDED_WEBP_200x300)).toEqual({ kind: 'inline', format: 'webp', width: 200, height: 300, bytes: 254 })
   })
 
-  it('trusts the bytes over the declared mime', () => {
-    expect(inspectImage(dataUri(jpeg(300, 200), 'image/png'))).toMatchObject({ format: 'jpeg', width: 300, height: 200 })
-    expect(inspectImage(dataUri(png(64, 48), 'image/webp'))).toMatchObject({ format: 'png', width: 64, height: 48 })
-    expect(inspectImage(dataUri(webp(48, 64), 'image/jpeg'))).toMatchObject({ format: 'webp', width: 48, height: 64 })
+  it('trusts the bytes over the declared mime', async () => {
+    expect(await inspectImage(dataUri(jpeg(300, 200), 'image/png'))).toMatchObject({ format: 'jpeg', width: 300, height: 200 })
+    expect(await inspectImage(dataUri(png(64, 48), 'image/webp'))).toMatchObject({ format: 'png', width: 64, height: 48 })
+    expect(await inspectImage(dataUri(webp(48, 64), 'image/jpeg'))).toMatchObject({ format: 'webp', width: 48, height: 64 })
   })
 })
 
@@ -93,7 +93,7 @@ describe('JPEG marker walk', () => {
   const SOI = Buffer.from([0xff, 0xd8])
   const EOI = Buffer.from([0xff, 0xd9])
 
-  it('skips DHT, JPG and DAC (C4, C8, CC), fill bytes and APPn segments to a progressive SOF2', () => {
+  it('skips DHT, JPG and DAC (C4, C8, CC), fill bytes and APPn segments to a progressive SOF2', async () => {
     const bytes = Buffer.concat([
       SOI,
       segment(0xe0, Buffer.from('JFIF\0\x01\x01\0\0\x01\0\x01\0\0', 'latin1')),
@@ -105,35 +105,35 @@ describe('JPEG marker walk', () => {
       sof(0xc2, 640, 480),
       EOI,
     ])
-    expect(inspectImage(bytes.toString('base64'))).toEqual({ kind: 'inline', format: 'jpeg', width: 640, height: 480, bytes: bytes.length })
+    expect(await inspectImage(bytes.toString('base64'))).toEqual({ kind: 'inline', format: 'jpeg', width: 640, height: 480, bytes: bytes.length })
   })
 
-  it('finds a frame header that sits past large metadata segments (beyond the first decoded prefix)', () => {
+  it('finds a frame header that sits past large metadata segments (beyond the first decoded prefix)', async () => {
     const app = (n: number) => segment(0xe1 + n, Buffer.alloc(65_000, n))
     const bytes = Buffer.concat([SOI, app(0), app(1), app(2), app(3), app(4), sof(0xc0, 1024, 576), EOI])
     expect(bytes.length).toBeGreaterThan(256 * 1024)
-    expect(inspectImage(bytes.toString('base64'))).toMatchObject({ format: 'jpeg', width: 1024, height: 576 })
+    expect(await inspectImage(bytes.toString('base64'))).toMatchObject({ format: 'jpeg', width: 1024, height: 576 })
   })
 
-  it('rejects a JPEG that reaches its scan (SOS) or ends before any frame header', () => {
+  it('rejects a JPEG that reaches its scan (SOS) or ends before any frame header', async () => {
     const noFrame = Buffer.concat([SOI, segment(0xdb, Buffer.alloc(65)), segment(0xda, Buffer.alloc(10)), EOI])
-    expect(problem(noFrame.toString('base64')).reason).toBe('ImageFormatInvalid')
+    expect((await problem(noFrame.toString('base64'))).reason).toBe('ImageFormatInvalid')
     const cut = Buffer.concat([SOI, segment(0xe0, Buffer.alloc(100))]).subarray(0, 60)
-    expect(problem(cut.toString('base64'))).toMatchObject({ reason: 'ImageFormatInvalid', detail: expect.stringMatching(/truncated/) })
+    expect(await problem(cut.toString('base64'))).toMatchObject({ reason: 'ImageFormatInvalid', detail: expect.stringMatching(/truncated/) })
   })
 })
 
 describe('URLs', () => {
   it.each(['https://example.com/frame.png', 'http://localhost:8080/a/b.jpg?x=1#y', 'HTTPS://cdn.example.org/img'])(
     '%s is accepted as is (not fetched)',
-    (url) => {
-      expect(inspectImage(url)).toEqual({ kind: 'url', url })
+    async (url) => {
+      expect(await inspectImage(url)).toEqual({ kind: 'url', url })
     },
   )
 
-  it('rejects an http(s) string that is not a URL', () => {
-    expect(problem('https://').reason).toBe('ImageFormatInvalid')
-    expect(problem('http://exa mple.com/x.png').reason).toBe('ImageFormatInvalid')
+  it('rejects an http(s) string that is not a URL', async () => {
+    expect((await problem('https://')).reason).toBe('ImageFormatInvalid')
+    expect((await problem('http://exa mple.com/x.png')).reason).toBe('ImageFormatInvalid')
   })
 })
 
@@ -148,16 +148,16 @@ describe('aspect ratio: strictly between 1:4 and 4:1', () => {
     ['webp', 1000, 251, true],
     ['png', 1000, 200, false],
   ]
-  it.each(cases)('%s %ix%i accepted: %s', (format, width, height, ok) => {
+  it.each(cases)('%s %ix%i accepted: %s', async (format, width, height, ok) => {
     const value = builders[format].build(width, height).toString('base64')
-    if (ok) expect(inspectImage(value)).toMatchObject({ format, width, height })
-    else expect(problem(value).reason).toBe('PageSizeOutOfRange')
+    if (ok) expect(await inspectImage(value)).toMatchObject({ format, width, height })
+    else expect((await problem(value)).reason).toBe('PageSizeOutOfRange')
   })
 
-  it('says what the ratio is', () => {
-    expect(problem(png(1000, 200).toString('base64')).detail).toBe('aspect ratio 5:1 (1000x200) is outside 1:4 to 4:1 (exclusive)')
-    expect(problem(png(100, 400).toString('base64')).detail).toBe('aspect ratio 1:4 (100x400) is outside 1:4 to 4:1 (exclusive)')
-    expect(problem(webp(4001, 1000).toString('base64')).detail).toMatch(/^aspect ratio 4:1 \(4001x1000\)/)
+  it('says what the ratio is', async () => {
+    expect((await problem(png(1000, 200).toString('base64'))).detail).toBe('aspect ratio 5:1 (1000x200) is outside 1:4 to 4:1 (exclusive)')
+    expect((await problem(png(100, 400).toString('base64'))).detail).toBe('aspect ratio 1:4 (100x400) is outside 1:4 to 4:1 (exclusive)')
+    expect((await problem(webp(4001, 1000).toString('base64'))).detail).toMatch(/^aspect ratio 4:1 \(4001x1000\)/)
   })
 })
 
@@ -186,15 +186,15 @@ describe('not an image', () => {
     ['a WebP shorter than its RIFF size', Buffer.from(LOSSY_WEBP_300x200, 'base64').subarray(0, 100).toString('base64')],
     ['RIFF that is not WebP', Buffer.concat([Buffer.from('RIFF\x24\0\0\0WAVEfmt ', 'latin1'), Buffer.alloc(32)]).toString('base64')],
   ]
-  it.each(cases)('%s → ImageFormatInvalid', (_name, value) => {
-    const err = problem(value)
+  it.each(cases)('%s → ImageFormatInvalid', async (_name, value) => {
+    const err = await problem(value)
     expect(err.reason).toBe('ImageFormatInvalid')
     expect(err.detail.length).toBeGreaterThan(10)
   })
 
-  it('names the problem in plain words', () => {
-    expect(problem(Buffer.from('GIF89a....').toString('base64')).detail).toBe('the bytes are not a PNG, JPEG or WebP image')
-    expect(problem('data:text/plain;base64,aGVsbG8=').detail).toMatch(/image\/png, image\/jpeg or image\/webp, not text\/plain/)
+  it('names the problem in plain words', async () => {
+    expect((await problem(Buffer.from('GIF89a....').toString('base64'))).detail).toBe('the bytes are not a PNG, JPEG or WebP image')
+    expect((await problem('data:text/plain;base64,aGVsbG8=')).detail).toMatch(/image\/png, image\/jpeg or image\/webp, not text\/plain/)
   })
 })
 
@@ -207,26 +207,26 @@ describe('size limit', () => {
     return head + 'A'.repeat(chars - head.length)
   }
 
-  it('rejects more than 50 MB with PageSizeOutOfRange', () => {
-    const err = problem(ofDecodedSize(51 * MIB))
+  it('rejects more than 50 MB with PageSizeOutOfRange', async () => {
+    const err = await problem(ofDecodedSize(51 * MIB))
     expect(err.reason).toBe('PageSizeOutOfRange')
     expect(err.detail).toBe('51 MB is over the 50 MB limit')
-    expect(problem(`data:image/png;base64,${ofDecodedSize(60.5 * MIB)}`).detail).toBe('60.5 MB is over the 50 MB limit')
+    expect((await problem(`data:image/png;base64,${ofDecodedSize(60.5 * MIB)}`)).detail).toBe('60.5 MB is over the 50 MB limit')
   })
 
-  it('rejects one byte over, and accepts exactly 50 MB', () => {
-    expect(problem(ofDecodedSize(MAX_IMAGE_BYTES + 1))).toMatchObject({
+  it('rejects one byte over, and accepts exactly 50 MB', async () => {
+    expect(await problem(ofDecodedSize(MAX_IMAGE_BYTES + 1))).toMatchObject({
       reason: 'PageSizeOutOfRange',
       detail: `${MAX_IMAGE_BYTES + 1} bytes is over the 50 MB limit`,
     })
-    expect(inspectImage(ofDecodedSize(MAX_IMAGE_BYTES))).toEqual({ kind: 'inline', format: 'png', width: 640, height: 480, bytes: MAX_IMAGE_BYTES })
+    expect(await inspectImage(ofDecodedSize(MAX_IMAGE_BYTES))).toEqual({ kind: 'inline', format: 'png', width: 640, height: 480, bytes: MAX_IMAGE_BYTES })
   })
 
-  it('computes the decoded size from the base64 length and padding', () => {
+  it('computes the decoded size from the base64 length and padding', async () => {
     for (const n of [33, 34, 35, 36, 1000, 1001, 1002]) {
       const bytes = Buffer.concat([png(640, 480).subarray(0, 33), Buffer.alloc(n - 33)])
-      expect(inspectImage(bytes.toString('base64'))).toMatchObject({ bytes: n })
-      expect(inspectImage(bytes.toString('base64').replace(/=+$/, ''))).toMatchObject({ bytes: n })
+      expect(await inspectImage(bytes.toString('base64'))).toMatchObject({ bytes: n })
+      expect(await inspectImage(bytes.toString('base64').replace(/=+$/, ''))).toMatchObject({ bytes: n })
     }
   })
 })

@@ -81,8 +81,12 @@ export const audioRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = 
           })
         else ask = askFromJson(request.body as TranscriptionBody)
         const answer = await createTranscription(ctx, caller(request), ask, isEuRequest(request.raw) ? 'eu' : null, requestOrigin(request))
-        reply.header('x-generation-id', answer.generationId)
-        return answer.result
+        // Bytes written as the schema would write them (transcription.service.ts: answerBody), sent piece by piece.
+        return (reply as FastifyReply)
+          .header('x-generation-id', answer.generationId)
+          .type('application/json; charset=utf-8')
+          .header('content-length', answer.body.byteLength)
+          .send(answer.body)
       },
     )
   })

@@ -1,13 +1,12 @@
-// Transcription: reads the audio's length and hashes it (media/audio-probe.ts, in a media worker
-// thread, after the account's other media jobs), bills its seconds, and writes what it says: the
-// text the emulator's own speech endpoint embedded in it, else nothing for silence, else sentences
-// seeded by the audio's hash, as long as the audio.
+// Transcription: reads the audio's length and hashes it (media/audio-probe.ts), writes what it says
+// (media/transcript.ts: the text the emulator's own speech endpoint embedded in it, else nothing for
+// silence, else sentences seeded by the audio's hash, as long as the audio, and for verbose_json its
+// timeline), each a media job run in a worker thread after the account's other media jobs unless it
+// is small, then bills its seconds and its text's tokens.
 import type { RequestOrigin } from '../../http/request-origin.ts'
+import { PiecesBody } from '../../core/buffers.ts'
 import { fieldError } from '../../core/errors.ts'
-import { loadFaker } from '../../core/faker.ts'
 import { priceUsd, nanosToUsd, usdToNanos } from '../../core/money.ts'
-import { createRng } from '../../core/rng.ts'
-import { countTokens, loadTokenizer } from '../../core/tokens.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { AuthContext } from '../caller.ts'
 import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
@@ -16,7 +15,7 @@ import { billAudio } from './audio.billing.ts'
 import { notATranscriptionModel } from './audio.errors.ts'
 import type { TranscriptionResult } from './audio.schemas.ts'
 import { AUDIO_FORMATS, type AudioFormat } from '../../media/audio-probe.ts'
-import { generatedText, timeline, wordsFor } from './transcript.ts'
+import type { Transcript } from '../../media/transcript.ts'
 
 /** Audio tokens reported per second of input (one per 100 ms, OpenAI's rate for audio input). */
 export const INPUT_TOKENS_PER_SECOND = 10
@@ -99,25 +98,34 @@ export async function createTranscription(
   ask: TranscriptionAsk,
   region: Region | null,
   origin: RequestOrigin,
-): Promise<{ generationId: string; result: TranscriptionResult }> {
+): Promise<{ generationId: string; body: PiecesBody }> {
   const model = transcriptionModel(ctx, ask.model)
   const language = languageOf(ask.language)
   // The audio goes to the worker (its buffer is handed over): a 400 for audio that is not what it says.
-  const probing = ctx.media.reserve(caller.account.id).run({
+  const probed = await ctx.media.reserve(caller.account.id).run({
     kind: 'audio-probe',
     audio: ask.audio,
     format: ask.format,
     field: ask.audioField,
     fixes: Object.fromEntries(AUDIO_FORMATS.map((format) => [format, ask.fixFormat(format)])) as Record<AudioFormat, string>,
   })
-  const [made, makeFaker] = await Promise.all([probing, loadFaker(), loadTokenizer()])
-  if (made.kind !== 'audio-probe') throw new Error(`a ${made.kind} came back for an audio probe`)
-  const { probed, digest } = made.value
-  const seconds = Math.max(0.001, round3(probed.seconds))
-  const text =
-    probed.embeddedText ?? (probed.silent ? '' : generatedText(makeFaker, createRng(ctx.config.seed, `stt:${model.id}:${digest}`), wordsFor(seconds)))
+  if (probed.kind !== 'audio-probe') throw new Error(`a ${probed.kind} came back for an audio probe`)
+  const { probed: audio, digest } = probed.value
+  const seconds = Math.max(0.001, round3(audio.seconds))
+  // A place of its own in the account's queue: the text of four hours is a third of a second's work.
+  const written = await ctx.media.reserve(caller.account.id).run({
+    kind: 'transcript',
+    said: audio.embeddedText ?? (audio.silent ? '' : null),
+    seconds,
+    seed: ctx.config.seed,
+    model: model.id,
+    digest,
+    timeline: ask.responseFormat === 'json' ? null : { temperature: ask.temperature ?? 0, words: ask.granularities.includes('word') },
+  })
+  if (written.kind !== 'transcript') throw new Error(`a ${written.kind} came back for a transcript`)
+  const transcript = written.value
   const inputTokens = Math.ceil(seconds * INPUT_TOKENS_PER_SECOND)
-  const outputTokens = countTokens(text)
+  const outputTokens = transcript.tokens
 
   const billed = billAudio(ctx, caller, model, region, {
     operation: 'audio.transcriptions',
@@ -135,18 +143,21 @@ export async function createTranscription(
     total_tokens: inputTokens + outputTokens,
     cost: nanosToUsd(billed.costNanos),
   }
-  if (ask.responseFormat === 'json') return { generationId: billed.id, result: { text, usage } }
-  const { segments, words } = timeline(text, seconds, ask.temperature ?? 0, createRng(ctx.config.seed, `stt-segments:${model.id}:${digest}`))
-  return {
-    generationId: billed.id,
-    result: {
-      task: 'transcribe',
-      language,
-      duration: seconds,
-      text,
-      segments,
-      ...(ask.granularities.includes('word') && { words }),
-      usage,
-    },
-  }
+  return { generationId: billed.id, body: answerBody(transcript, usage, ask.responseFormat === 'json' ? null : { language, duration: seconds }) }
+}
+
+/**
+ * The answer's bytes as the route's schema (TranscriptionResult) would write them: fast-json-stringify
+ * writes the required keys first (text, usage), then the optional ones, each group in the schema's
+ * order. The timeline is the JSON the job wrote: a 4-hour verbose transcript is 3 MB of it, which the
+ * emulator's thread would otherwise copy out of the worker as objects, serialize and encode again.
+ */
+export function answerBody(transcript: Transcript, usage: TranscriptionResult['usage'], verbose: { language: string; duration: number } | null): PiecesBody {
+  const { seconds, input_tokens, output_tokens, total_tokens, cost } = usage
+  const required = `{"text":${JSON.stringify(transcript.text)},"usage":${JSON.stringify({ seconds, input_tokens, output_tokens, total_tokens, cost })}`
+  if (verbose === null) return new PiecesBody([Buffer.from(`${required}}`)])
+  const head = `${required},"task":"transcribe","language":${JSON.stringify(verbose.language)},"duration":${JSON.stringify(verbose.duration)},"segments":`
+  const bytes = (json: Uint8Array): Buffer => Buffer.from(json.buffer, json.byteOffset, json.byteLength)
+  const words = transcript.words === null ? [] : [Buffer.from(',"words":'), bytes(transcript.words)]
+  return new PiecesBody([Buffer.from(head), transcript.segments === null ? Buffer.from('[]') : bytes(transcript.segments), ...words, Buffer.from('}')])
 }

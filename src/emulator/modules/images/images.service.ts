@@ -21,6 +21,7 @@ import { routeByPreferences, type ProviderPreferences, p50 } from '../catalog/ro
 import { bill } from '../ledger/ledger.service.ts'
 import { DEFAULT_JPEG_QUALITY, MEDIA_TYPES, type ImageFormat } from '../../media/image-encode.ts'
 import type { MediaTicket } from '../../media/media-queue.ts'
+import { isBase64, SLICE_CHARS, slices } from '../../media/slices.ts'
 import {
   ASPECT_RATIOS,
   formatFor,
@@ -185,8 +186,6 @@ function checkCount(model: CatalogModel, facts: ImageModelFacts, n: number): voi
 }
 
 const REFERENCE_HEAD = /^data:image\/(png|jpeg|jpg|webp);base64,/i
-const BASE64_RUN = /^[A-Za-z0-9+/]*$/
-const BASE64_END = /^[A-Za-z0-9+/]*={0,2}$/
 
 /** The first bytes of each image format a reference may be. */
 const MAGIC: readonly (readonly number[])[] = [
@@ -194,34 +193,6 @@ const MAGIC: readonly (readonly number[])[] = [
   [0xff, 0xd8, 0xff],
   [0x52, 0x49, 0x46, 0x46],
 ]
-
-/**
- * Characters checked or hashed between two turns of the event loop: a millisecond or two of work.
- * References are strings of the parsed body, which a worker thread would get only as a copy made here
- * (slower than the work: 450 ms for 67 MB), so they are read here, in slices.
- */
-const SLICE_CHARS = 1024 * 1024
-
-/** The slices of a long text, none ending between the two halves of a surrogate pair (they are hashed as UTF-8). */
-function* slices(text: string): Generator<string> {
-  for (let at = 0; at < text.length;) {
-    let end = Math.min(text.length, at + SLICE_CHARS)
-    const last = text.charCodeAt(end - 1)
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++
-    yield text.slice(at, end)
-    at = end
-  }
-}
-
-/** Whether a text is base64 (padding at the end only), read a slice at a time. */
-async function isBase64(text: string): Promise<boolean> {
-  for (let at = 0; at < text.length; at += SLICE_CHARS) {
-    if (at > 0) await nextTurn()
-    const end = at + SLICE_CHARS
-    if (!(end >= text.length ? BASE64_END : BASE64_RUN).test(text.slice(at, end))) return false
-  }
-  return true
-}
 
 /**
  * Reference images, checked (an http(s) URL as it is, never fetched; a data URL must hold a PNG,

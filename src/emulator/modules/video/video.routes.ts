@@ -84,7 +84,7 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext }> = async (
         validatorCompiler: vendorBodyValidator,
       },
       async (request) => {
-        const checked = validateCreate(operation, request.body as CreateBodies[typeof operation], video.fixtures.templates, {
+        const checked = await validateCreate(operation, request.body as CreateBodies[typeof operation], video.fixtures.templates, {
           own: ctx.ownAddresses,
           minKeyFrames: ctx.config.multiframeMinKeyFrames,
         })

@@ -159,9 +159,9 @@ interface Context {
 const given = <T>(value: T | null | undefined): Exclude<T, ''> | null =>
   value === undefined || value === null || value === '' ? null : (value as Exclude<T, ''>)
 
-function checkImage(value: string, field: string): InspectedImage {
+async function checkImage(value: string, field: string): Promise<InspectedImage> {
   try {
-    return inspectImage(value)
+    return await inspectImage(value)
   } catch (error) {
     if (error instanceof ImageProblem) {
       const message = error.reason === 'ImageFormatInvalid' ? `invalid image format: ${field}` : `page size out of range: ${field}`
@@ -171,7 +171,12 @@ function checkImage(value: string, field: string): InspectedImage {
   }
 }
 
-const readImages = (values: readonly string[]): InspectedImage[] => values.map((value, i) => checkImage(value, `images[${i}]`))
+/** The images in order: the first that is refused is the one named, as a long one is read in slices. */
+async function readImages(values: readonly string[]): Promise<InspectedImage[]> {
+  const images: InspectedImage[] = []
+  for (const [i, value] of values.entries()) images.push(await checkImage(value, `images[${i}]`))
+  return images
+}
 
 function callbackUrl(value: string | null | undefined, own: OwnAddresses | undefined): string | null {
   const text = given(value)
@@ -264,9 +269,9 @@ function offPeakRules(request: VideoRequest): VideoRequest {
 }
 
 /** img2video and start-end2video: the frame(s) decide the shape, so there is no aspect_ratio. */
-function fromFrames(operation: 'img2video' | 'start-end2video', body: CreateBodies['img2video' | 'start-end2video'], own: OwnAddresses | undefined) {
+async function fromFrames(operation: 'img2video' | 'start-end2video', body: CreateBodies['img2video' | 'start-end2video'], own: OwnAddresses | undefined) {
   const { rule, shared } = modelFields(operation, body, own)
-  const inspected = readImages(body.images)
+  const inspected = await readImages(body.images)
   if (operation === 'start-end2video') {
     const [first, last] = inspected as [InspectedImage, InspectedImage]
     if (first.kind === 'inline' && last.kind === 'inline') {
@@ -288,7 +293,7 @@ function fromFrames(operation: 'img2video' | 'start-end2video', body: CreateBodi
   })
 }
 
-const CHECKS: { [O in Operation]: (body: CreateBodies[O], context: Context) => VideoRequest } = {
+const CHECKS: { [O in Operation]: (body: CreateBodies[O], context: Context) => VideoRequest | Promise<VideoRequest> } = {
   text2video(body, { rules }) {
     const { rule, shared } = modelFields('text2video', body, rules.own)
     const duration = durationOf(body.duration, rule, shared.model)
@@ -303,12 +308,12 @@ const CHECKS: { [O in Operation]: (body: CreateBodies[O], context: Context) => V
     })
   },
 
-  reference2video(body, { rules }) {
+  async reference2video(body, { rules }) {
     const { rule, shared } = modelFields('reference2video', body, rules.own)
     // The schema asks for one at least; how many at most depends on the model.
     const max = rule.maxImages ?? 7
     if (body.images.length > max) throw countOutOfRange('images', countRange(1, max, IMAGES))
-    readImages(body.images)
+    await readImages(body.images)
     const duration = durationOf(body.duration, rule, shared.model)
     return offPeakRules({
       ...shared,
@@ -324,15 +329,16 @@ const CHECKS: { [O in Operation]: (body: CreateBodies[O], context: Context) => V
   img2video: (body, { rules }) => fromFrames('img2video', body, rules.own),
   'start-end2video': (body, { rules }) => fromFrames('start-end2video', body, rules.own),
 
-  multiframe(body, { rules }) {
+  async multiframe(body, { rules }) {
     const base = common(body, rules.own)
-    checkImage(body.start_image, 'start_image')
+    await checkImage(body.start_image, 'start_image')
     // The schema counts the key frames given; whether none at all will do is the setting's to say.
     if ((body.image_settings === undefined || body.image_settings === null) && rules.minKeyFrames > 0) throw lacking('image_settings')
-    const segments = (body.image_settings ?? []).map((setting, i) => {
-      checkImage(setting.key_image, `image_settings[${i}].key_image`)
-      return { prompt: given(setting.prompt), duration: setting.duration ?? SEGMENT.default, image: setting.key_image }
-    })
+    const segments: Array<{ prompt: string | null; duration: number; image: string }> = []
+    for (const [i, setting] of (body.image_settings ?? []).entries()) {
+      await checkImage(setting.key_image, `image_settings[${i}].key_image`)
+      segments.push({ prompt: given(setting.prompt), duration: setting.duration ?? SEGMENT.default, image: setting.key_image })
+    }
     return {
       operation: 'multiframe',
       model: body.model,
@@ -352,14 +358,14 @@ const CHECKS: { [O in Operation]: (body: CreateBodies[O], context: Context) => V
     }
   },
 
-  template2video(body, { templates, rules }) {
+  async template2video(body, { templates, rules }) {
     const base = common(body, rules.own)
     const name = body.template
     const template = templates.get(name)
     if (!template) throw invalid('template', `unknown template; see GET /router/v1/video/templates`)
     const { images_min: min, images_max: max } = template
     if (body.images.length < min || body.images.length > max) throw countOutOfRange('images', countRange(min, max, IMAGES))
-    readImages(body.images)
+    await readImages(body.images)
     const aspect = given(body.aspect_ratio)
     if (aspect !== null && !template.aspect_ratios.includes(aspect)) {
       throw invalid('aspect_ratio', `must be one of ${template.aspect_ratios.join(', ')} for ${name}`)
@@ -392,12 +398,12 @@ export async function checkCallbackTarget(request: Pick<VideoRequest, 'callback_
   if (issue !== null) throw invalid('callback_url', issue)
 }
 
-/** The checks after the schema's, and every default filled in: the request a task is made of. */
-export function validateCreate<O extends Operation>(
+/** The checks after the schema's, and every default filled in: the request a task is made of. Inline images are read in slices. */
+export async function validateCreate<O extends Operation>(
   operation: O,
   body: CreateBodies[O],
   templates: ReadonlyMap<string, Template>,
   rules: CreateRules,
-): VideoRequest {
+): Promise<VideoRequest> {
   return CHECKS[operation](body, { templates, rules })
 }

@@ -70,7 +70,7 @@ export class VideosService {
   async create(job: CreateJob): Promise<TaskRow> {
     const ctx = this.ctx
     const { model, spec } = this.videoModel(job.body.model)
-    const checked = checkVideoRequest(job.body, spec, ctx.ownAddresses)
+    const checked = await checkVideoRequest(job.body, spec, ctx.ownAddresses)
     await checkCallbackTarget(checked.callback_url, ctx.ownAddresses)
     const costNanos = videoCostNanos(spec, checked.duration, checked.generate_audio)
     ctx.services.ratelimit.admit(job.caller.key.hash, job.caller.account.id, ctx.clock.now())

@@ -41,7 +41,7 @@ function sizeShape(size: string): { resolution: string; aspect_ratio: string } {
 /** The head of an inline audio or video reference (`data:audio/mpeg;base64`), by kind. */
 const DATA_URI_HEAD = { audio: /^data:(audio\/[a-z0-9.+-]+);base64$/i, video: /^data:(video\/[a-z0-9.+-]+);base64$/i } as const
 
-function mediaUrl(value: string, field: string, kind: 'image' | 'audio' | 'video'): string {
+async function mediaUrl(value: string, field: string, kind: 'image' | 'audio' | 'video'): Promise<string> {
   if (/^https?:\/\//i.test(value)) {
     if (value.length > MAX_URL) throw fieldError(field, `must be at most ${MAX_URL} characters`)
     if (!URL.canParse(value)) throw fieldError(field, 'is not a valid URL')
@@ -51,7 +51,7 @@ function mediaUrl(value: string, field: string, kind: 'image' | 'audio' | 'video
     throw fieldError(field, `must be an http(s) URL or a data: URI of ${kind === 'image' ? 'a PNG, JPEG or WebP image' : `base64 ${kind}`}`)
   if (kind === 'image') {
     try {
-      const image = inspectImage(value)
+      const image = await inspectImage(value)
       return image.kind === 'inline' ? `(inline ${image.format} image, ${image.width}x${image.height}, ${image.bytes} bytes)` : value
     } catch (error) {
       if (error instanceof ImageProblem) throw fieldError(field, error.detail)
@@ -65,9 +65,11 @@ function mediaUrl(value: string, field: string, kind: 'image' | 'audio' | 'video
   return `(inline ${mime[1]!.toLowerCase()}, ${value.length - comma - 1} base64 characters)`
 }
 
-function frameImages(body: VideoGenerationBody, spec: VideoModelFixture): CheckedVideoRequest['frame_images'] {
+/** The frames in order: the first that is refused is the one named, as a long one is read in slices. */
+async function frameImages(body: VideoGenerationBody, spec: VideoModelFixture): Promise<CheckedVideoRequest['frame_images']> {
   const seen = new Set<string>()
-  return (body.frame_images ?? []).map((frame, i) => {
+  const frames: CheckedVideoRequest['frame_images'] = []
+  for (const [i, frame] of (body.frame_images ?? []).entries()) {
     if (!spec.supported_frame_images.includes(frame.frame_type)) {
       const allowed = spec.supported_frame_images
       throw fieldError(
@@ -77,20 +79,23 @@ function frameImages(body: VideoGenerationBody, spec: VideoModelFixture): Checke
     }
     if (seen.has(frame.frame_type)) throw fieldError(`frame_images[${i}].frame_type`, `repeats ${frame.frame_type}: give each frame once`)
     seen.add(frame.frame_type)
-    return { frame_type: frame.frame_type, url: mediaUrl(frame.image_url.url, `frame_images[${i}].image_url.url`, 'image') }
-  })
+    frames.push({ frame_type: frame.frame_type, url: await mediaUrl(frame.image_url.url, `frame_images[${i}].image_url.url`, 'image') })
+  }
+  return frames
 }
 
-function inputReferences(body: VideoGenerationBody, spec: VideoModelFixture): CheckedVideoRequest['input_references'] {
+async function inputReferences(body: VideoGenerationBody, spec: VideoModelFixture): Promise<CheckedVideoRequest['input_references']> {
   const references = body.input_references ?? []
   if (references.length > spec.max_input_references)
     throw fieldError('input_references', `must have at most ${spec.max_input_references} item${spec.max_input_references === 1 ? '' : 's'} for ${spec.id}`)
-  return references.map((reference, i) => {
+  const checked: CheckedVideoRequest['input_references'] = []
+  for (const [i, reference] of references.entries()) {
     const part = reference[reference.type]
     if (!part) throw fieldError(`input_references[${i}].${reference.type}`, `is required (the reference's type is ${reference.type})`)
     const kind = reference.type === 'image_url' ? 'image' : reference.type === 'audio_url' ? 'audio' : 'video'
-    return { type: reference.type, url: mediaUrl(part.url, `input_references[${i}].${reference.type}.url`, kind) }
-  })
+    checked.push({ type: reference.type, url: await mediaUrl(part.url, `input_references[${i}].${reference.type}.url`, kind) })
+  }
+  return checked
 }
 
 function callbackUrl(value: string | undefined, own: OwnAddresses): string | null {
@@ -112,8 +117,8 @@ export async function checkCallbackTarget(value: string | null, own: OwnAddresse
   if (issue !== null) throw fieldError('callback_url', issue)
 }
 
-/** Checks a create body against its model (found in the catalog and the fixture already). */
-export function checkVideoRequest(body: VideoGenerationBody, spec: VideoModelFixture, own: OwnAddresses): CheckedVideoRequest {
+/** Checks a create body against its model (found in the catalog and the fixture already); inline images are read in slices. */
+export async function checkVideoRequest(body: VideoGenerationBody, spec: VideoModelFixture, own: OwnAddresses): Promise<CheckedVideoRequest> {
   for (const field of ['creativity', 'upscale_factor'] as const) {
     if (body[field] !== undefined) throw fieldError(field, `is for video upscaling models only; ${spec.id} generates video`)
   }
@@ -145,6 +150,9 @@ export function checkVideoRequest(body: VideoGenerationBody, spec: VideoModelFix
   if (!spec.supported_aspect_ratios.includes(aspectRatio as never))
     throw fieldError('aspect_ratio', `must be ${oneOf(spec.supported_aspect_ratios)} for ${spec.id} (got ${aspectRatio})`)
 
+  // In the order they were checked in when all were at once: frames, references, the callback.
+  const frames = await frameImages(body, spec)
+  const references = await inputReferences(body, spec)
   return {
     model: spec.id,
     prompt,
@@ -155,8 +163,8 @@ export function checkVideoRequest(body: VideoGenerationBody, spec: VideoModelFix
     seed: body.seed ?? null,
     // The document: the endpoint's generate_audio capability, false if not set.
     generate_audio: body.generate_audio ?? spec.generate_audio ?? false,
-    frame_images: frameImages(body, spec),
-    input_references: inputReferences(body, spec),
+    frame_images: frames,
+    input_references: references,
     callback_url: callbackUrl(body.callback_url, own),
   }
 }

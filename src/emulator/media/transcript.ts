@@ -2,10 +2,11 @@
 // drawn from a faker seeded by the audio's hash, as many words as the audio is long (150 words a
 // minute); segments and words are timed by where their characters fall in the text, spread evenly over
 // the audio's length (for the emulator's own speech, where each character lasts the same, the timing
-// is exact).
-import type { MakeFaker } from '../../core/faker.ts'
-import type { Rng } from '../../core/rng.ts'
-import { tokenizerNow } from '../../core/tokens.ts'
+// is exact). Four hours of audio are 36,000 words, a third of a second to write and 3 MB of timeline
+// as JSON: the transcript is a media job (jobs.ts), written in a worker thread unless it is short.
+import { loadFaker, type MakeFaker } from '../core/faker.ts'
+import { createRng, type Rng } from '../core/rng.ts'
+import { countTokens, loadTokenizer, tokenizerNow } from '../core/tokens.ts'
 
 /** Words spoken per second (150 a minute). */
 export const WORDS_PER_SECOND = 2.5
@@ -118,4 +119,48 @@ export function timeline(text: string, seconds: number, temperature: number, rng
     if (ends || tooLong || next === undefined) close(i)
   })
   return { segments, words }
+}
+
+/** A transcription's text and, for verbose_json, its timeline, from what the probe read of the audio: plain data. */
+export interface TranscriptJob {
+  kind: 'transcript'
+  /** The text the audio is known to say (the emulator's own speech; '' for silence); null: sentences drawn for it. */
+  said: string | null
+  /** The audio's length: how many words are drawn, and the timeline's scale. */
+  seconds: number
+  /** What the drawn text and the segments' figures are seeded by: the emulator's seed, the model and the audio's SHA-256. */
+  seed: number
+  model: string
+  digest: string
+  /** verbose_json: the segments, and the words when asked; null for json. */
+  timeline: { temperature: number; words: boolean } | null
+}
+
+export interface Transcript {
+  text: string
+  /** The text's cl100k tokens. */
+  tokens: number
+  /** The segments and words as JSON arrays in UTF-8 (as the answer's schema writes them), or null when not asked. */
+  segments: Uint8Array | null
+  words: Uint8Array | null
+}
+
+/** Characters a drawn word takes, its space included (the faker's sentences average six). */
+const CHARS_PER_WORD = 6
+
+/** About how long a job's text is, to tell a short one from a long one before it is written. */
+export const transcriptChars = (job: TranscriptJob): number => job.said?.length ?? wordsFor(job.seconds) * CHARS_PER_WORD
+
+export async function writeTranscript(job: TranscriptJob): Promise<Transcript> {
+  const [makeFaker] = await Promise.all([loadFaker(), loadTokenizer()])
+  const text = job.said ?? generatedText(makeFaker, createRng(job.seed, `stt:${job.model}:${job.digest}`), wordsFor(job.seconds))
+  const transcript: Transcript = { text, tokens: countTokens(text), segments: null, words: null }
+  if (job.timeline === null) return transcript
+  const { segments, words } = timeline(text, job.seconds, job.timeline.temperature, createRng(job.seed, `stt-segments:${job.model}:${job.digest}`))
+  // Their keys are in the schema's order already: the JSON is what the route's serializer would write,
+  // as bytes, which leave a worker without a copy and are sent as they are.
+  const utf8 = new TextEncoder()
+  transcript.segments = utf8.encode(JSON.stringify(segments))
+  if (job.timeline.words) transcript.words = utf8.encode(JSON.stringify(words))
+  return transcript
 }

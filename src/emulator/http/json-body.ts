@@ -57,17 +57,21 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** A JSON body as it arrived: what the journal keeps, rather than the parsed objects. */
     bodyText: string | null
+    /** The bytes of a body sent without a declared length (chunked), as read: what the journal sizes it by. */
+    bodyBytes: number | null
   }
 }
 
 export function installJsonParser(app: FastifyInstance, limit = MAX_JSON_DEPTH): void {
   const parse = app.getDefaultJsonParser('error', 'error')
   app.decorateRequest('bodyText', null)
+  app.decorateRequest('bodyBytes', null)
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string // parseAs: 'string'
     if (mayNestDeeperThan(text, limit) && nestsDeeperThan(text, limit)) return done(nestedTooDeep(limit), undefined)
     request.bodyText = text
+    if (request.headers['content-length'] === undefined) request.bodyBytes = Buffer.byteLength(text)
     void parse(request, text, done)
   })
 }

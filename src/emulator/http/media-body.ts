@@ -532,6 +532,7 @@ function readMediaBody(
     setImmediate(() => {
       const { text, value, error: malformed } = read.finish(parse)
       request.bodyText = text
+      request.bodyBytes = read.received
       if (malformed) return done(malformed)
       done(null, { text, value })
     })

@@ -380,7 +380,8 @@ export class Journal {
     if (!j || j.recorded) return
     j.recorded = true
     const payload = j.payload
-    const requestBytes = Number(request.headers['content-length'] ?? 0)
+    // A chunked body declares no length: its size is what its reader counted, so a large one is noted, never copied.
+    const requestBytes = request.bodyBytes ?? Number(request.headers['content-length'] ?? 0)
     const responseBytes =
       payload instanceof RecordedStream
         ? payload.sentBytes

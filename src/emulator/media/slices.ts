@@ -20,12 +20,16 @@ export function* slices(text: string): Generator<string> {
 
 const BASE64_RUN = /^[A-Za-z0-9+/]*$/
 
-/** Whether a text is base64: its alphabet, then at most two `=` of padding; read a slice at a time. */
-export async function isBase64(text: string): Promise<boolean> {
-  const end = text.endsWith('==') ? text.length - 2 : text.endsWith('=') ? text.length - 1 : text.length
+/** Whether the first `end` characters of a text all match `run` (a `^[...]*$` class), read a slice at a time. */
+export async function allMatch(text: string, run: RegExp, end = text.length): Promise<boolean> {
   for (let at = 0; at < end; at += SLICE_CHARS) {
     if (at > 0) await nextTurn()
-    if (!BASE64_RUN.test(text.slice(at, Math.min(end, at + SLICE_CHARS)))) return false
+    if (!run.test(text.slice(at, Math.min(end, at + SLICE_CHARS)))) return false
   }
   return true
+}
+
+/** Whether a text is base64: its alphabet, then at most two `=` of padding; read a slice at a time. */
+export function isBase64(text: string): Promise<boolean> {
+  return allMatch(text, BASE64_RUN, text.endsWith('==') ? text.length - 2 : text.endsWith('=') ? text.length - 1 : text.length)
 }

@@ -3,6 +3,9 @@
 // at once, as json and as verbose_json with words, beside another account's heartbeat. The answers are
 // what the transcript module writes for that audio, wherever it was written.
 import { createHash } from 'node:crypto'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadFaker } from '../../../src/emulator/core/faker.ts'
 import { createRng } from '../../../src/emulator/core/rng.ts'
@@ -10,6 +13,7 @@ import { MAX_AUDIO_SECONDS } from '../../../src/emulator/media/audio-probe.ts'
 import { generatedText, wordsFor } from '../../../src/emulator/media/transcript.ts'
 import { listeningEmulator } from '../../helpers/emulator.ts'
 import { anotherAccountKey, withHeartbeat } from '../../helpers/heartbeat.ts'
+import { postManyFromChild } from '../../helpers/post-many.ts'
 import { flacHeader, STT } from './audio-helpers.ts'
 
 const RATE = 48_000
@@ -73,4 +77,34 @@ describe('transcripts in the media workers', () => {
       }
     },
   )
+})
+
+describe('base64 audio at the JSON bound', () => {
+  it('is checked and read beside another account’s heartbeat that waits less than 500 ms', { timeout: 60_000 }, async () => {
+    const emu = await listeningEmulator()
+    const other = await anotherAccountKey(emu.url)
+    // 30 MB of FLAC as JSON base64 (40 MB of text), its header saying 30 seconds: most of the bytes are its frames.
+    const audio = Buffer.concat([flacHeader(RATE, RATE * 30, 7), Buffer.alloc(30 * 1024 * 1024, 1)])
+    const bodyPath = join(mkdtempSync(join(tmpdir(), 'stt-json-')), 'body.json')
+    writeFileSync(bodyPath, JSON.stringify({ model: STT, input_audio: { data: audio.toString('base64'), format: 'flac' } }))
+    // Sent from a process of its own: the client's work of writing 40 MB is not the emulator's.
+    const { result, heartbeat } = await withHeartbeat(
+      emu.url,
+      () =>
+        postManyFromChild({
+          url: `${emu.url}/api/v1/audio/transcriptions`,
+          headers: { authorization: `Bearer ${emu.keys.standard}`, 'content-type': 'application/json' },
+          bodyPath,
+          count: 2,
+        }),
+      {},
+      { key: other },
+    )
+    expect(heartbeat.failures).toEqual([])
+    expect(heartbeat.slowestMs).toBeLessThan(500)
+    for (const answer of result) {
+      expect(answer.status).toBe(200)
+      expect(answer.body.usage).toMatchObject({ seconds: 30 })
+    }
+  })
 })

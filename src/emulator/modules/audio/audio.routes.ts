@@ -79,7 +79,7 @@ export const audioRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = 
           throw new ApiError(400, 'Request body is required: JSON with input_audio, or a multipart/form-data form with file', {
             metadata: { field: 'body', location: 'body' },
           })
-        else ask = askFromJson(request.body as TranscriptionBody)
+        else ask = await askFromJson(request.body as TranscriptionBody)
         const answer = await createTranscription(ctx, caller(request), ask, isEuRequest(request.raw) ? 'eu' : null, requestOrigin(request))
         // Bytes written as the schema would write them (transcription.service.ts: answerBody), sent piece by piece.
         return (reply as FastifyReply)

@@ -100,10 +100,10 @@ const transcriptionFields = {
 export const TranscriptionBody = Type.Object({
   ...transcriptionFields,
   input_audio: Type.Object({
-    // Not maxLength, which counts every character of a 43 MB string again in JavaScript (90 ms): the body's
-    // reader bounds it as it arrives (transcription.input.ts: TRANSCRIPTION_MEDIA), in the area's words.
+    // Neither maxLength nor minLength, which count every character of a 43 MB string again in JavaScript
+    // (90 ms): the body's reader bounds it as it arrives (transcription.input.ts: TRANSCRIPTION_MEDIA), in
+    // the area's words, and askFromJson refuses it empty.
     data: Type.String({
-      minLength: 1,
       description: `Base64 of the audio (raw bytes, not a data URI), at most ${MAX_BASE64_CHARS} characters: ${MAX_JSON_AUDIO_BYTES / 1024 / 1024} MB decoded`,
     }),
     format: Type.String({ minLength: 1, maxLength: 32, description: 'wav, pcm (16-bit mono at 24 kHz), mp3, flac, ogg or m4a' }),

@@ -11,10 +11,12 @@ import { compileCheck } from '../../http/validation.ts'
 import { fileTooLarge, malformedForm } from './audio.errors.ts'
 import { MAX_BASE64_CHARS, MAX_JSON_AUDIO_BYTES, MAX_UPLOAD_BYTES, TranscriptionFormFields, type TranscriptionBody } from './audio.schemas.ts'
 import { FORMAT_LIST, formatNamed, formatOfUpload, sniff, type AudioFormat } from '../../media/audio-probe.ts'
+import { allMatch } from '../../media/slices.ts'
 import type { TranscriptionAsk } from './transcription.service.ts'
 
-/** Base64 in either alphabet, with line breaks allowed (as `base64` writes it), padded or not. */
-const BASE64 = /^[A-Za-z0-9+/_\-\r\n ]*={0,2}[\r\n ]*$/
+/** Base64 in either alphabet, with line breaks allowed (as `base64` writes it), padded or not: its run, then its tail. */
+const BASE64_RUN = /^[A-Za-z0-9+/_\-\r\n ]*$/
+const BASE64_TAIL = /={0,2}[\r\n ]*$/
 
 function namedFormat(name: string, field: string): AudioFormat {
   const format = formatNamed(name)
@@ -31,10 +33,13 @@ export const TRANSCRIPTION_MEDIA: MediaBody = {
   otherBytes: 64 * 1024,
 }
 
-export function askFromJson(body: TranscriptionBody): TranscriptionAsk {
+/** The JSON request's ask; its audio (up to 43 MB of base64) is checked a slice at a time, other requests answered between. */
+export async function askFromJson(body: TranscriptionBody): Promise<TranscriptionAsk> {
   const { data, format } = body.input_audio
+  if (data.length === 0) throw fieldError('input_audio.data', 'must not be empty')
   if (data.startsWith('data:')) throw fieldError('input_audio.data', 'must be base64 of the raw bytes, not a data URI')
-  if (!BASE64.test(data)) throw fieldError('input_audio.data', 'is not valid base64')
+  const tail = BASE64_TAIL.exec(data.slice(-256))!
+  if (!(await allMatch(data, BASE64_RUN, data.length - tail[0].length))) throw fieldError('input_audio.data', 'is not valid base64')
   const audio = Buffer.from(data, 'base64')
   if (audio.length > MAX_JSON_AUDIO_BYTES) throw audioTooLong('input_audio.data')
   return {

@@ -19,9 +19,27 @@ function refuseDeclaredOver(limit: number): preParsingHookHandler {
   }
 }
 
+/** A route's body limit, as docs/limits.md lists it. */
+export interface RouteBodyLimit {
+  method: string
+  url: string
+  limit: number
+}
+
+const bodyLimits = new WeakMap<FastifyInstance, RouteBodyLimit[]>()
+
+/** The body limit of every route of `app` that takes a body, in the order they were registered. */
+export const routeBodyLimits = (app: FastifyInstance): readonly RouteBodyLimit[] => bodyLimits.get(app) ?? []
+
 /** Every route registered after this (in `app` and its scopes) refuses a body declared over its `bodyLimit` (else `defaultLimit`). */
 export function refuseOversizedDeclarations(app: FastifyInstance, defaultLimit: number): void {
+  const listed: RouteBodyLimit[] = []
+  bodyLimits.set(app, listed)
   app.addHook('onRoute', (route) => {
-    if (takesBody(route)) addRouteHook(route, 'preParsing', refuseDeclaredOver(route.bodyLimit ?? defaultLimit), true)
+    if (!takesBody(route)) return
+    const limit = route.bodyLimit ?? defaultLimit
+    addRouteHook(route, 'preParsing', refuseDeclaredOver(limit), true)
+    for (const method of Array.isArray(route.method) ? route.method : [route.method])
+      if (WRITE_METHODS.has(method)) listed.push({ method, url: route.url, limit })
   })
 }

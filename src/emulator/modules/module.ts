@@ -15,6 +15,7 @@ import type { Clock, DueSource } from '../core/clock.ts'
 import type { EmulatorEventBus } from '../core/events.ts'
 import type { Ids } from '../core/ids.ts'
 import type { StateOwner, StateRegistry } from '../core/lifecycle.ts'
+import type { Limit } from '../core/limits.ts'
 import type { MediaQueue } from '../media/media-queue.ts'
 import type { OwnAddresses } from '../http/own-addresses.ts'
 import type { DB } from '../store/db.ts'
@@ -66,6 +67,8 @@ export interface EmulatorModule<Name extends string = string> {
   state?(ctx: EmulatorContext): readonly StateOwner[]
   /** Work it has due on the clock (deliveries, task steps, charges). */
   due?(ctx: EmulatorContext): readonly DueSource[]
+  /** The bounds it keeps on what it is sent and what it stores, as docs/limits.md lists them (npm run docs:limits). */
+  readonly limits?: readonly Limit[]
   /** Its gateway routes, under /api/v1, authenticated, journaled and faulted by their `config`. */
   readonly gateway?: ModuleRoutes
   /** Its video router routes, under /router/v1, in the vendor's envelope. */

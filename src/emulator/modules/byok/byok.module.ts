@@ -3,11 +3,12 @@
 import { Type } from 'typebox'
 import { checkBounds, uuidIds } from '../../core/lifecycle.ts'
 import { Nullable } from '../../http/schemas.ts'
+import type { Limit } from '../../core/limits.ts'
 import { defineModule } from '../module.ts'
 import { byokAdminRoutes } from './byok.admin.ts'
 import { byokState, createByokRepo, type ByokRepo } from './byok.repo.ts'
 import { byokRoutes } from './byok.routes.ts'
-import { MAX_ACCOUNT_CREDENTIALS, MAX_TOTAL_CREDENTIALS } from './byok.schemas.ts'
+import { MAX_ACCOUNT_CREDENTIALS, MAX_KEY_LENGTH, MAX_TOTAL_CREDENTIALS } from './byok.schemas.ts'
 import { paysWithOwnKey, type ByokQuestion } from './byok.service.ts'
 
 export interface ByokService extends ByokRepo {
@@ -23,8 +24,16 @@ declare module '../module.ts' {
 
 const StringList = Nullable(Type.Array(Type.String()))
 
+/** What this area bounds (docs/limits.md). */
+const LIMITS: readonly Limit[] = [
+  { what: 'Provider credentials per account', value: MAX_ACCOUNT_CREDENTIALS, unit: 'items', beyond: '409 naming the limit' },
+  { what: 'Provider credentials in all', value: MAX_TOTAL_CREDENTIALS, unit: 'items', beyond: '409 naming the limit' },
+  { what: 'Characters of a provider key', value: MAX_KEY_LENGTH, unit: 'characters', beyond: '400 naming `key`' },
+]
+
 export const byokModule = defineModule({
   name: 'byok',
+  limits: LIMITS,
   needs: ['accounts', 'catalog', 'keys', 'workspaces'],
   create: (ctx) => {
     const repo = createByokRepo(ctx.db)

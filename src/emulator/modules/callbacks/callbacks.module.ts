@@ -1,9 +1,10 @@
 // Callback deliveries: the outbox of task notifications, delivered (and retried) on the clock.
 import { uuidIds } from '../../core/lifecycle.ts'
+import type { Limit } from '../../core/limits.ts'
 import { defineModule } from '../module.ts'
 import { callbacksAdminRoutes } from './callbacks.admin.ts'
 import { callbacksState, createCallbacksRepo, type CallbacksRepo } from './callbacks.repo.ts'
-import { createCallbackDispatcher, type CallbackDispatcher } from './callbacks.service.ts'
+import { createCallbackDispatcher, MAX_ATTEMPTS_PER_TASK, type CallbackDispatcher } from './callbacks.service.ts'
 
 export interface CallbacksService extends CallbacksRepo {
   readonly dispatcher: CallbackDispatcher
@@ -15,8 +16,19 @@ declare module '../module.ts' {
   }
 }
 
+/** What this area bounds (docs/limits.md). */
+const LIMITS: readonly Limit[] = [
+  {
+    what: "Delivery attempts for one task's callbacks, redeliveries included",
+    value: MAX_ATTEMPTS_PER_TASK,
+    unit: 'requests',
+    beyond: 'no more attempts; a redelivery asked for is a 429',
+  },
+]
+
 export const callbacksModule = defineModule({
   name: 'callbacks',
+  limits: LIMITS,
   needs: ['keys', 'journal'],
   create: (ctx) => {
     const repo = createCallbacksRepo(ctx.db)

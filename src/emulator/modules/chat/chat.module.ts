@@ -1,6 +1,8 @@
 // Chat and text completions: generations, per-account chat fixtures and the engine's run-time settings.
 import { uuidIds } from '../../core/lifecycle.ts'
+import type { Limit } from '../../core/limits.ts'
 import { defineModule } from '../module.ts'
+import { MAX_CHOICES, MAX_MESSAGES, MAX_TOOLS } from './chat.schemas.ts'
 import { ChatFixtureAnswer, ChatFixtureMatch } from './chat-fixtures.schemas.ts'
 import { checkImportedFixture } from './chat-fixtures.service.ts'
 import { chatAdminRoutes } from './chat.admin.ts'
@@ -8,7 +10,7 @@ import { chatFixturesState, createChatFixturesRepo, type ChatFixturesRepo } from
 import { createGenerationsRepo, generationsState, type GenerationsRepo } from './chat.repo.ts'
 import { createPacer, type Pacer } from './chat.pace.ts'
 import { chatRoutes } from './chat.routes.ts'
-import { SchemaFiller } from './schema-filler.ts'
+import { FILL_MS, SchemaFiller } from './schema-filler.ts'
 import { createAnswerCache, type AnswerCache } from './answer-cache.ts'
 import { chatSettingsState, createChatSettings, type ChatSettingsHolder } from './chat.settings.ts'
 
@@ -31,8 +33,22 @@ declare module '../module.ts' {
   }
 }
 
+/** What this area bounds (docs/limits.md). */
+const LIMITS: readonly Limit[] = [
+  { what: 'Messages in one chat or text completion', value: MAX_MESSAGES, unit: 'items', beyond: '400 naming `messages`' },
+  { what: 'Tools in one request', value: MAX_TOOLS, unit: 'items', beyond: '400 naming `tools`' },
+  { what: 'Choices in one request (`n`)', value: MAX_CHOICES, unit: 'items', beyond: '400 naming `n`' },
+  {
+    what: "Generating the values of one request's JSON Schemas (structured outputs, tool arguments), in a worker",
+    value: FILL_MS,
+    unit: 'ms',
+    beyond: '400 naming the schema: could not be filled within the time',
+  },
+]
+
 export const chatModule = defineModule({
   name: 'chat',
+  limits: LIMITS,
   needs: ['accounts', 'catalog', 'ratelimit', 'faults', 'ledger', 'images', 'journal', 'recordings', 'generations'],
   create: (ctx) => ({
     generations: createGenerationsRepo(ctx.db, ctx.ids),

@@ -1,12 +1,13 @@
 // Generation content and feedback: the prompt and answer of each text generation (kept by the text
 // engine as it records the generation), and the feedback given on a generation.
 import { checkBounds, textBytes } from '../../core/lifecycle.ts'
+import type { Limit } from '../../core/limits.ts'
 import { defineModule } from '../module.ts'
 import { generationsAdminRoutes } from './generations.admin.ts'
 import { createGenerationsContentRepo, generationsContentState } from './generations.repo.ts'
 import { generationsRoutes } from './generations.routes.ts'
 import { ContentInput, MAX_ACCOUNT_CONTENT_BYTES, MAX_ACCOUNT_CONTENTS, MAX_TOTAL_CONTENT_BYTES, MAX_TOTAL_CONTENTS } from './generations.schemas.ts'
-import { createGenerationsService, type GenerationsService } from './generations.service.ts'
+import { createGenerationsService, MAX_INPUT_CHARS, MAX_OUTPUT_CHARS, type GenerationsService } from './generations.service.ts'
 
 declare module '../module.ts' {
   interface Services {
@@ -14,8 +15,24 @@ declare module '../module.ts' {
   }
 }
 
+/** What this area bounds (docs/limits.md). */
+const LIMITS: readonly Limit[] = [
+  {
+    what: 'Text generations whose content (prompt and answer) one account keeps, the newest',
+    value: MAX_ACCOUNT_CONTENTS,
+    unit: 'items',
+    beyond: 'older content is dropped (the generation and its usage stay); reading it is a 404 saying so',
+  },
+  { what: 'Bytes of content one account keeps, the newest', value: MAX_ACCOUNT_CONTENT_BYTES, unit: 'bytes', beyond: 'older content is dropped, as above' },
+  { what: 'Text generations whose content is kept in all', value: MAX_TOTAL_CONTENTS, unit: 'items', beyond: 'older content is dropped, as above' },
+  { what: 'Bytes of content kept in all', value: MAX_TOTAL_CONTENT_BYTES, unit: 'bytes', beyond: 'older content is dropped, as above' },
+  { what: "Characters of one generation's input kept", value: MAX_INPUT_CHARS, unit: 'characters', beyond: 'the rest is cut, saying how much' },
+  { what: "Characters of one generation's answer kept", value: MAX_OUTPUT_CHARS, unit: 'characters', beyond: 'the rest is cut, saying how much' },
+]
+
 export const generationsModule = defineModule({
   name: 'generations',
+  limits: LIMITS,
   needs: ['accounts', 'chat'],
   create: (ctx) => createGenerationsService(createGenerationsContentRepo(ctx.db)),
   state: (ctx) => {

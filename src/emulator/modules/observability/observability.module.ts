@@ -2,6 +2,7 @@
 // workspace to its enabled destinations as a trace, through the callbacks engine.
 import { Type } from 'typebox'
 import { checkBounds, importRowError, uuidIds } from '../../core/lifecycle.ts'
+import type { Limit } from '../../core/limits.ts'
 import { defineModule } from '../module.ts'
 import { TYPE_SPECS } from './destination-types.ts'
 import { observabilityAdminRoutes } from './observability.admin.ts'
@@ -17,8 +18,16 @@ declare module '../module.ts' {
   }
 }
 
+/** What this area bounds (docs/limits.md). */
+const LIMITS: readonly Limit[] = [
+  { what: "Destinations of one type per workspace (the real gateway's bound)", value: MAX_PER_TYPE, unit: 'items', beyond: '409 naming the limit' },
+  { what: 'Destinations per account', value: MAX_ACCOUNT_DESTINATIONS, unit: 'items', beyond: '409 naming the limit' },
+  { what: 'Destinations in all', value: MAX_TOTAL_DESTINATIONS, unit: 'items', beyond: '409 naming the limit' },
+]
+
 export const observabilityModule = defineModule({
   name: 'observability',
+  limits: LIMITS,
   needs: ['accounts', 'byok', 'callbacks', 'workspaces'],
   create: (ctx) => {
     const repo = createDestinationsRepo(ctx.db)

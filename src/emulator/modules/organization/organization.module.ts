@@ -1,6 +1,7 @@
 // The organization's directory: its members (the accounts area's), its SCIM groups (a directory made
 // from the seed per account) and the mappings that give a group a role in a workspace.
 import { checkBounds, uuidIds } from '../../core/lifecycle.ts'
+import type { Limit } from '../../core/limits.ts'
 import { defineModule } from '../module.ts'
 import { createOrganizationRepo, organizationState, type OrganizationRepo } from './organization.repo.ts'
 import { organizationRoutes } from './organization.routes.ts'
@@ -18,8 +19,15 @@ declare module '../module.ts' {
   }
 }
 
+/** What this area bounds (docs/limits.md). */
+const LIMITS: readonly Limit[] = [
+  { what: 'SCIM group mappings per account', value: MAX_ACCOUNT_MAPPINGS, unit: 'items', beyond: '409 naming the limit' },
+  { what: 'SCIM group mappings in all', value: MAX_TOTAL_MAPPINGS, unit: 'items', beyond: '409 naming the limit' },
+]
+
 export const organizationModule = defineModule({
   name: 'organization',
+  limits: LIMITS,
   needs: ['accounts', 'workspaces'],
   create: (ctx) => {
     const mappings = createOrganizationRepo(ctx.db)

@@ -2,6 +2,7 @@
 // the text APIs' requests that name them (the hook is installed on the gateway scope by build-app.ts).
 import type { FastifyInstance } from 'fastify'
 import { checkBounds, importRowError, textBytes, uuidIds } from '../../core/lifecycle.ts'
+import type { Limit } from '../../core/limits.ts'
 import { defineModule } from '../module.ts'
 import { presetsAdminRoutes } from './presets.admin.ts'
 import { installPresetsHook } from './presets.hook.ts'
@@ -33,8 +34,26 @@ declare module '../module.ts' {
   }
 }
 
+/** What this area bounds (docs/limits.md). */
+const LIMITS: readonly Limit[] = [
+  { what: 'Presets per account', value: MAX_PRESETS, unit: 'items', beyond: '400 naming the limit' },
+  { what: 'Presets in all', value: MAX_TOTAL_PRESETS, unit: 'items', beyond: '400 naming the limit' },
+  { what: 'Versions of one preset', value: MAX_VERSIONS, unit: 'items', beyond: '400 naming the limit' },
+  { what: "Versions of all of one account's presets", value: MAX_ACCOUNT_VERSIONS, unit: 'items', beyond: '400 naming the limit' },
+  { what: 'Versions in all', value: MAX_TOTAL_VERSIONS, unit: 'items', beyond: '400 naming the limit' },
+  { what: "Characters of a preset's system prompt", value: MAX_SYSTEM_PROMPT_CHARS, unit: 'characters', beyond: '400 naming it' },
+  {
+    what: "Bytes of one account's prompts and settings, every version",
+    value: MAX_ACCOUNT_PRESET_BYTES,
+    unit: 'bytes',
+    beyond: '400 naming the used, new and limit bytes',
+  },
+  { what: "Bytes of every account's prompts and settings", value: MAX_TOTAL_PRESET_BYTES, unit: 'bytes', beyond: '400 naming the limit' },
+]
+
 export const presetsModule = defineModule({
   name: 'presets',
+  limits: LIMITS,
   needs: ['accounts', 'catalog', 'chat', 'messages', 'responses', 'workspaces'],
   create: (ctx) => {
     const repo = createPresetsRepo(ctx.db)

@@ -8,7 +8,9 @@ import { onMissOf } from '../../config.ts'
 import type { OnMiss } from '../../core/types.ts'
 import type { RecordedTextAnswer, TextAsk } from '../chat/text-engine.ts'
 import type { EmulatorContext } from '../module.ts'
+import type { Limit } from '../../core/limits.ts'
 import { defineModule } from '../module.ts'
+import { MAX_DEPTH, MAX_FILE_BYTES, MAX_FILES, MAX_FOLDER_BYTES } from './recordings.files.ts'
 import { recordingsAdminRoutes } from './recordings.admin.ts'
 import type { RecordingView } from './recordings.schemas.ts'
 import { noRecording, problemLine, RecordingsError, reloadRefused } from './recordings.errors.ts'
@@ -126,8 +128,22 @@ function createRecordings(ctx: EmulatorContext): RecordingsService {
   }
 }
 
+/** What this area bounds (docs/limits.md). */
+const LIMITS: readonly Limit[] = [
+  {
+    what: 'Bytes of one recording file, written or read (an upstream answer larger than this is relayed, not saved)',
+    value: MAX_FILE_BYTES,
+    unit: 'bytes',
+    beyond: '--record relays it and says why in the journal and the log; --replay refuses the file, naming it',
+  },
+  { what: 'Recording files in one folder', value: MAX_FILES, unit: 'items', beyond: '--record stops saving (saying why); --replay refuses the folder' },
+  { what: "Bytes of one folder's recordings", value: MAX_FOLDER_BYTES, unit: 'bytes', beyond: 'as above' },
+  { what: 'Folders deep under the replay folder', value: MAX_DEPTH, unit: 'levels', beyond: 'deeper folders are not read' },
+]
+
 export const recordingsModule = defineModule({
   name: 'recordings',
+  limits: LIMITS,
   needs: ['audio', 'catalog', 'chat', 'journal', 'ledger', 'messages', 'ratelimit', 'responses'],
   create: createRecordings,
   state: (ctx) => [

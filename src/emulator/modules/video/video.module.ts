@@ -1,8 +1,10 @@
 // The video router: asynchronous tasks that advance on the clock, their media, and the admin API. The
 // gateway's own video jobs (modules/videos) are tasks of this engine too.
 import { importRowError } from '../../core/lifecycle.ts'
+import type { Limit } from '../../core/limits.ts'
 import { defineModule } from '../module.ts'
-import { GATEWAY_OPERATION, StoredTaskRequest } from './video.schemas.ts'
+import { MAX_IMAGE_BYTES } from '../../media/image-inspect.ts'
+import { GATEWAY_OPERATION, MAX_KEYFRAMES, MAX_PAYLOAD, MAX_PROMPT, StoredTaskRequest } from './video.schemas.ts'
 import { videoAdminRoutes } from './video.admin.ts'
 import { videoRoutes } from './video.routes.ts'
 import { loadVideoFixtures, VideoService } from './video.service.ts'
@@ -13,8 +15,17 @@ declare module '../module.ts' {
   }
 }
 
+/** What this area bounds (docs/limits.md). */
+const LIMITS: readonly Limit[] = [
+  { what: 'Bytes of one inline image (decoded)', value: MAX_IMAGE_BYTES, unit: 'bytes', beyond: '400 `PageSizeOutOfRange` naming it, as it arrives' },
+  { what: 'Characters of a prompt', value: MAX_PROMPT, unit: 'characters', beyond: '400 `FieldInvalid` naming `prompt`' },
+  { what: "Characters of a task's `payload`", value: MAX_PAYLOAD, unit: 'characters', beyond: '400 `FieldInvalid` naming `payload`' },
+  { what: 'Key frames of a multiframe task', value: MAX_KEYFRAMES, unit: 'items', beyond: '400 `FieldInvalid` naming `image_settings`' },
+]
+
 export const videoModule = defineModule({
   name: 'video',
+  limits: LIMITS,
   needs: ['ratelimit', 'callbacks', 'journal', 'ledger'],
   create: (ctx) => new VideoService(ctx, loadVideoFixtures(ctx.config.fixtures)),
   state: (ctx) => [

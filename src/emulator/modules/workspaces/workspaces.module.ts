@@ -2,6 +2,7 @@
 // and their members; the service other areas check a `workspace_id` with.
 import { Type } from 'typebox'
 import { checkBounds, uuidIds } from '../../core/lifecycle.ts'
+import type { Limit } from '../../core/limits.ts'
 import { defineModule } from '../module.ts'
 import { workspacesAdminRoutes } from './workspaces.admin.ts'
 import { workspacesState } from './workspaces.repo.ts'
@@ -15,8 +16,15 @@ declare module '../module.ts' {
   }
 }
 
+/** What this area bounds (docs/limits.md). */
+const LIMITS: readonly Limit[] = [
+  { what: 'Workspaces an account adds (its default one not counted)', value: MAX_ACCOUNT_WORKSPACES, unit: 'items', beyond: '409 naming the limit' },
+  { what: 'Workspaces added in all', value: MAX_TOTAL_WORKSPACES, unit: 'items', beyond: '409 naming the limit' },
+]
+
 export const workspacesModule = defineModule({
   name: 'workspaces',
+  limits: LIMITS,
   needs: ['accounts', 'catalog'],
   create: (ctx) => createWorkspacesService(ctx),
   state: (ctx) => [

@@ -2,7 +2,7 @@
 // is refused in its area's words as its characters come in, the rest of a body past its budget is a
 // 413 naming where, nesting past 64 levels a 400; each in the envelope of its API, with nothing stored.
 // Bodies within the bounds are answered as before (the areas' own tests). The stalls and the memory of
-// these refusals are measured apart from the client's own work, in a CLI process: cli/refused-bodies.test.ts.
+// these refusals are measured apart from the client's own work, in a CLI process: cli/refused-bodies.load.test.ts.
 import { describe, expect, it } from 'vitest'
 import { MAX_BASE64_CHARS } from '../../../src/emulator/modules/audio/audio.schemas.ts'
 import { MAX_FILE_BASE64_CHARS } from '../../../src/emulator/modules/files/files.schemas.ts'

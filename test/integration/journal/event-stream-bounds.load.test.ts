@@ -107,7 +107,7 @@ describe('the admin event stream under many subscribers', () => {
     }
     const held = () => clients.map((c) => sides.get(c.localPort!)!)
     // Each one is attached (its stream's head and first frames were written)...
-    await expect.poll(() => held().every((s) => s !== undefined && s.bytesWritten > 0)).toBe(true)
+    await expect.poll(() => held().every((s) => s !== undefined && s.bytesWritten > 0), { timeout: 10_000 }).toBe(true)
     // ...and backed up: data waits in the server's buffer, the kernel's being full.
     let mostHeld = 0
     const sample = () => {

@@ -108,6 +108,12 @@ export interface StateOwner {
   /** What an imported row of each of its tables must be. */
   readonly imports?: Readonly<Record<string, RowRules>>
   /**
+   * The rows of its tables an export carries, by table, as an SQL condition (the rest are left out):
+   * for rows of a write still under way, which no reader of the state finds yet and an import would
+   * refuse (a file's parts before its row), so a write is wholly in a document or wholly out.
+   */
+  readonly exportsOnly?: Readonly<Record<string, string>>
+  /**
    * Reads a document exported before a migration that changed its tables (its `schema_version` is
    * `from`): given every table of the document, answers them in today's shape, before anything is
    * checked (a table it moved rows into included). Throws importRowError for a row it cannot read.

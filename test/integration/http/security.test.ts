@@ -235,7 +235,7 @@ describe('body limits per route', () => {
     ['embeddings', '/api/v1/embeddings', 32, 'standard'],
     ['video creation', '/router/v1/video/ent/v2/img2video', 200, 'standard'],
     ['catalog extension', '/_emulator/api/catalog/models', 32, undefined],
-    ['state import', '/_emulator/api/import', 256, undefined],
+    ['state import', '/_emulator/api/import', 2048, undefined],
   ] as const)("%s: 413 over %s MB, in the API's envelope, naming the limit", async (_name, path, megabytes, key) => {
     const emu = await listeningEmulator()
     const res = await announce(emu.url, path, megabytes * MB + 1, key && emu.keys[key])

@@ -132,6 +132,8 @@ export function filesState(db: DB, writes: FileWrites): StateOwner {
       files: { check: checkImportedFile, checkAll: checkImportedRoom },
       file_parts: { check: checkImportedPart, checkAll: checkParts },
     },
+    // The parts of an upload still being written (its row comes last) are no file yet.
+    exportsOnly: { file_parts: 'file_id IN (SELECT id FROM files)' },
     mints: fileIdKinds().map(({ storage, kind }) => ({ kind, table: 'files', column: 'id', idOf: (ids, label) => fileIdOf(storage, ids, label) })),
   }
 }

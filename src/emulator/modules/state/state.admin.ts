@@ -1,13 +1,15 @@
 // Admin side of state export and import (under /_emulator/api): the whole state as one JSON
-// document (downloaded, or written atomically to a file), and a document imported back in its place.
+// document (downloaded as a stream, or streamed atomically to a file), and a document imported back in
+// its place.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { EmulatorContext } from '../module.ts'
-import { exportState, exportStateToFile, importState } from './state.ts'
+import { exportStateToFile, exportStream } from './state.export.ts'
+import { importState } from './state.ts'
 import { data, ErrorEnvelope, OpenObject, Shape } from '../../http/schemas.ts'
-
-/** A state with a long history is large; an import takes up to 256 MB. */
-const IMPORT_BODY_LIMIT = 256 * 1024 * 1024
+import { MAX_JSON_DEPTH } from '../../http/json-body.ts'
+import { installStateDocumentParser } from './state.parse.ts'
+import { IMPORT_BODY_LIMIT, MAX_IMPORT_VALUE_BYTES } from './state.bounds.ts'
 
 const ExportFileBody = Type.Object({ path: Type.String({ minLength: 1 }) })
 
@@ -21,8 +23,10 @@ export const stateAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
   app.get(
     '/export',
     { config: { operation: 'admin.state.export' }, schema: { response: { 200: EXPORT_DOCUMENT, '4xx': ErrorEnvelope } } },
-    async (_request, reply) =>
-      reply.type('application/json').header('content-disposition', 'attachment; filename="emulator-state.json"').send(exportState(ctx)),
+    async (_request, reply) => {
+      const document = await exportStream(ctx)
+      return reply.type('application/json; charset=utf-8').header('content-disposition', 'attachment; filename="emulator-state.json"').send(document)
+    },
   )
 
   app.post(
@@ -36,17 +40,21 @@ export const stateAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
     }),
   )
 
-  app.post(
-    '/import',
-    {
-      config: { operation: 'admin.state.import' },
-      schema: {
-        response: data(Shape({ imported: Type.Boolean(), tables: Type.Record(Type.String(), Type.Integer(), { description: 'Rows imported, by table' }) })),
+  // In a scope of its own: its JSON body is read as it arrives (state.parse.ts), never as one text.
+  await app.register(async (scope) => {
+    installStateDocumentParser(scope, { valueBytes: MAX_IMPORT_VALUE_BYTES, depth: MAX_JSON_DEPTH })
+    scope.post(
+      '/import',
+      {
+        config: { operation: 'admin.state.import' },
+        schema: {
+          response: data(Shape({ imported: Type.Boolean(), tables: Type.Record(Type.String(), Type.Integer(), { description: 'Rows imported, by table' }) })),
+        },
+        bodyLimit: IMPORT_BODY_LIMIT,
       },
-      bodyLimit: IMPORT_BODY_LIMIT,
-    },
-    async (request) => ({
-      data: { imported: true, tables: importState(ctx, request.body) },
-    }),
-  )
+      async (request) => ({
+        data: { imported: true, tables: await importState(ctx, request.body) },
+      }),
+    )
+  })
 }

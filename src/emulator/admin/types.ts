@@ -23,7 +23,7 @@ import type {
   CreateChatFixtureBody,
   TestChatFixtureBody,
   UpdateChatFixtureBody,
-} from '../modules/chat/chat-fixtures.schemas.ts'
+} from '../modules/text/fixtures.schemas.ts'
 import type { ActivityItem, ActivityQuery as ActivityQuerySchema } from '../modules/activity/activity.schemas.ts'
 import type { GuardrailObject, KeyAssignmentObject, MemberAssignmentObject } from '../modules/guardrails/guardrails.schemas.ts'
 
@@ -131,7 +131,7 @@ export interface StreamEvents extends EmulatorEvents {
 // ---- Types owned by their areas, re-exported for the testing helper and the inspector ----------
 
 export type { FaultRule, FaultPreset } from '../faults/faults.schemas.ts'
-export type { ChatFixture, ChatFixtureTest } from '../modules/chat/chat-fixtures.schemas.ts'
+export type { ChatFixture, ChatFixtureTest } from '../modules/text/fixtures.schemas.ts'
 export type { JournalEntry, JournalSummary } from '../journal/journal.schemas.ts'
 export type { ChargeStatus, Charge } from '../modules/credits/credits.schemas.ts'
 export type { VideoTaskOutcome, VideoCreation, VideoTask } from '../modules/video/video.schemas.ts'

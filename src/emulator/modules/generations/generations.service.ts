@@ -5,8 +5,8 @@
 // the transaction that records the generation.
 import { textBytes } from '../../core/lifecycle.ts'
 import { redact } from '../../core/redact.ts'
-import type { Answer } from '../chat/chat.answer.ts'
-import type { Message } from '../chat/chat.input.ts'
+import type { Answer } from '../text/text.answer.ts'
+import type { Message } from '../text/text.input.ts'
 import type { GenerationView } from '../chat/chat.repo.ts'
 import type { ContentRow, ContentTotals, GenerationsContentRepo } from './generations.repo.ts'
 import {

@@ -9,7 +9,7 @@
 import { createRequire } from 'node:module'
 import type { Counter as CounterClass, Gauge as GaugeClass, Histogram as HistogramClass, Registry as RegistryClass } from 'prom-client'
 import { NANOS_PER_USD } from '../../core/money.ts'
-import { ANSWER_CACHE_CHARS } from '../chat/answer-cache.ts'
+import { ANSWER_CACHE_CHARS } from '../text/answer-cache.ts'
 import { vectorCacheStats } from '../embeddings/vector-cache.ts'
 import type { EmulatorContext } from '../module.ts'
 import { createMetricsRepo, type MetricsRepo } from './metrics.repo.ts'
@@ -169,7 +169,7 @@ export function createMetricsService(ctx: EmulatorContext): MetricsService {
     journalLimit.set({ part: 'media' }, journal.media_limit_bytes)
 
     const vectors = vectorCacheStats()
-    cacheBytes.set({ cache: 'chat_answers' }, ctx.services.chat.answers.chars() * BYTES_PER_CHAR)
+    cacheBytes.set({ cache: 'chat_answers' }, ctx.services.text.answers.chars() * BYTES_PER_CHAR)
     cacheLimit.set({ cache: 'chat_answers' }, ANSWER_CACHE_CHARS * BYTES_PER_CHAR)
     cacheBytes.set({ cache: 'embedding_vectors' }, vectors.bytes)
     cacheLimit.set({ cache: 'embedding_vectors' }, vectors.limit_bytes)

@@ -5,7 +5,7 @@
 // before the engine writes anything, and the answer-length setting is part of the key.
 // Bounded by characters (keys and answers); the least recently used entries go first.
 import type { MakeFaker } from '../../core/faker.ts'
-import { writeAnswers, type Answer, type AnswerRequest } from './chat.answer.ts'
+import { writeAnswers, type Answer, type AnswerRequest } from './text.answer.ts'
 import type { SchemaFiller } from './schema-filler.ts'
 
 /** Characters the cache holds at most, keys included (about twice as many bytes). */

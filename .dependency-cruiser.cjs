@@ -38,6 +38,22 @@ module.exports = {
       },
     },
     {
+      name: 'text-engine-imports-no-surface-nor-source',
+      comment:
+        'The text engine (modules/text) knows its surfaces (chat, Responses, Messages) and answer sources (recordings) only as they register with it (text.ports.ts): it imports none of their folders.',
+      severity: 'error',
+      from: { path: '^src/emulator/modules/text/' },
+      to: { path: '^src/emulator/modules/(chat|responses|messages|recordings)/' },
+    },
+    {
+      name: 'recordings-and-presets-import-no-text-surface',
+      comment:
+        "Record and replay and presets work on every text surface through what is registered with the text engine and what routes declare (config.text, recordable, presettable): they import no surface's folder. (chat.repo.ts is the generations table's, until it moves to modules/generations.)",
+      severity: 'error',
+      from: { path: '^src/emulator/modules/(recordings|presets)/' },
+      to: { path: '^src/emulator/modules/(chat|responses|messages)/', pathNot: '^src/emulator/modules/chat/chat[.]repo[.]ts$' },
+    },
+    {
       name: 'emulator-is-headless',
       comment: 'The emulator never imports the desktop app (Electron main or the renderer).',
       severity: 'error',

@@ -1,6 +1,6 @@
 // The emulator's sources as the architecture tests read them: every file, each module's folder, the
-// strings of a file (comments left out) and the files it imports (type imports included), parsed
-// with swc rather than matched line by line.
+// strings of a file (parsed with swc, so comments are left out) and the files it imports (type
+// imports included).
 import { parseSync } from '@swc/core'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
@@ -46,18 +46,15 @@ export function stringsOf(source: string): string[] {
   return strings
 }
 
+/** What a file imports or re-exports (type imports too), statically or by `import()`. */
+const IMPORT = /(?:^|[\n;])\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]|(?:^|[\n;])\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g
+
 /** The files of src/ a file imports or re-exports, type imports and dynamic imports included. */
 export function importsOf(file: string): string[] {
   const out: string[] = []
-  walk(parseSync(readFileSync(file, 'utf8'), { syntax: 'typescript' }), (node) => {
-    const type = node['type']
-    let source: unknown
-    if (type === 'ImportDeclaration' || type === 'ExportAllDeclaration' || type === 'ExportNamedDeclaration')
-      source = (node['source'] as Node | null)?.['value']
-    if (type === 'CallExpression' && (node['callee'] as Node)['type'] === 'Import')
-      source = ((node['arguments'] as Node[])[0]?.['expression'] as Node)?.['value']
-    if (type === 'TsImportType') source = (node['argument'] as Node)['value']
-    if (typeof source === 'string' && source.startsWith('.')) out.push(resolve(dirname(file), source))
-  })
+  for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+    const source = match[1] ?? match[2] ?? match[3]!
+    if (source.startsWith('.')) out.push(resolve(dirname(file), source))
+  }
   return out
 }

@@ -149,10 +149,11 @@ function compareWithGolden(entries: Entry[]): void {
 }
 
 /**
- * Fields that measure the machine, not the emulator: the journal's real time and durations, and how long
- * the upstream took to answer a recording (all read from the wall clock, different on every run).
+ * Fields that measure the machine, not the emulator: the journal's real time and durations, how long
+ * the upstream took to answer a recording (all read from the wall clock, different on every run), and
+ * the validators of a file served from the package (a video's cover: its mtime is the checkout's).
  */
-const MEASURED = new Set(['wall_time', 'duration_ms', 'upstream_ms', 'latency_ms'])
+const MEASURED = new Set(['wall_time', 'duration_ms', 'upstream_ms', 'latency_ms', 'last-modified', 'etag'])
 
 const withoutMeasured = (value: unknown): unknown =>
   Array.isArray(value)

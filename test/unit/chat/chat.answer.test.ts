@@ -1,4 +1,4 @@
-// Chat answers written directly (chat.answer.ts), from an AnswerRequest built as prepareChat builds
+// Chat answers written directly (text.answer.ts), from an AnswerRequest built as prepareChat builds
 // one: the same request gives the same answer, anything that seeds it gives another; text echoes the
 // user's key words and is cut at max tokens or a stop sequence; tool calls and structured outputs take
 // their value from the schema filler and are cut the same way.

@@ -1,4 +1,4 @@
-// Answers are a pure function of what they are written from (chat.answer.ts: the seed, the model and
+// Answers are a pure function of what they are written from (text.answer.ts: the seed, the model and
 // the request), so a request asked again (a test suite's, a retry's, a benchmark's) takes the answers
 // written the first time instead of writing them again: faker, the tokenizer and the schema worker are
 // most of a generated answer's cost. Nothing else decides an answer: fixtures and recordings answer

@@ -2,7 +2,7 @@
 // frames (chat's `data:` chunks, the Responses API's and the Messages API's named events), and this
 // file sends them. With --chat-speed above 0 the first token waits for the endpoint's latency and the
 // rest follow at its throughput, scaled by the setting (in virtual time while the clock is frozen:
-// chat.pace.ts); at 0 (the default) everything is sent at once: in one write when it is small, else in
+// text.pace.ts); at 0 (the default) everything is sent at once: in one write when it is small, else in
 // writes of about WRITE_CHARS that wait for the client to take them (no answer is built as one string).
 // A stream fault breaks the answer part way: with a status, the surface's error frame and the end;
 // without, the connection closes. Either way what was sent is what is billed.

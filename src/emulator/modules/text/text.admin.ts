@@ -1,4 +1,4 @@
-// The chat area's admin routes under /_emulator/api: the engine's settings (answer lengths, stream
+// The text engine's admin routes under /_emulator/api (still under /chat, as the API names them): the engine's settings (answer lengths, stream
 // speed), an account's chat fixtures (list, add, clear, and try a request against them), and one
 // fixture by id (read, change or move, delete). Each fixture explains itself in one sentence.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'

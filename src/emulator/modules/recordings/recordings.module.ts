@@ -3,7 +3,6 @@
 // --on-miss says (a generated answer, the --upstream gateway's, or an error), and the upstream's answers
 // are saved with --record. The recordings live in memory: `times` counts per process, a reset gives
 // the uses back, and no table holds them.
-import type { FastifyInstance } from 'fastify'
 import { onMissOf } from '../../config.ts'
 import type { OnMiss } from '../../core/types.ts'
 import type { RecordedTextAnswer, TextAsk } from '../chat/text-engine.ts'
@@ -40,8 +39,6 @@ export interface RecordingsService {
   reload(): Promise<void>
   /** Gives every recording its uses back (a reset of the emulator's state). */
   restoreUses(): void
-  /** Attaches the hook to the recorded operations of the gateway scope (none when nothing is configured). */
-  install(app: FastifyInstance): void
   close(): void
 }
 
@@ -119,7 +116,6 @@ function createRecordings(ctx: EmulatorContext): RecordingsService {
     },
     list: () => set.list(),
     reload,
-    install: (app) => installRecordingsHook(app, ctx),
     restoreUses: () => set.restoreUses(),
     close() {
       closed = true
@@ -155,5 +151,8 @@ export const recordingsModule = defineModule({
       },
     },
   ],
+  // Last, just before the handler: after the faults (a rule answers before any replay) and after the
+  // authentication's own preHandler (a revoked key is refused first). None attached when nothing is configured.
+  hooks: [{ stage: 'preHandler', order: 10, install: installRecordingsHook }],
   admin: recordingsAdminRoutes,
 })

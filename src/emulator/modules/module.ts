@@ -16,6 +16,7 @@ import type { EmulatorEventBus } from '../core/events.ts'
 import type { Ids } from '../core/ids.ts'
 import type { StateOwner, StateRegistry } from '../core/lifecycle.ts'
 import type { Limit } from '../core/limits.ts'
+import type { Setting } from '../core/settings.ts'
 import type { MediaQueue } from '../media/media-queue.ts'
 import type { OwnAddresses } from '../http/own-addresses.ts'
 import type { DB } from '../store/db.ts'
@@ -82,6 +83,12 @@ export interface EmulatorModule<Name extends string = string> {
   state?(ctx: EmulatorContext): readonly StateOwner[]
   /** Work it has due on the clock (deliveries, task steps, charges). */
   due?(ctx: EmulatorContext): readonly DueSource[]
+  /**
+   * Its part of the configuration (flags, environment, config file keys): its `<area>.config.ts`, which
+   * config.ts merges into the one settings table (`--help`, docs/configuration.md); a test checks that
+   * every setting is the kernel's or one module's.
+   */
+  readonly config?: readonly Setting[]
   /** The bounds it keeps on what it is sent and what it stores, as docs/limits.md lists them (npm run docs:limits). */
   readonly limits?: readonly Limit[]
   /** Its hooks on the gateway's requests (the journal, presets, faults, replay): build-app.ts installs them by stage and order. */

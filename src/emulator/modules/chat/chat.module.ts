@@ -13,6 +13,7 @@ import { chatRoutes } from './chat.routes.ts'
 import { FILL_MS, SchemaFiller } from './schema-filler.ts'
 import { createAnswerCache, type AnswerCache } from './answer-cache.ts'
 import { chatSettingsState, createChatSettings, type ChatSettingsHolder } from './chat.settings.ts'
+import { CHAT_CONFIG } from './chat.config.ts'
 
 export interface ChatService {
   generations: GenerationsRepo
@@ -48,6 +49,7 @@ const LIMITS: readonly Limit[] = [
 
 export const chatModule = defineModule({
   name: 'chat',
+  config: CHAT_CONFIG,
   limits: LIMITS,
   needs: ['accounts', 'catalog', 'ratelimit', 'faults', 'ledger', 'images', 'journal', 'recordings', 'generations'],
   create: (ctx) => ({

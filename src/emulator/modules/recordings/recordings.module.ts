@@ -3,7 +3,6 @@
 // --on-miss says (a generated answer, the --upstream gateway's, or an error), and the upstream's answers
 // are saved with --record. The recordings live in memory: `times` counts per process, a reset gives
 // the uses back, and no table holds them.
-import { onMissOf } from '../../config.ts'
 import type { OnMiss } from '../../core/types.ts'
 import type { RecordedTextAnswer, TextAsk } from '../chat/text-engine.ts'
 import type { EmulatorContext } from '../module.ts'
@@ -13,6 +12,7 @@ import { MAX_DEPTH, MAX_FILE_BYTES, MAX_FILES, MAX_FOLDER_BYTES } from './record
 import { recordingsAdminRoutes } from './recordings.admin.ts'
 import type { RecordingView } from './recordings.schemas.ts'
 import { noRecording, problemLine, RecordingsError, reloadRefused } from './recordings.errors.ts'
+import { RECORDINGS_CONFIG, onMissOf } from './recordings.config.ts'
 import { installRecordingsHook } from './recordings.hook.ts'
 import type { RawOperation } from './recordings.normal.ts'
 import { loadFolder, loadFolderAsync, rawAnswerOf, RecordingSet, textAnswerOf, watchFolder, type RecordedRawAnswer } from './recordings.store.ts'
@@ -139,6 +139,7 @@ const LIMITS: readonly Limit[] = [
 
 export const recordingsModule = defineModule({
   name: 'recordings',
+  config: RECORDINGS_CONFIG,
   limits: LIMITS,
   needs: ['audio', 'catalog', 'chat', 'journal', 'ledger', 'messages', 'ratelimit', 'responses'],
   create: createRecordings,

@@ -1,8 +1,9 @@
-// Fault rules: errors, latency and broken streams injected into gateway requests (the hook is
-// installed on the gateway scope by build-app.ts), and their admin API.
+// Fault rules: errors, latency and broken streams injected into gateway requests (a gateway hook,
+// faults.hook.ts), and their admin API.
 import { importRowError, uuidIds } from '../core/lifecycle.ts'
 import { defineModule } from '../modules/module.ts'
 import { faultsAdminRoutes } from './faults.admin.ts'
+import { installFaults } from './faults.hook.ts'
 import { createFaultsRepo, faultsState, type FaultsRepo } from './faults.ts'
 import { FaultAction, FaultMatch } from './faults.schemas.ts'
 
@@ -14,6 +15,8 @@ declare module '../modules/module.ts' {
 
 export const faultsModule = defineModule({
   name: 'faults',
+  // The journal notes which rule answered a request.
+  needs: ['journal'],
   create: (ctx) => createFaultsRepo(ctx.db),
   state: (ctx) => [
     {
@@ -31,5 +34,8 @@ export const faultsModule = defineModule({
       mints: [uuidIds('fault', 'fault_rules')],
     },
   ],
+  // After presets (order 10), so a rule matches the model a preset chose; before validation and the
+  // handler, so a faulted request changes no state.
+  hooks: [{ stage: 'preValidation', order: 20, install: (scope, ctx) => installFaults(scope, ctx, ctx.services.journal) }],
   admin: faultsAdminRoutes,
 })

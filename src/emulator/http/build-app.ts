@@ -8,10 +8,9 @@ import { createRng } from '../core/rng.ts'
 import type { EmulatorContext } from '../modules/module.ts'
 import { MODULES } from '../modules/index.ts'
 import { adminRoutes, type AdminHooks } from '../admin/admin.routes.ts'
-import { installFaults } from '../faults/faults.hook.ts'
 import { installAdminGuard } from './admin-guard.ts'
-import { installAuth } from './auth.ts'
 import { installFrameGuard } from './frame-guard.ts'
+import { gatewayHooks } from './gateway-hooks.ts'
 import { installCors } from './cors.ts'
 import { refuseNonCanonicalPaths, ROUTED_PARAM_LENGTH, routableUrl } from './canonical-path.ts'
 import { installErrorHandling, installNotFound, sendError, toApiError } from './error-handler.ts'
@@ -150,16 +149,11 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks): FastifyInstan
   app.register(async function emulatedApis(api) {
     declareArea(api, 'gateway')
     installCors(api, ctx, [API_PREFIX, ROUTER_PREFIX])
-    // The journal, authentication and faults attach to each route of this scope that needs them (by
-    // its config), in this order: the journal first, so a request refused by authentication is
-    // recorded too. The admin API and the UI are outside the scope: never journaled nor faulted.
-    ctx.services.journal.install(api)
-    installAuth(api, ctx)
-    // A request naming a preset gets it applied before the faults see its model (presets.hook.ts).
-    ctx.services.presets.install(api)
-    installFaults(api, ctx, ctx.services.journal)
-    // Record and replay on the recorded operations, after the faults (none attached when nothing is configured).
-    ctx.services.recordings.install(api)
+    // The gateway's stages: each hook attaches to the routes of this scope whose config asks for it, in
+    // the order of stage (onRequest, preValidation, preHandler) and order the modules declare
+    // (http/gateway-hooks.ts): the journal, authentication, presets, faults, replay. The admin API and
+    // the UI are outside the scope: never journaled nor faulted.
+    for (const { hook } of gatewayHooks(MODULES)) hook.install(api, ctx)
     for (const module of MODULES) if (module.gateway) api.register(named(module.gateway), { prefix: API_PREFIX, ctx })
     api.register(
       async function videoRouter(router) {

@@ -1,21 +1,22 @@
 // The module contract. One area of the emulator (accounts, chat, video...) is one folder whose
 // `<area>.module.ts` declares, in one place, everything the rest of the emulator needs to know of it:
 // its name, the service it offers the other areas (created from the kernel), the state it owns
-// (tables, run-time settings, reset and import rules), its work due on the clock, and its routes on
-// the gateway, the video router and the admin API. `modules/index.ts` lists the modules in order;
+// (tables, run-time settings, reset and import rules), its work due on the clock, its hooks on the
+// gateway's requests, and its routes on the gateway, the video router and the admin API. `modules/index.ts` lists the modules in order;
 // the context, the clock and the app are built by walking that list. A new area is a folder, one
 // line there, and its migration.
 //
 // Services are typed by declaration merging: a module adds its own entry to `Services` beside its
 // definition (`declare module '../module.ts' { interface Services { accounts: AccountsService } }`),
 // so this file imports no area and no area imports another's files to reach its service.
-import type { FastifyPluginAsync } from 'fastify'
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import type { EmulatorConfig } from '../config.ts'
 import type { Clock, DueSource } from '../core/clock.ts'
 import type { EmulatorEventBus } from '../core/events.ts'
 import type { Ids } from '../core/ids.ts'
 import type { StateOwner, StateRegistry } from '../core/lifecycle.ts'
 import type { Limit } from '../core/limits.ts'
+import type { Setting } from '../core/settings.ts'
 import type { MediaQueue } from '../media/media-queue.ts'
 import type { OwnAddresses } from '../http/own-addresses.ts'
 import type { DB } from '../store/db.ts'
@@ -50,6 +51,21 @@ export interface EmulatorContext extends Kernel {
 /** Routes of a module, registered with the context in the scope (and under the prefix) it names. */
 export type ModuleRoutes = FastifyPluginAsync<{ ctx: EmulatorContext }>
 
+/** The phases of a gateway request at which hooks are installed, in the order a request meets them. */
+export const GATEWAY_STAGES = ['onRequest', 'preValidation', 'preHandler'] as const
+export type GatewayStage = (typeof GATEWAY_STAGES)[number]
+
+/**
+ * A hook on the gateway scope (attached, from an onRoute hook, to the routes whose `config` asks for
+ * it). Hooks are installed by stage, then by `order` (lowest first); a hook may also attach to later
+ * phases (the journal's onSend and onResponse), where it keeps its place in that order.
+ */
+export interface GatewayHook {
+  readonly stage: GatewayStage
+  readonly order: number
+  install(scope: FastifyInstance, ctx: EmulatorContext): void
+}
+
 export interface EmulatorModule<Name extends string = string> {
   /** Its folder's name, and the key of its service in `Services`. */
   readonly name: Name
@@ -67,8 +83,16 @@ export interface EmulatorModule<Name extends string = string> {
   state?(ctx: EmulatorContext): readonly StateOwner[]
   /** Work it has due on the clock (deliveries, task steps, charges). */
   due?(ctx: EmulatorContext): readonly DueSource[]
+  /**
+   * Its part of the configuration (flags, environment, config file keys): its `<area>.config.ts`, which
+   * config.ts merges into the one settings table (`--help`, docs/configuration.md); a test checks that
+   * every setting is the kernel's or one module's.
+   */
+  readonly config?: readonly Setting[]
   /** The bounds it keeps on what it is sent and what it stores, as docs/limits.md lists them (npm run docs:limits). */
   readonly limits?: readonly Limit[]
+  /** Its hooks on the gateway's requests (the journal, presets, faults, replay): build-app.ts installs them by stage and order. */
+  readonly hooks?: readonly GatewayHook[]
   /** Its gateway routes, under /api/v1, authenticated, journaled and faulted by their `config`. */
   readonly gateway?: ModuleRoutes
   /** Its video router routes, under /router/v1, in the vendor's envelope. */

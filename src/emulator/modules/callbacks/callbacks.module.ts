@@ -5,6 +5,7 @@ import { defineModule } from '../module.ts'
 import { callbacksAdminRoutes } from './callbacks.admin.ts'
 import { callbacksState, createCallbacksRepo, type CallbacksRepo } from './callbacks.repo.ts'
 import { createCallbackDispatcher, MAX_ATTEMPTS_PER_TASK, type CallbackDispatcher } from './callbacks.service.ts'
+import { CALLBACKS_CONFIG } from './callbacks.config.ts'
 
 export interface CallbacksService extends CallbacksRepo {
   readonly dispatcher: CallbackDispatcher
@@ -28,6 +29,7 @@ const LIMITS: readonly Limit[] = [
 
 export const callbacksModule = defineModule({
   name: 'callbacks',
+  config: CALLBACKS_CONFIG,
   limits: LIMITS,
   needs: ['keys', 'journal'],
   create: (ctx) => {

@@ -6,6 +6,7 @@ import { creditsAdminRoutes } from './credits.admin.ts'
 import { createCreditsRepo, creditsState, type CreditsRepo } from './credits.repo.ts'
 import { creditsRoutes } from './credits.routes.ts'
 import { createChargeDueSource } from './credits.service.ts'
+import { CREDITS_CONFIG } from './credits.config.ts'
 
 declare module '../module.ts' {
   interface Services {
@@ -15,6 +16,7 @@ declare module '../module.ts' {
 
 export const creditsModule = defineModule({
   name: 'credits',
+  config: CREDITS_CONFIG,
   needs: ['accounts', 'journal'],
   create: (ctx) => createCreditsRepo(ctx.db),
   state: (ctx) => [

@@ -4,6 +4,7 @@ import { defineModule } from '../module.ts'
 import { MAX_INPUTS } from './embeddings.schemas.ts'
 import { MAX_REQUEST_TOKENS } from './embeddings.input.ts'
 import { embeddingsRoutes } from './embeddings.routes.ts'
+import { EMBEDDINGS_CONFIG } from './embeddings.config.ts'
 
 /** What this area bounds (docs/limits.md). */
 const LIMITS: readonly Limit[] = [
@@ -16,4 +17,10 @@ const LIMITS: readonly Limit[] = [
   },
 ]
 
-export const embeddingsModule = defineModule({ name: 'embeddings', limits: LIMITS, needs: ['catalog', 'ratelimit', 'ledger'], gateway: embeddingsRoutes })
+export const embeddingsModule = defineModule({
+  name: 'embeddings',
+  config: EMBEDDINGS_CONFIG,
+  limits: LIMITS,
+  needs: ['catalog', 'ratelimit', 'ledger'],
+  gateway: embeddingsRoutes,
+})

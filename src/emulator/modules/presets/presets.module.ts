@@ -1,6 +1,5 @@
 // Presets: named model configurations made from inference request bodies, versioned, and applied to
-// the text APIs' requests that name them (the hook is installed on the gateway scope by build-app.ts).
-import type { FastifyInstance } from 'fastify'
+// the text APIs' requests that name them (a gateway hook, presets.hook.ts).
 import { checkBounds, importRowError, textBytes, uuidIds } from '../../core/lifecycle.ts'
 import type { Limit } from '../../core/limits.ts'
 import { defineModule } from '../module.ts'
@@ -24,8 +23,6 @@ import {
 
 export interface PresetsService {
   repo: PresetsRepo
-  /** Applies presets to the text APIs' routes of this scope (requests naming `@preset/<slug>`). */
-  install(app: FastifyInstance): void
 }
 
 declare module '../module.ts' {
@@ -58,8 +55,11 @@ export const presetsModule = defineModule({
   create: (ctx) => {
     const repo = createPresetsRepo(ctx.db)
     ctx.services.workspaces.holds('presets', repo.countInWorkspace)
-    return { repo, install: (app) => installPresetsHook(app, ctx) }
+    return { repo }
   },
+  // After authentication (a preset is the caller account's), before the faults (order 20), so a fault
+  // rule sees the model the preset chose.
+  hooks: [{ stage: 'preValidation', order: 10, install: installPresetsHook }],
   state: (ctx) => [
     {
       ...presetsState(ctx.db),

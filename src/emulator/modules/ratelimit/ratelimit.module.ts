@@ -2,6 +2,7 @@
 import { defineModule, type EmulatorContext } from '../module.ts'
 import { ratelimitAdminRoutes } from './ratelimit.admin.ts'
 import { createRateLimiter, rateLimitState, type RateLimiter, type RateLimits } from './ratelimit.ts'
+import { RATELIMIT_CONFIG } from './ratelimit.config.ts'
 
 declare module '../module.ts' {
   interface Services {
@@ -18,6 +19,7 @@ const configured = ({ config }: EmulatorContext): RateLimits => ({
 
 export const ratelimitModule = defineModule({
   name: 'ratelimit',
+  config: RATELIMIT_CONFIG,
   create: (ctx) => createRateLimiter(configured(ctx)),
   state: (ctx) => [rateLimitState(ctx.services.ratelimit, configured(ctx))],
   admin: ratelimitAdminRoutes,

@@ -3,8 +3,6 @@
 // --on-miss says (a generated answer, the --upstream gateway's, or an error), and the upstream's answers
 // are saved with --record. The recordings live in memory: `times` counts per process, a reset gives
 // the uses back, and no table holds them.
-import type { FastifyInstance } from 'fastify'
-import { onMissOf } from '../../config.ts'
 import type { OnMiss } from '../../core/types.ts'
 import type { TextAsk } from '../text/text-engine.ts'
 import type { EmulatorContext } from '../module.ts'
@@ -14,6 +12,7 @@ import { MAX_DEPTH, MAX_FILE_BYTES, MAX_FILES, MAX_FOLDER_BYTES } from './record
 import { recordingsAdminRoutes } from './recordings.admin.ts'
 import type { RecordingView } from './recordings.schemas.ts'
 import { noRecording, problemLine, RecordingsError, reloadRefused } from './recordings.errors.ts'
+import { RECORDINGS_CONFIG, onMissOf } from './recordings.config.ts'
 import { installRecordingsHook } from './recordings.hook.ts'
 import { TEXT_OPERATIONS } from './recordings.format.ts'
 import type { RawOperation } from './recordings.normal.ts'
@@ -50,8 +49,6 @@ export interface RecordingsService {
   reload(): Promise<void>
   /** Gives every recording its uses back (a reset of the emulator's state). */
   restoreUses(): void
-  /** Attaches the hook to the recorded operations of the gateway scope (none when nothing is configured). */
-  install(app: FastifyInstance): void
   close(): void
 }
 
@@ -147,7 +144,6 @@ function createRecordings(ctx: EmulatorContext): RecordingsService {
     },
     list: () => set.list(),
     reload,
-    install: (app) => installRecordingsHook(app, ctx),
     restoreUses: () => set.restoreUses(),
     close() {
       closed = true
@@ -171,6 +167,7 @@ const LIMITS: readonly Limit[] = [
 
 export const recordingsModule = defineModule({
   name: 'recordings',
+  config: RECORDINGS_CONFIG,
   limits: LIMITS,
   needs: ['audio', 'catalog', 'chat', 'journal', 'ledger', 'ratelimit', 'text'],
   create: createRecordings,
@@ -183,5 +180,8 @@ export const recordingsModule = defineModule({
       },
     },
   ],
+  // Last, just before the handler: after the faults (a rule answers before any replay) and after the
+  // authentication's own preHandler (a revoked key is refused first). None attached when nothing is configured.
+  hooks: [{ stage: 'preHandler', order: 10, install: installRecordingsHook }],
   admin: recordingsAdminRoutes,
 })

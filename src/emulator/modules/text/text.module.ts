@@ -15,6 +15,7 @@ import { FILL_MS, SchemaFiller } from './schema-filler.ts'
 import { writtenAnswers } from './text-engine.ts'
 import { chatAdminRoutes } from './text.admin.ts'
 import { createPacer, type Pacer } from './text.pace.ts'
+import { TEXT_CONFIG } from './text.config.ts'
 import { TextPorts } from './text.ports.ts'
 import { chatSettingsState, createChatSettings, type ChatSettingsHolder } from './text.settings.ts'
 
@@ -58,6 +59,7 @@ const closeWithApp: ModuleRoutes = async (app, { ctx }) => {
 
 export const textModule = defineModule({
   name: 'text',
+  config: TEXT_CONFIG,
   limits: LIMITS,
   needs: ['accounts', 'catalog', 'chat', 'faults', 'generations', 'images', 'journal', 'ledger', 'ratelimit'],
   create: (ctx) => {

@@ -8,6 +8,7 @@ import { GATEWAY_OPERATION, MAX_KEYFRAMES, MAX_PAYLOAD, MAX_PROMPT, StoredTaskRe
 import { videoAdminRoutes } from './video.admin.ts'
 import { videoRoutes } from './video.routes.ts'
 import { loadVideoFixtures, VideoService } from './video.service.ts'
+import { VIDEO_CONFIG } from './video.config.ts'
 
 declare module '../module.ts' {
   interface Services {
@@ -25,6 +26,7 @@ const LIMITS: readonly Limit[] = [
 
 export const videoModule = defineModule({
   name: 'video',
+  config: VIDEO_CONFIG,
   limits: LIMITS,
   needs: ['ratelimit', 'callbacks', 'journal', 'ledger'],
   create: (ctx) => new VideoService(ctx, loadVideoFixtures(ctx.config.fixtures)),

@@ -1,0 +1,38 @@
+// The fuzzed operations of the Responses API: a valid request of each, which the fuzz run
+// (test/integration/fuzz/fuzz.ts) mutates into bad ones; fuzz/kit.ts says what this file exports.
+import { IMG, CHAT_MODEL, type FuzzOperation } from '../fuzz/kit.ts'
+
+export const operations: FuzzOperation[] = [
+  { place: 35, method: 'POST', path: '/api/v1/responses', key: 'standard', body: { model: CHAT_MODEL, preset: 'fuzz', input: 'hi', max_output_tokens: 50 } },
+  {
+    place: 114,
+    method: 'POST',
+    path: '/api/v1/responses',
+    key: 'standard',
+    body: {
+      model: CHAT_MODEL,
+      instructions: 'Be brief.',
+      input: [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'weather in Paris?' },
+            { type: 'input_image', image_url: IMG, detail: 'low' },
+          ],
+        },
+        { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        { type: 'function_call_output', call_id: 'call_1', output: '{"sky":"clear"}' },
+      ],
+      tools: [{ type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }],
+      text: { format: { type: 'json_schema', name: 's', schema: { type: 'object', properties: { a: { type: 'string' } } } } },
+      max_output_tokens: 200,
+    },
+  },
+  {
+    place: 115,
+    method: 'POST',
+    path: '/api/v1/responses',
+    key: 'standard',
+    body: { model: 'openai/o4-mini', input: 'why?', stream: true, reasoning: { effort: 'low', summary: 'auto' }, tool_choice: 'auto' },
+  },
+]

@@ -8,6 +8,8 @@ import { useClock } from '../../queries.ts'
 import { useSelectedAccount } from '../data/shared.ts'
 import { ActivityCharts, DAYS } from './ActivityCharts.tsx'
 import { useActivity } from './queries.ts'
+import '../../styles/dvac.css'
+import './activity.css'
 
 export function ActivityView() {
   const { accounts, account, select, loading, error } = useSelectedAccount()

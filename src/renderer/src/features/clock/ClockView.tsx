@@ -5,6 +5,8 @@ import { useEffect, useState, type FormEvent } from 'react'
 import { api, type ClockState } from '../../api.ts'
 import { CopyButton, ErrorText } from '../../components/ui.tsx'
 import { clockKey, useClock } from '../../queries.ts'
+import '../../styles/dvac.css'
+import './clock.css'
 
 const STEPS = [
   { by: '1h', label: '+1 hour' },

@@ -5,6 +5,8 @@ import { useId } from 'react'
 import { api, origin, type AdminKey } from '../../api.ts'
 import { Code, CopyButton, Empty, ErrorText, usd } from '../../components/ui.tsx'
 import { accountsKey, keysQuery, useAccounts } from '../../queries.ts'
+import '../../styles/views.css'
+import './connect.css'
 
 const CHAT_MODEL = 'openai/gpt-4o-mini'
 

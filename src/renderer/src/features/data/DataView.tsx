@@ -5,6 +5,7 @@ import { Empty, ErrorText, usd } from '../../components/ui.tsx'
 import { AccountDetail } from './AccountDetail.tsx'
 import { selectOnKey, useSelectedAccount } from './shared.ts'
 import { StatePanel } from './StatePanel.tsx'
+import '../../styles/dvac.css'
 
 export function DataView() {
   const { accounts, account, select, loading, error } = useSelectedAccount()

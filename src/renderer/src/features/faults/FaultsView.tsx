@@ -9,6 +9,8 @@ import { FaultPresets } from './FaultPresets.tsx'
 import { useOperationIds } from './operations.ts'
 import { faultsKey, useFaultRules } from './queries.ts'
 import { RuleEditor } from './RuleEditor.tsx'
+import '../../styles/views.css'
+import './faults.css'
 
 export function FaultsView() {
   const client = useQueryClient()

@@ -12,6 +12,7 @@ import { failed, NO_OPTIONS, parseTools, toView, turnOf, type Options } from './
 import { PlaygroundOptions } from './PlaygroundOptions.tsx'
 import { RunResult, type Run } from './PlaygroundResult.tsx'
 import { sendChat, type ChatTurn } from './send.ts'
+import './playground.css'
 
 export function PlaygroundView() {
   const ids = useId()

@@ -8,6 +8,8 @@ import { api } from '../../api.ts'
 import { Empty, ErrorText } from '../../components/ui.tsx'
 import { recordingsKey, useRecordings } from './queries.ts'
 import { matchText, onMissText, usedUp, usesText } from './recordings.ts'
+import '../../styles/views.css'
+import './recordings.css'
 
 export function RecordingsView() {
   const client = useQueryClient()

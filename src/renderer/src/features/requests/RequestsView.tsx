@@ -10,6 +10,8 @@ import { LIVE_KEY, mergeEntries, PAGE_KEY, useJournalPage, useLiveJournal } from
 import { RequestDetail } from './RequestDetail.tsx'
 import { RequestFilters } from './RequestFilters.tsx'
 import { RequestList } from './RequestList.tsx'
+import '../../styles/views.css'
+import './requests.css'
 
 /** The request a link names: `#/requests/<journal id>`. */
 const idFromHash = (): number | null => {

@@ -8,6 +8,8 @@ import { selectOnKey, standardKey, useSelectedAccount } from '../data/shared.ts'
 import { useVideoTasks } from './queries.ts'
 import { StateBadge } from './TaskParts.tsx'
 import { TaskDetail } from './TaskDetail.tsx'
+import '../../styles/dvac.css'
+import './video.css'
 
 /** A prompt cut short for the list (the cell's title keeps the whole text). */
 const PROMPT_CHARS = 32

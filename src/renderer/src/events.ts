@@ -1,5 +1,6 @@
 // One EventSource for the whole app, and no polling: new journal entries go straight into the cache,
-// and each event invalidates only the queries it touched. Query keys start with the area they read:
+// and each event invalidates only the queries it touched. Query keys (queries.ts, features/<view>/queries.ts)
+// start with the area they read:
 // ['accounts'], ['keys'], ['guardrails'], ['charges'], ['activity'], ['video'], ['callbacks'],
 // ['faults'], ['chat-fixtures'], ['catalog'], ['clock'], ['journal'], ['recordings'], and the Data view's
 // ['workspaces'], ['byok'], ['presets'], ['observability'].

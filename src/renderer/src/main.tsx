@@ -2,8 +2,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
+// The global base first: each view's styles, imported by the view, come after it.
+import './base.css'
 import { App } from './App.tsx'
-import './styles.css'
 
 // No polling: the event stream (events.ts) invalidates exactly the queries a change touched. A view
 // that mounts again reuses what it read unless that is older than the stale time.

@@ -4,6 +4,7 @@
 import type { ReactNode } from 'react'
 import type { Answer, AnswerChoice, GatewayError, ToolCallView } from './answer.ts'
 import type { MessageView } from './request.ts'
+import './chat.css'
 
 /** Arguments as pretty JSON when they parse (a stream cut part way leaves them unfinished: shown as sent). */
 function prettyArguments(text: string): string {

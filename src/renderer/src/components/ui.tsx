@@ -1,6 +1,7 @@
 // Small building blocks shared by the views.
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
 import { createPortal } from 'react-dom'
+import './ui.css'
 
 export function Empty({ title, children }: { title: string; children?: ReactNode }) {
   return (

@@ -2,9 +2,11 @@
 // that falls due on the way (video task states, charge expiry, callback deliveries) before it answers.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState, type FormEvent } from 'react'
-import { admin, type ClockState } from '../../api.ts'
+import { api, type ClockState } from '../../api.ts'
 import { CopyButton, ErrorText } from '../../components/ui.tsx'
-import { useClock } from '../data/shared.ts'
+import { clockKey, useClock } from '../../queries.ts'
+import '../../styles/dvac.css'
+import './clock.css'
 
 const STEPS = [
   { by: '1h', label: '+1 hour' },
@@ -70,14 +72,13 @@ export function ClockView() {
   const move = useMutation({
     mutationFn: async (m: Move) => {
       const before = clock.data?.now
-      const path = m.kind === 'advance' || m.kind === 'to' ? '/clock/advance' : `/clock/${m.kind}`
-      const body = m.kind === 'advance' ? { by: m.by } : m.kind === 'to' ? { to: m.to } : {}
-      const after = (await admin.post<{ data: ClockState }>(path, body)).data
+      const after =
+        m.kind === 'advance' ? await api.clock.advance({ by: m.by }) : m.kind === 'to' ? await api.clock.advance({ to: m.to }) : await api.clock[m.kind]()
       return { m, before, after }
     },
     onMutate: () => setResult(null),
     onSuccess: ({ m, before, after }) => {
-      client.setQueryData(['clock'], after)
+      client.setQueryData(clockKey, after)
       setTarget(toLocalInput(new Date(Date.parse(after.now) + 86_400_000).toISOString()))
       const moved = before ? Date.parse(after.now) - Date.parse(before) : 0
       const at = `${after.now.slice(0, 19).replace('T', ' ')} UTC`

@@ -1,9 +1,12 @@
 // The Connect view: where to point a client (base URLs), the keys to use (shown in full on purpose:
 // this is a local emulator), and snippets to paste for curl, `openai` and `@openrouter/sdk`.
-import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQueries, useQueryClient } from '@tanstack/react-query'
 import { useId } from 'react'
-import { admin, origin, type Account, type AdminKey } from '../../api.ts'
+import { api, origin, type AdminKey } from '../../api.ts'
 import { Code, CopyButton, Empty, ErrorText, usd } from '../../components/ui.tsx'
+import { accountsKey, keysQuery, useAccounts } from '../../queries.ts'
+import '../../styles/views.css'
+import './connect.css'
 
 const CHAT_MODEL = 'openai/gpt-4o-mini'
 
@@ -77,21 +80,16 @@ export function ConnectView() {
   const ids = useId()
   const client = useQueryClient()
   const base = origin()
-  const accounts = useQuery({ queryKey: ['accounts', 'connect-view'], queryFn: () => admin.get<{ data: Account[] }>('/accounts') })
-  const list = accounts.data?.data ?? []
-  const keys = useQueries({
-    queries: list.map((a) => ({
-      queryKey: ['keys', 'connect-view', a.id],
-      queryFn: () => admin.get<{ data: AdminKey[] }>(`/accounts/${encodeURIComponent(a.id)}/keys`),
-    })),
-  })
+  const accounts = useAccounts()
+  const list = accounts.data ?? []
+  const keys = useQueries({ queries: list.map((a) => keysQuery(a.id)) })
   const create = useMutation({
-    mutationFn: () => admin.post('/accounts', {}),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['accounts'] }),
+    mutationFn: api.accounts.create,
+    onSuccess: () => client.invalidateQueries({ queryKey: accountsKey }),
   })
 
   // The snippets use the first (default) account's keys.
-  const defaults = keys[0]?.data?.data ?? []
+  const defaults = keys[0]?.data ?? []
   const usable = (k: AdminKey) => !k.disabled && k.key !== null
   const standard = defaults.find((k) => k.kind === 'standard' && usable(k))?.key ?? '<a standard key>'
   const management = defaults.find((k) => k.kind === 'management' && usable(k))?.key ?? '<a management key>'
@@ -150,7 +148,7 @@ export function ConnectView() {
         ) : (
           list.map((account, i) => {
             const q = keys[i]
-            const accountKeys = q?.data?.data ?? []
+            const accountKeys = q?.data ?? []
             return (
               <div key={account.id} className="connect-account">
                 <h4>

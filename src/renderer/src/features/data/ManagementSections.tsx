@@ -2,32 +2,18 @@
 // from the admin API. A client changes them through the gateway; the journal entry of that change
 // refreshes the section (events.ts, management.ts). No secret is ever shown: a credential is its masked
 // label, a destination its type, name, state and the host it sends to.
-import { useQuery } from '@tanstack/react-query'
-import { admin, type Account, type AccountByokKey, type AccountDestination, type AccountPreset, type AccountWorkspace, type Page } from '../../api.ts'
+import type { Account } from '../../api.ts'
 import { Empty, ErrorText, usd } from '../../components/ui.tsx'
-import { budgetsText, destinationHost, memberCountText, presetVersionText, workspaceName, type ManagementArea } from './management.ts'
-
-const ADMIN_PATHS: Record<ManagementArea, string> = {
-  workspaces: 'workspaces',
-  byok: 'byok',
-  presets: 'presets',
-  observability: 'observability/destinations',
-}
-
-function useAccountList<T>(area: ManagementArea, accountId: string) {
-  return useQuery({
-    queryKey: [area, accountId],
-    queryFn: () => admin.get<Page<T>>(`/accounts/${encodeURIComponent(accountId)}/${ADMIN_PATHS[area]}`).then((r) => r.data),
-  })
-}
+import { budgetsText, destinationHost, memberCountText, presetVersionText, workspaceName } from './management.ts'
+import { useManagementList } from './queries.ts'
 
 const none = <span className="muted">none</span>
 
 export function ManagementSections({ account }: { account: Account }) {
-  const workspaces = useAccountList<AccountWorkspace>('workspaces', account.id)
-  const byok = useAccountList<AccountByokKey>('byok', account.id)
-  const presets = useAccountList<AccountPreset>('presets', account.id)
-  const destinations = useAccountList<AccountDestination>('observability', account.id)
+  const workspaces = useManagementList('workspaces', account.id)
+  const byok = useManagementList('byok', account.id)
+  const presets = useManagementList('presets', account.id)
+  const destinations = useManagementList('observability', account.id)
   const inWorkspace = (id: string | null) => workspaceName(workspaces.data, id)
   return (
     <>

@@ -1,34 +1,8 @@
-// Queries and small helpers shared by the Data, Video, Activity and Clock views. Query keys follow
-// events.ts, so the live event stream keeps them fresh: ['accounts'], ['keys', id], ['charges', id],
-// ['clock'], ['activity', id], ['guardrails', id]. Everything is read through the admin API.
-import { useQuery } from '@tanstack/react-query'
+// The account the views look at, and small helpers shared by the Data, Video, Activity, Clock and
+// Fixtures views. What they read is in queries.ts (shared) and each view's own queries.ts.
 import { useCallback, useState, type KeyboardEvent } from 'react'
-import { admin, type Account, type AccountDetail, type AdminKey, type ClockState, type Envelope } from '../../api.ts'
-
-export function useAccounts() {
-  return useQuery({ queryKey: ['accounts'], queryFn: () => admin.get<Envelope<Account[]>>('/accounts').then((r) => r.data) })
-}
-
-/** One account with its members. */
-export function useAccount(id: string | undefined) {
-  return useQuery({
-    queryKey: ['accounts', id],
-    queryFn: () => admin.get<Envelope<AccountDetail>>(`/accounts/${encodeURIComponent(id!)}`).then((r) => r.data),
-    enabled: id !== undefined,
-  })
-}
-
-export function useKeys(accountId: string | undefined) {
-  return useQuery({
-    queryKey: ['keys', accountId],
-    queryFn: () => admin.get<Envelope<AdminKey[]>>(`/accounts/${encodeURIComponent(accountId!)}/keys`).then((r) => r.data),
-    enabled: accountId !== undefined,
-  })
-}
-
-export function useClock() {
-  return useQuery({ queryKey: ['clock'], queryFn: () => admin.get<Envelope<ClockState>>('/clock').then((r) => r.data) })
-}
+import type { Account, AdminKey } from '../../api.ts'
+import { useAccounts } from '../../queries.ts'
 
 const ACCOUNT_STORE = 'inspector.account'
 

@@ -1,7 +1,7 @@
 // Operation ids for the "apply to operation" fields: read from the emulator's OpenAPI document (the
 // gateway's and the router's, not the admin API's, which faults never touch), with a fallback.
 import { useQuery } from '@tanstack/react-query'
-import { admin } from '../../api.ts'
+import { api, type OpenApiDocument } from '../../api.ts'
 
 export const COMMON_OPERATIONS = [
   'embeddings.create',
@@ -16,22 +16,23 @@ export const COMMON_OPERATIONS = [
   'video.tasks.get',
 ]
 
-type OpenApi = { paths?: Record<string, Record<string, { operationId?: string } | undefined>> }
+/** The gateway's and the router's operation ids, the common ones first; null when the document names none. */
+function operationIds(doc: OpenApiDocument): string[] | null {
+  const ids = new Set<string>()
+  for (const methods of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(methods)) {
+      if (op && typeof op === 'object' && op.operationId && !op.operationId.startsWith('admin.')) ids.add(op.operationId)
+    }
+  }
+  return ids.size > 0 ? [...COMMON_OPERATIONS.filter((o) => ids.has(o)), ...[...ids].filter((o) => !COMMON_OPERATIONS.includes(o)).sort()] : null
+}
 
 /** The ids, and whether they are the emulator's own list (not the fallback). */
 export function useOperationIds(): { ids: string[]; complete: boolean } {
   const { data } = useQuery({
-    queryKey: ['openapi', 'operation-ids'],
-    queryFn: async () => {
-      const doc = await admin.get<OpenApi>('/openapi.json')
-      const ids = new Set<string>()
-      for (const methods of Object.values(doc.paths ?? {})) {
-        for (const op of Object.values(methods)) {
-          if (op && typeof op === 'object' && op.operationId && !op.operationId.startsWith('admin.')) ids.add(op.operationId)
-        }
-      }
-      return ids.size > 0 ? [...COMMON_OPERATIONS.filter((o) => ids.has(o)), ...[...ids].filter((o) => !COMMON_OPERATIONS.includes(o)).sort()] : null
-    },
+    queryKey: ['openapi'],
+    queryFn: api.openapi.get,
+    select: operationIds,
     staleTime: Infinity,
     refetchInterval: false,
     refetchOnWindowFocus: false,

@@ -1,102 +1,25 @@
 // The Playground: a chat with the emulator through its own gateway, with one of its keys. Pick an
 // account, a key and a text model, write a system prompt and a message, and send: the answer streams
 // in (or comes whole), joins the conversation, and the next message continues it. Tokens, cost, the
-// finish reason and a link to the request in the Requests view follow each answer; errors (402, 429,
-// a fault's error chunk) show the gateway's own message.
-import { useQuery } from '@tanstack/react-query'
+// finish reason and a link to the request in the Requests view follow each answer (PlaygroundResult);
+// errors (402, 429, a fault's error chunk) show the gateway's own message.
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
-import { admin, type Account, type AdminKey, type Envelope, type JournalSummary, type Page } from '../../api.ts'
+import { api } from '../../api.ts'
+import { MessageList } from '../../chat/ChatParts.tsx'
 import { Empty, ErrorText } from '../../components/ui.tsx'
-import type { Answer, StreamedAnswer } from '../../chat/answer.ts'
-import { ChoiceItem, Facts, GatewayErrorText, MessageList, preciseUsd, tokensText } from '../../chat/ChatParts.tsx'
-import type { MessageView } from '../../chat/request.ts'
-import { useLiveJournal } from '../requests/journal.ts'
-import { sendChat, type ChatTurn, type SendResult } from './send.ts'
-
-interface CatalogModel {
-  id: string
-  name?: string
-  architecture?: { output_modalities?: string[] }
-}
-
-/** The catalog's text models, read through the admin API (the inspector's reads are not journaled). */
-function useTextModels() {
-  return useQuery({
-    queryKey: ['catalog', 'playground'],
-    queryFn: () => admin.get<Envelope<{ models: CatalogModel[] }>>('/catalog'),
-    select: (r) => r.data.models.filter((m) => m.architecture?.output_modalities?.includes('text')),
-    staleTime: 5 * 60_000,
-  })
-}
-
-/** One send: where it stands, what has arrived, and where its journal entry will be found. */
-interface Run {
-  state: 'sending' | 'done' | 'failed'
-  answer: Answer | StreamedAnswer | null
-  result: SendResult | null
-  error: unknown
-  /** The newest journal id before the request, and its key: the request's entry is the next one of that key. */
-  after: number
-  keyHash: string
-}
-
-interface Options {
-  temperature: string
-  maxTokens: string
-  seed: string
-  stream: boolean
-  tools: string
-  toolChoice: string
-}
-
-const NO_OPTIONS: Options = { temperature: '', maxTokens: '', seed: '', stream: true, tools: '', toolChoice: '' }
-
-const TOOLS_EXAMPLE = `[{"type":"function","function":{"name":"get_weather","description":"The weather in a city","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}}]`
-
-/** The tools textarea read: the list to send, or why it cannot be. */
-function parseTools(text: string): { tools: unknown[] | null; names: string[]; problem: string | null } {
-  if (text.trim() === '') return { tools: null, names: [], problem: null }
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch (error) {
-    return { tools: null, names: [], problem: `Tools are not valid JSON: ${error instanceof Error ? error.message : String(error)}` }
-  }
-  if (!Array.isArray(value)) return { tools: null, names: [], problem: 'Tools must be a JSON array of {"type":"function","function":{...}} objects.' }
-  const names = value
-    .map((t: unknown) => (t as { function?: { name?: unknown } } | null)?.function?.name)
-    .filter((n): n is string => typeof n === 'string' && n !== '')
-  return { tools: value, names, problem: null }
-}
-
-const toView = (turn: ChatTurn): MessageView => ({
-  role: turn.role,
-  parts: turn.content ? [{ kind: 'text', text: turn.content }] : [],
-  toolCalls: (turn.tool_calls ?? []).map((c, index) => ({ index, id: c.id, name: c.function.name, arguments: c.function.arguments })),
-  toolCallId: null,
-  name: null,
-})
-
-/** The first choice of a finished answer as the assistant's turn of the conversation. */
-function turnOf(answer: Answer): ChatTurn | null {
-  const choice = answer.choices[0]
-  if (!choice) return null
-  const calls = choice.toolCalls.map((c) => ({ id: c.id ?? `call_${c.index}`, type: 'function' as const, function: { name: c.name, arguments: c.arguments } }))
-  return { role: 'assistant', content: choice.content, ...(calls.length > 0 && { tool_calls: calls }) }
-}
-
-const failed = (result: SendResult): boolean => result.status >= 400 || result.answer.error !== null || result.cut !== null
+import { useAccounts, useKeys, useTextModels } from '../../queries.ts'
+import { failed, NO_OPTIONS, parseTools, toView, turnOf, type Options } from './conversation.ts'
+import { PlaygroundOptions } from './PlaygroundOptions.tsx'
+import { RunResult, type Run } from './PlaygroundResult.tsx'
+import { sendChat, type ChatTurn } from './send.ts'
+import './playground.css'
 
 export function PlaygroundView() {
   const ids = useId()
-  const accounts = useQuery({ queryKey: ['accounts', 'playground'], queryFn: () => admin.get<Envelope<Account[]>>('/accounts').then((r) => r.data) })
+  const accounts = useAccounts()
   const [accountId, setAccountId] = useState('')
   const account = accounts.data?.find((a) => a.id === accountId) ?? accounts.data?.[0]
-  const keys = useQuery({
-    queryKey: ['keys', 'playground', account?.id],
-    queryFn: () => admin.get<Envelope<AdminKey[]>>(`/accounts/${encodeURIComponent(account!.id)}/keys`).then((r) => r.data),
-    enabled: account !== undefined,
-  })
+  const keys = useKeys(account?.id)
   // Only keys the emulator kept the token of can be sent.
   const withToken = useMemo(() => (keys.data ?? []).filter((k) => k.key !== null), [keys.data])
   const [keyHash, setKeyHash] = useState('')
@@ -138,7 +61,7 @@ export function PlaygroundView() {
     setRun({ state: 'sending', answer: null, result: null, error: null, after: Number.POSITIVE_INFINITY, keyHash: keyHashSent })
     try {
       // The newest entry before this request: the request's own entry is the next one of its key.
-      const newest = await admin.get<Page<JournalSummary>>('/journal?limit=1')
+      const newest = await api.journal.page(1)
       const after = newest.data[0]?.id ?? 0
       setRun((r) => r && { ...r, after })
       const result = await sendChat(key.key, body, controller.signal, (answer) => setRun((r) => r && { ...r, answer }))
@@ -235,78 +158,7 @@ export function PlaygroundView() {
             <label htmlFor={`${ids}-system`}>System prompt</label>
             <textarea id={`${ids}-system`} rows={3} value={system} onChange={(e) => setSystem(e.target.value)} placeholder="(none)" />
           </div>
-          <div className="field-grid">
-            <div className="field">
-              <label htmlFor={`${ids}-temperature`}>Temperature</label>
-              <input
-                id={`${ids}-temperature`}
-                type="number"
-                min={0}
-                max={2}
-                step={0.1}
-                value={options.temperature}
-                onChange={(e) => set({ temperature: e.target.value })}
-                placeholder="default"
-              />
-            </div>
-            <div className="field">
-              <label htmlFor={`${ids}-max`}>Max tokens</label>
-              <input
-                id={`${ids}-max`}
-                type="number"
-                min={1}
-                step={1}
-                value={options.maxTokens}
-                onChange={(e) => set({ maxTokens: e.target.value })}
-                placeholder="default"
-              />
-            </div>
-            <div className="field">
-              <label htmlFor={`${ids}-seed`}>Seed</label>
-              <input id={`${ids}-seed`} type="number" step={1} value={options.seed} onChange={(e) => set({ seed: e.target.value })} placeholder="none" />
-            </div>
-          </div>
-          <label className="check">
-            <input type="checkbox" checked={options.stream} onChange={(e) => set({ stream: e.target.checked })} />
-            Stream
-          </label>
-          <div className="field">
-            <label htmlFor={`${ids}-tools`}>Tools (JSON)</label>
-            <textarea
-              id={`${ids}-tools`}
-              rows={4}
-              className="mono"
-              value={options.tools}
-              onChange={(e) => set({ tools: e.target.value })}
-              placeholder={TOOLS_EXAMPLE}
-              aria-invalid={tools.problem !== null}
-              aria-describedby={`${ids}-tools-help`}
-            />
-            <span id={`${ids}-tools-help`} className={tools.problem ? 'error small-print' : 'muted small-print'}>
-              {tools.problem ?? (
-                <>
-                  A JSON array of function tools.{' '}
-                  <button type="button" className="link-button" onClick={() => set({ tools: TOOLS_EXAMPLE })}>
-                    Use an example
-                  </button>
-                </>
-              )}
-            </span>
-          </div>
-          <div className="field">
-            <label htmlFor={`${ids}-choice`}>Tool choice</label>
-            <select id={`${ids}-choice`} value={toolChoice} onChange={(e) => set({ toolChoice: e.target.value })} disabled={tools.names.length === 0}>
-              <option value="">(not sent: auto with tools)</option>
-              <option value="auto">auto</option>
-              <option value="none">none</option>
-              <option value="required">required</option>
-              {tools.names.map((name) => (
-                <option key={name} value={`function:${name}`}>
-                  function {name}
-                </option>
-              ))}
-            </select>
-          </div>
+          <PlaygroundOptions options={options} onChange={set} tools={tools} toolChoice={toolChoice} />
         </section>
 
         <section className="panel playground-chat" aria-labelledby={`${ids}-chat`}>
@@ -349,57 +201,4 @@ export function PlaygroundView() {
       </div>
     </div>
   )
-}
-
-/** The answer being received or just received: text, tool calls, the error, the facts and the link. */
-function RunResult({ run }: { run: Run }) {
-  const live = useLiveJournal()
-  const answer = run.answer
-  const result = run.result
-  const entry = run.state === 'sending' ? undefined : firstEntryAfter(live, run.after, run.keyHash)
-  const choice = answer?.choices[0]
-  // A finished answer has joined the conversation above; what is shown here is its facts.
-  const showAnswer = run.state !== 'done' && choice !== undefined
-  return (
-    <div className="playground-result" aria-live="polite">
-      {run.state === 'sending' && !choice && <p className="muted">Waiting for the answer…</p>}
-      {showAnswer && (
-        <ol className="chat-messages" aria-label="Answer in progress">
-          <ChoiceItem choice={choice} label="Answer" streaming={run.state === 'sending'} />
-        </ol>
-      )}
-      {answer?.error && <GatewayErrorText error={answer.error} status={result && result.status >= 400 ? result.status : null} />}
-      {result?.cut === 'connection' && <p className="error">The stream was cut before its end (no `data: [DONE]`): the connection closed part way.</p>}
-      {result?.cut === 'stopped' && <p className="muted">Stopped: the rest of the answer was not read.</p>}
-      {run.error !== null && <ErrorText error={run.error} />}
-      {run.state === 'failed' && <p className="muted small-print">The message stays below: change something and send it again.</p>}
-      {result && answer && (
-        <Facts
-          label="Answer facts"
-          items={[
-            ['Status', String(result.status)],
-            ['Model', answer.model],
-            ['Provider', answer.provider],
-            ['Tokens', tokensText(answer.usage?.promptTokens ?? null, answer.usage?.completionTokens ?? null)],
-            ['Cost', answer.usage?.cost == null ? null : preciseUsd(answer.usage.cost)],
-            ['Finish reason', answer.choices.map((c) => c.finishReason).find((r) => r !== null) ?? null],
-            ['Generation id', result.generationId && <code className="mono">{result.generationId}</code>],
-            ['Streamed', result.streamed ? 'yes' : 'no'],
-          ]}
-        />
-      )}
-      {run.state !== 'sending' && (
-        <p className="small-print">
-          {entry ? <a href={`#/requests/${entry.id}`}>Open this request in the Requests view</a> : <a href="#/requests">Open the Requests view</a>}
-        </p>
-      )}
-    </div>
-  )
-}
-
-/** The oldest chat request of `keyHash` newer than `after` that the live journal has delivered. */
-function firstEntryAfter(live: JournalSummary[], after: number, keyHash: string): JournalSummary | undefined {
-  let found: JournalSummary | undefined
-  for (const e of live) if (e.id > after && e.key_hash === keyHash && e.operation === 'chat.create' && (!found || e.id < found.id)) found = e
-  return found
 }

@@ -2,23 +2,26 @@
 // match it with its recorded content and usage), what a request that none matches gets, and the
 // upstream gateway a request can be proxied to. Uses follow the requests through the event stream
 // (events.ts); Reload reads the folder again.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useId, useState } from 'react'
-import { admin, type RecordingsList } from '../../api.ts'
+import { api } from '../../api.ts'
 import { Empty, ErrorText } from '../../components/ui.tsx'
-import { matchText, onMissText, RECORDINGS_KEY, usedUp, usesText } from './recordings.ts'
+import { recordingsKey, useRecordings } from './queries.ts'
+import { matchText, onMissText, usedUp, usesText } from './recordings.ts'
+import '../../styles/views.css'
+import './recordings.css'
 
 export function RecordingsView() {
   const client = useQueryClient()
   const ids = useId()
-  const list = useQuery({ queryKey: RECORDINGS_KEY, queryFn: () => admin.get<RecordingsList>('/recordings'), refetchInterval: false })
+  const list = useRecordings()
   const [notice, setNotice] = useState<string | null>(null)
   const reload = useMutation({
     // The answer is the list as the folder now holds it.
-    mutationFn: () => admin.post<RecordingsList>('/recordings/reload'),
+    mutationFn: api.recordings.reload,
     onMutate: () => setNotice(null),
     onSuccess: (reloaded) => {
-      client.setQueryData(RECORDINGS_KEY, reloaded)
+      client.setQueryData(recordingsKey, reloaded)
       setNotice(`Reloaded: ${reloaded.total_count} ${reloaded.total_count === 1 ? 'file' : 'files'}`)
     },
   })

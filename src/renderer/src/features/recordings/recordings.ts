@@ -7,8 +7,6 @@ import type { JournalSummary, RecordingsList, RecordingView } from '../../../../
 export type Recording = RecordingView
 export type OnMiss = RecordingsList['on_miss']
 
-export const RECORDINGS_KEY = ['recordings'] as const
-
 /** The admin API's operations on recordings (a reload) start with this: events.ts reads the list again after one. */
 export const RECORDINGS_ADMIN_PREFIX = 'admin.recordings.'
 

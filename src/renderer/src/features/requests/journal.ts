@@ -2,10 +2,11 @@
 // (events.ts writes them under ['journal', 'live']), merged with a first page read from the admin API.
 // The stream sends summaries (no headers or bodies): a request's detail is read by id when shown.
 import { useQuery } from '@tanstack/react-query'
-import { admin, type JournalEntry, type JournalSummary } from '../../api.ts'
+import { api, type JournalEntry, type JournalSummary } from '../../api.ts'
 
 export const LIVE_KEY = ['journal', 'live'] as const
-export const PAGE_KEY = ['journal', 'requests-view', 'page'] as const
+export const PAGE_KEY = ['journal', 'page'] as const
+export const entryKey = (id: number) => ['journal', 'entry', id] as const
 
 /** What the list shows of an entry: everything but its headers and bodies. */
 export type JournalRow = JournalSummary
@@ -31,7 +32,7 @@ export function useLiveJournal(): JournalRow[] {
 export function useJournalPage() {
   return useQuery({
     queryKey: PAGE_KEY,
-    queryFn: () => admin.get<{ data: JournalEntry[]; total_count: number }>('/journal?limit=200'),
+    queryFn: () => api.journal.page(200),
     refetchInterval: false,
   })
 }
@@ -50,8 +51,8 @@ export function mergeEntries(page: JournalRow[], live: JournalRow[]): JournalRow
 /** One entry in full (headers, bodies), for the detail pane and the list's gist. Entries do not change once recorded. */
 export function useJournalEntry(id: number, enabled = true) {
   return useQuery({
-    queryKey: ['journal', 'requests-view', 'entry', id],
-    queryFn: () => admin.get<{ data: JournalEntry }>(`/journal/${id}`),
+    queryKey: entryKey(id),
+    queryFn: () => api.journal.get(id),
     enabled,
     staleTime: Infinity,
     refetchInterval: false,

@@ -1,7 +1,8 @@
 // Prepared SQL for observability destinations, and the broadcaster's reads: the usage rows a
-// destination has not considered yet, each with what its generation and key add to it.
+// destination has not considered yet (the usage area's), each with what its generation and key add to it.
 import type { StateOwner } from '../../core/lifecycle.ts'
 import type { DB } from '../../store/db.ts'
+import type { Services } from '../module.ts'
 
 export interface DestinationRow {
   id: string
@@ -58,8 +59,37 @@ export interface TracedCall {
   external_user: string | null
 }
 
-/** `lastUsageId`: the usage area's (the id of the last usage row written). */
-export function createDestinationsRepo(db: DB, lastUsageId: () => number) {
+type GenerationFields = Pick<
+  TracedCall,
+  | 'generation_id'
+  | 'api_type'
+  | 'streamed'
+  | 'finish_reason'
+  | 'latency_ms'
+  | 'generation_time_ms'
+  | 'http_referer'
+  | 'app_title'
+  | 'user_agent'
+  | 'external_user'
+>
+
+/** A call whose surface keeps no generation. */
+const NO_GENERATION: GenerationFields = {
+  generation_id: null,
+  api_type: null,
+  streamed: null,
+  finish_reason: null,
+  latency_ms: null,
+  generation_time_ms: null,
+  http_referer: null,
+  app_title: null,
+  user_agent: null,
+  external_user: null,
+}
+
+/** `services`: the usage, accounts and keys areas' reads, for the rows a trace is made of. */
+export function createDestinationsRepo(db: DB, services: Pick<Services, 'usage' | 'accounts' | 'keys'>) {
+  const lastUsageId = () => services.usage.lastId()
   const insertStmt = db.prepare<DestinationRow>(
     `INSERT INTO observability_destinations (id, account_id, workspace_id, type, name, config, enabled, privacy_mode, broadcast_generation_cost,
        broadcast_generation_identity, broadcast_generation_request_context, sampling_rate, api_key_hashes, filter_rules, regions,
@@ -97,24 +127,16 @@ export function createDestinationsRepo(db: DB, lastUsageId: () => number) {
 
   // The broadcaster's reads. Every mark moves to the last usage row once its account's rows up to it
   // are traced, so an enabled destination has work exactly when its mark is behind the last row, and
-  // the rows after a mark are those written since the last run: read by rowid range (the unary plus
-  // keeps SQLite from scanning the account's whole index instead).
+  // the rows after a mark are those written since the last run (usage.rowsAfter reads them by rowid range).
   const hasWorkStmt = db.prepare<[number], { one: number }>('SELECT 1 AS one FROM observability_destinations WHERE enabled = 1 AND traced_usage_id < ? LIMIT 1')
   const withWorkStmt = db.prepare<[number], DestinationRow>(
     'SELECT * FROM observability_destinations WHERE enabled = 1 AND traced_usage_id < ? ORDER BY created_at, rowid',
   )
-  const callsStmt = db.prepare<{ account_id: string; after: number; limit: number }, TracedCall>(
-    `SELECT u.id AS usage_id, u.account_id, u.key_hash, u.operation, u.model, u.provider, u.prompt_tokens, u.completion_tokens,
-       u.reasoning_tokens, u.cost_nanos, u.byok, u.created_at,
-       COALESCE(k.workspace_id, a.workspace_id) AS workspace_id, k.name AS key_name,
-       g.id AS generation_id, g.api_type, g.streamed, g.finish_reason, g.latency_ms, g.generation_time_ms,
-       g.http_referer, g.app_title, g.user_agent, g.external_user
-     FROM usage u
-     JOIN accounts a ON a.id = u.account_id
-     LEFT JOIN api_keys k ON k.hash = u.key_hash
-     LEFT JOIN generations g ON g.usage_id = u.id
-     WHERE u.id > @after AND +u.account_id = @account_id
-     ORDER BY u.id LIMIT @limit`,
+  // What a generation adds to its usage row's trace (the generations' SQL, until their area offers this read).
+  const generationsStmt = db.prepare<[string], GenerationFields & { usage_id: number }>(
+    `SELECT usage_id, id AS generation_id, api_type, streamed, finish_reason, latency_ms, generation_time_ms, http_referer, app_title,
+       user_agent, external_user
+     FROM generations WHERE usage_id IN (SELECT value FROM json_each(?)) ORDER BY usage_id, rowid`,
   )
   // No mark stays past the last usage row: a trigger of the migration pulls them back when rows go.
   const markStmt = db.prepare<[number, string]>('UPDATE observability_destinations SET traced_usage_id = ? WHERE id = ?')
@@ -141,8 +163,37 @@ export function createDestinationsRepo(db: DB, lastUsageId: () => number) {
     hasWork: () => hasWorkStmt.get(lastUsageId()) !== undefined,
     /** The enabled destinations whose mark is behind `lastUsageId`. */
     withWork: (lastUsageId: number) => withWorkStmt.all(lastUsageId),
-    /** The account's billed calls after usage row `after`, oldest first. */
-    callsAfter: (accountId: string, after: number, limit: number) => callsStmt.all({ account_id: accountId, after, limit }),
+    /** The account's billed calls after usage row `after`, oldest first (a row with several generations is a call each). */
+    callsAfter(accountId: string, after: number, limit: number): TracedCall[] {
+      const account = services.accounts.get(accountId)
+      if (!account) return []
+      const rows = services.usage.rowsAfter(accountId, after, limit)
+      const generations = new Map<number, GenerationFields[]>()
+      for (const { usage_id, ...g } of generationsStmt.all(JSON.stringify(rows.map((row) => row.id)))) {
+        generations.set(usage_id, [...(generations.get(usage_id) ?? []), g])
+      }
+      const calls = rows.flatMap((u) => {
+        const key = u.key_hash === null ? undefined : services.keys.byHash(u.key_hash)
+        const call = {
+          usage_id: u.id,
+          account_id: u.account_id,
+          key_hash: u.key_hash,
+          operation: u.operation,
+          model: u.model,
+          provider: u.provider,
+          prompt_tokens: u.prompt_tokens,
+          completion_tokens: u.completion_tokens,
+          reasoning_tokens: u.reasoning_tokens,
+          cost_nanos: u.cost_nanos,
+          byok: u.byok,
+          created_at: u.created_at,
+          workspace_id: key?.workspace_id ?? account.workspace_id,
+          key_name: key?.name ?? null,
+        }
+        return (generations.get(u.id) ?? [NO_GENERATION]).map((g): TracedCall => ({ ...call, ...g }))
+      })
+      return calls.slice(0, limit)
+    },
     mark: (id: string, usageId: number) => void markStmt.run(usageId, id),
   }
 }

@@ -179,6 +179,10 @@ export function createUsageRepo(db: DB) {
      ORDER BY date DESC, usage_nanos DESC, model, endpoint_id`,
   )
   const lastIdStmt = db.prepare<[], { id: number }>('SELECT COALESCE(MAX(id), 0) AS id FROM usage')
+  // Read by rowid range: the unary plus keeps SQLite from scanning the account's whole index instead.
+  const afterStmt = db.prepare<{ account_id: string; after: number; limit: number }, UsageRow & { id: number }>(
+    'SELECT * FROM usage WHERE id > @after AND +account_id = @account_id ORDER BY id LIMIT @limit',
+  )
   // Prepared at the first scrape, so an emulator nobody scrapes pays nothing for it.
   let totalsStmt: Statement<[], OperationModelTotals> | undefined
   const groupedStmts = new Map<string, Statement<Record<string, unknown>, GroupedSumsRow>>()
@@ -234,6 +238,8 @@ export function createUsageRepo(db: DB) {
     },
     /** The id of the last usage row written (0 for none). */
     lastId: () => lastIdStmt.get()!.id,
+    /** An account's rows after row `after`, oldest first, at most `limit`. */
+    rowsAfter: (accountId: string, after: number, limit: number) => afterStmt.all({ account_id: accountId, after, limit }),
     /** Sums of an account's usage rows grouped by the caller's expressions (analytics). */
     groupedSums(q: GroupedSumsQuery): GroupedSumsRow[] {
       const groupColumns = [...(q.bucket === null ? [] : ['bucket']), ...q.groups.map((_, i) => `d${i}`)]

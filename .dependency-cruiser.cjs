@@ -38,6 +38,14 @@ module.exports = {
       },
     },
     {
+      name: 'only-the-meter-bills',
+      comment:
+        "Prices become charges in one folder: only the meter (modules/meter/) reaches the ledger's writes (bill, admit, settle, refund), so every billed call is admitted, priced, billed and recorded the one way.",
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/emulator/modules/(meter|ledger)/' },
+      to: { path: '^src/emulator/modules/ledger/ledger[.]service[.]ts$' },
+    },
+    {
       name: 'emulator-is-headless',
       comment: 'The emulator never imports the desktop app (Electron main or the renderer).',
       severity: 'error',

@@ -29,4 +29,4 @@ const LIMITS: readonly Limit[] = [
   },
 ]
 
-export const audioModule = defineModule({ name: 'audio', limits: LIMITS, needs: ['catalog', 'ratelimit', 'ledger', 'chat', 'journal'], gateway: audioRoutes })
+export const audioModule = defineModule({ name: 'audio', limits: LIMITS, needs: ['catalog', 'meter', 'journal'], gateway: audioRoutes })

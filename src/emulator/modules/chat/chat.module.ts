@@ -1,4 +1,4 @@
-// Chat and text completions: generations, per-account chat fixtures and the engine's run-time settings.
+// Chat and text completions: per-account chat fixtures and the engine's run-time settings.
 import { uuidIds } from '../../core/lifecycle.ts'
 import type { Limit } from '../../core/limits.ts'
 import { defineModule } from '../module.ts'
@@ -7,7 +7,6 @@ import { ChatFixtureAnswer, ChatFixtureMatch } from './chat-fixtures.schemas.ts'
 import { checkImportedFixture } from './chat-fixtures.service.ts'
 import { chatAdminRoutes } from './chat.admin.ts'
 import { chatFixturesState, createChatFixturesRepo, type ChatFixturesRepo } from './chat-fixtures.repo.ts'
-import { createGenerationsRepo, generationsState, type GenerationsRepo } from './chat.repo.ts'
 import { createPacer, type Pacer } from './chat.pace.ts'
 import { chatRoutes } from './chat.routes.ts'
 import { FILL_MS, SchemaFiller } from './schema-filler.ts'
@@ -15,7 +14,6 @@ import { createAnswerCache, type AnswerCache } from './answer-cache.ts'
 import { chatSettingsState, createChatSettings, type ChatSettingsHolder } from './chat.settings.ts'
 
 export interface ChatService {
-  generations: GenerationsRepo
   fixtures: ChatFixturesRepo
   /** The engine's run-time settings (answer lengths, stream speed). */
   settings: ChatSettingsHolder
@@ -49,9 +47,8 @@ const LIMITS: readonly Limit[] = [
 export const chatModule = defineModule({
   name: 'chat',
   limits: LIMITS,
-  needs: ['accounts', 'catalog', 'ratelimit', 'faults', 'ledger', 'images', 'journal', 'recordings', 'generations'],
+  needs: ['accounts', 'catalog', 'faults', 'meter', 'images', 'journal', 'recordings', 'generations'],
   create: (ctx) => ({
-    generations: createGenerationsRepo(ctx.db, ctx.ids),
     fixtures: createChatFixturesRepo(ctx.db),
     settings: createChatSettings(ctx.config),
     pacer: createPacer(ctx.clock),
@@ -59,7 +56,6 @@ export const chatModule = defineModule({
     answers: createAnswerCache(),
   }),
   state: (ctx) => [
-    generationsState(ctx.db),
     {
       ...chatFixturesState(ctx.db),
       imports: { chat_fixtures: { json: { match: ChatFixtureMatch, answer: ChatFixtureAnswer }, check: checkImportedFixture } },

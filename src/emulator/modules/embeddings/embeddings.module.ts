@@ -16,4 +16,4 @@ const LIMITS: readonly Limit[] = [
   },
 ]
 
-export const embeddingsModule = defineModule({ name: 'embeddings', limits: LIMITS, needs: ['catalog', 'ratelimit', 'ledger'], gateway: embeddingsRoutes })
+export const embeddingsModule = defineModule({ name: 'embeddings', limits: LIMITS, needs: ['catalog', 'meter'], gateway: embeddingsRoutes })

@@ -7,8 +7,7 @@ import { textBytes } from '../../core/lifecycle.ts'
 import { redact } from '../../core/redact.ts'
 import type { Answer } from '../chat/chat.answer.ts'
 import type { Message } from '../chat/chat.input.ts'
-import type { GenerationView } from '../chat/chat.repo.ts'
-import type { ContentRow, ContentTotals, GenerationsContentRepo } from './generations.repo.ts'
+import type { ContentRow, ContentTotals, GenerationsContentRepo, GenerationsRepo, GenerationView, NewGeneration } from './generations.repo.ts'
 import {
   MAX_ACCOUNT_CONTENT_BYTES,
   MAX_ACCOUNT_CONTENTS,
@@ -84,6 +83,12 @@ export function contentView(row: ContentRow, generation: GenerationView): Genera
 
 export interface GenerationsService {
   repo: GenerationsContentRepo
+  /** Records a billed call's generation and returns its id (the meter calls it in the billing transaction). */
+  record(generation: NewGeneration): string
+  /** How a generation ended after all (a stream broken by a fault: `error`, or null when cut; a video job's end). */
+  finish(id: string, finishReason: string | null): void
+  /** One of the account's generations with its usage figures, or undefined (another account's is as unknown as none). */
+  get(id: string, accountId: string): GenerationView | undefined
   /**
    * Keeps a text generation's content, and drops the oldest of its account's (and of every account's)
    * past the bounds; call inside the transaction that records the generation.
@@ -108,7 +113,7 @@ const lowered = (bound: ContentTotals): ContentTotals => ({ rows: Math.floor(bou
  * one past a bound is read again from the table before anything is dropped, and after a prune or any
  * outside change it is read again when next needed.
  */
-export function createGenerationsService(repo: GenerationsContentRepo): GenerationsService {
+export function createGenerationsService(repo: GenerationsContentRepo, rows: GenerationsRepo): GenerationsService {
   const accounts = new Map<string, ContentTotals>()
   let all: ContentTotals | null = null
   const heldBy = (accountId: string): ContentTotals => {
@@ -118,6 +123,9 @@ export function createGenerationsService(repo: GenerationsContentRepo): Generati
   }
   return {
     repo,
+    record: rows.record,
+    finish: rows.finish,
+    get: rows.get,
     keep(kept) {
       const row = contentRow(kept)
       const bytes = textBytes(row.input) + textBytes(row.completion) + textBytes(row.reasoning)

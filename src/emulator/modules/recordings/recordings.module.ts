@@ -144,7 +144,7 @@ const LIMITS: readonly Limit[] = [
 export const recordingsModule = defineModule({
   name: 'recordings',
   limits: LIMITS,
-  needs: ['audio', 'catalog', 'chat', 'journal', 'ledger', 'messages', 'ratelimit', 'responses'],
+  needs: ['audio', 'catalog', 'chat', 'journal', 'messages', 'meter', 'responses'],
   create: createRecordings,
   state: (ctx) => [
     {

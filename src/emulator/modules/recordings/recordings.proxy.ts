@@ -19,7 +19,7 @@ import type { LookupFunction } from 'node:net'
 import { RecordedStream } from '../../core/buffers.ts'
 import { wallClock } from '../../core/clock.ts'
 import { ApiError } from '../../core/errors.ts'
-import { nanosToUsd, priceUsd, tokenCostNanos, usdToNanos } from '../../core/money.ts'
+import { nanosToUsd } from '../../core/money.ts'
 import { http, https } from '../../core/node-http.ts'
 import { sha256Hex } from '../../core/rng.ts'
 import { countTokens, loadTokenizer } from '../../core/tokens.ts'
@@ -28,12 +28,11 @@ import { anthropicError } from '../../http/error-handler.ts'
 import { isEuRequest } from '../../http/listeners.ts'
 import { requestOrigin, type RequestOrigin } from '../../http/request-origin.ts'
 import { keepMedia, MEDIA_TYPES, noteSource } from '../../journal/journal.ts'
-import { immediateTransaction } from '../../store/db.ts'
-import type { AuthContext } from '../caller.ts'
 import type { Region } from '../catalog/catalog.schemas.ts'
-import type { ApiType } from '../chat/chat.repo.ts'
+import type { ApiType } from '../generations/generations.repo.ts'
 import { askFromForm } from '../audio/transcription.input.ts'
-import { admit, bill } from '../ledger/ledger.service.ts'
+import { recordedNanos, textNanos } from '../meter/meter.pricers.ts'
+import { admit, chargeAdmitted, checkUnpriced, type Admitted } from '../meter/meter.service.ts'
 import type { EmulatorContext } from '../module.ts'
 import {
   isJson,
@@ -290,7 +289,8 @@ function billingTarget(ctx: EmulatorContext, operation: RecordedOperation, asked
 }
 
 interface Bill {
-  caller: AuthContext
+  /** Past the rate limit and the ledger's checks when the request came (proxyToUpstream). */
+  admitted: Admitted
   operation: RecordedOperation
   region: Region | null
   asked: readonly string[]
@@ -314,49 +314,28 @@ interface Bill {
 function billProxied(ctx: EmulatorContext, b: Bill): { generationId: string; costNanos: number } {
   const target = billingTarget(ctx, b.operation, b.asked, b.model, b.provider)
   const { prompt_tokens, completion_tokens, reasoning_tokens, cost } = b.usage
-  return immediateTransaction(ctx.db, () => {
-    const billed = bill(ctx, {
-      caller: b.caller,
-      operation: b.operation,
-      model: target.model,
-      endpoints: target.endpoints,
-      region: b.region,
-      price: (endpoint) => ({
-        prompt_tokens,
-        completion_tokens,
-        reasoning_tokens: reasoning_tokens ?? 0,
-        cost_nanos:
-          cost !== null
-            ? usdToNanos(cost)
-            : tokenCostNanos(endpoint.pricing, prompt_tokens, completion_tokens) + usdToNanos(priceUsd(endpoint.pricing.request)),
-      }),
-    })
-    const now = ctx.clock.now()
-    const row = {
-      usage_id: billed.usage_id,
-      account_id: b.caller.account.id,
-      api_type: API_TYPES[b.operation],
-      streamed: b.streamed ? (1 as const) : (0 as const),
-      finish_reason: b.finishReason,
-      latency_ms: Math.round(b.latencyMs),
-      generation_time_ms: Math.round(b.totalMs),
-      http_referer: b.origin.referer,
-      app_title: b.origin.title,
-      user_agent: b.origin.userAgent,
-      external_user: b.user,
-      created_at: now,
-    }
-    const local = `gen-${Math.floor(now / 1000)}-${ctx.ids.generation(`proxy:${billed.usage_id}`)}`
-    let id = b.generationId ?? local
-    try {
-      ctx.services.chat.generations.insert({ id, ...row })
-    } catch (error) {
-      // The upstream's id is taken here already (an earlier run against the same upstream): a local one.
-      if ((error as { code?: unknown }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY' || id === local) throw error
-      ctx.services.chat.generations.insert({ id: (id = local), ...row })
-    }
-    return { generationId: id, costNanos: billed.charge.cost_nanos }
-  })
+  return chargeAdmitted(ctx, b.admitted, {
+    operation: b.operation,
+    model: target.model,
+    endpoints: target.endpoints,
+    region: b.region,
+    tokens: { prompt: prompt_tokens, completion: completion_tokens, reasoning: reasoning_tokens ?? 0 },
+    price: (endpoint) => (cost !== null ? recordedNanos(cost) : textNanos(endpoint.pricing, { prompt: prompt_tokens, completion: completion_tokens })),
+    generation: () => ({
+      apiType: API_TYPES[b.operation],
+      idKind: null,
+      idLabel: 'proxy',
+      // The upstream's id where it is free here, else one of the emulator's.
+      preferredId: b.generationId,
+      origin: b.origin,
+      user: b.user,
+      streamed: b.streamed,
+      finishReason: b.finishReason,
+      latencyMs: Math.round(b.latencyMs),
+      generationTimeMs: Math.round(b.totalMs),
+    }),
+    after: (metered) => ({ generationId: metered.generationId!, costNanos: metered.charge.cost_nanos }),
+  })!
 }
 
 /** A generation id the upstream gave (its header, or the answer's `gen-` id), where it looks like one. */
@@ -480,7 +459,7 @@ interface Exchange {
   request: FastifyRequest
   reply: FastifyReply
   operation: RecordedOperation
-  caller: AuthContext
+  admitted: Admitted
   region: Region | null
   outgoing: Outgoing
   asked: string[]
@@ -504,9 +483,9 @@ export async function proxyToUpstream(ctx: EmulatorContext, request: FastifyRequ
   const asked = modelsAsked(outgoing.body)
 
   // Refused here as a local answer would be, before anything is forwarded: rate limits, then the ledger.
-  ctx.services.ratelimit.admit(who.key.hash, who.account.id, ctx.clock.now())
+  const admitted = admit(ctx, who)
   const target = billingTarget(ctx, operation, asked, null, null)
-  admit(ctx, { caller: who, model: target.model, endpoints: target.endpoints, region })
+  checkUnpriced(ctx, admitted, { model: target.model, endpoints: target.endpoints, region })
   await loadTokenizer()
 
   const call = new UpstreamCall(url.origin, reply)
@@ -517,7 +496,7 @@ export async function proxyToUpstream(ctx: EmulatorContext, request: FastifyRequ
     call.done()
     throw call.failure(error)
   }
-  const exchange: Exchange = { ctx, request, reply, operation, caller: who, region, outgoing, asked, call, answer, headMs: call.elapsed() }
+  const exchange: Exchange = { ctx, request, reply, operation, admitted, region, outgoing, asked, call, answer, headMs: call.elapsed() }
   const status = answer.statusCode ?? 0
   // Said at once, for an answer that ends in an error; said again, with its file, once it is complete.
   noteSource(request, { kind: 'proxied', upstream_status: status, upstream_ms: Math.round(exchange.headMs), recorded_file: null })
@@ -617,7 +596,7 @@ async function relayWhole(x: Exchange, contentType: string): Promise<FastifyRepl
     json = raw.raw.json
   }
   const billed = billProxied(ctx, {
-    caller: x.caller,
+    admitted: x.admitted,
     operation,
     region: x.region,
     asked: x.asked,
@@ -747,7 +726,7 @@ function relayThrough(x: Exchange, contentType: string, start: readonly Buffer[]
         }
     try {
       billProxied(ctx, {
-        caller: x.caller,
+        admitted: x.admitted,
         operation,
         region: x.region,
         asked: x.asked,
@@ -844,7 +823,7 @@ function relayStream(x: Exchange, contentType: string): FastifyReply {
     let saved: Saved | null = null
     try {
       const billed = billProxied(ctx, {
-        caller: x.caller,
+        admitted: x.admitted,
         operation,
         region: x.region,
         asked: x.asked,

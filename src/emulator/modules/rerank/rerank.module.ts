@@ -17,6 +17,6 @@ const LIMITS: readonly Limit[] = [
 export const rerankModule = defineModule({
   name: 'rerank',
   limits: LIMITS,
-  needs: ['catalog', 'ratelimit', 'ledger', 'embeddings', 'chat'],
+  needs: ['catalog', 'meter', 'embeddings'],
   gateway: rerankRoutes,
 })

@@ -26,7 +26,7 @@ const LIMITS: readonly Limit[] = [
 export const videoModule = defineModule({
   name: 'video',
   limits: LIMITS,
-  needs: ['ratelimit', 'callbacks', 'journal', 'ledger'],
+  needs: ['meter', 'callbacks', 'journal'],
   create: (ctx) => new VideoService(ctx, loadVideoFixtures(ctx.config.fixtures)),
   state: (ctx) => [
     {

@@ -46,6 +46,14 @@ module.exports = {
       to: { path: '^src/emulator/modules/ledger/ledger[.]service[.]ts$' },
     },
     {
+      name: 'admin-types-is-a-leaf',
+      comment:
+        "admin/types.ts re-exports every area's admin shapes for the package's public types (index.ts, testing.ts, the vitest plugin) and the renderer: an area imports a shape from where it is defined, so the barrel lifts no area above another.",
+      severity: 'error',
+      from: { path: '^src/emulator/', pathNot: '^src/emulator/(index[.]ts|testing[.]ts|vitest/)' },
+      to: { path: '^src/emulator/admin/types[.]ts$' },
+    },
+    {
       name: 'emulator-is-headless',
       comment: 'The emulator never imports the desktop app (Electron main or the renderer).',
       severity: 'error',

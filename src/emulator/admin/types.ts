@@ -5,7 +5,6 @@
 // type-checks it, and the published declarations need only the package's runtime dependencies.
 import type { Static } from 'typebox'
 import type { EmulatorEvents } from '../core/types.ts'
-import type { JournalSummary } from '../journal/journal.schemas.ts'
 import type { AccountCreditsBody, CreateAccountBody, UpdateAccountBody } from '../modules/accounts/accounts.schemas.ts'
 import type { ClockAdvanceBody } from '../modules/clock/clock.schemas.ts'
 import type { CreateKeyBody } from '../modules/keys/keys.schemas.ts'
@@ -118,15 +117,7 @@ export type GuardrailMemberAssignment = MemberAssignmentObject
 export type { EmulatorEvents }
 export type { ClockMode, ClockState, VideoTaskState } from '../core/types.ts'
 
-/**
- * Every event the stream sends: the state changes, `journal` (a JournalSummary) for each new journal
- * entry, and `reset` when a reconnect asked for events older than the stream still holds (the
- * client should read everything again).
- */
-export interface StreamEvents extends EmulatorEvents {
-  journal: JournalSummary
-  reset: { reason: 'too-old' | 'unknown-id'; last_event_id: number }
-}
+export type { StreamEvents } from '../journal/journal.schemas.ts'
 
 // ---- Types owned by their areas, re-exported for the testing helper and the inspector ----------
 

@@ -6,9 +6,8 @@ import { toIso } from '../core/clock.ts'
 import { ApiError } from '../core/errors.ts'
 import type { EmulatorContext } from '../modules/module.ts'
 import { data, Deleted, OptionalBody } from '../http/schemas.ts'
-import type { FaultAction, FaultMatch } from '../admin/types.ts'
 import { explain, PRESETS, type FaultRow } from './faults.ts'
-import { CreateFaultBody, FaultPreset, FaultRule, PresetBody, UpdateFaultBody } from './faults.schemas.ts'
+import { CreateFaultBody, FaultPreset, FaultRule, PresetBody, UpdateFaultBody, type FaultAction, type FaultMatch } from './faults.schemas.ts'
 
 const Params = Type.Object({ id: Type.String() })
 

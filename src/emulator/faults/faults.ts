@@ -4,7 +4,7 @@
 // clock. A fault answers before the handler runs, so a faulted request changes no state.
 import { ApiError, ROUTER_REASON } from '../core/errors.ts'
 import { deriveUnit } from '../core/rng.ts'
-import type { FaultPreset } from '../admin/types.ts'
+import type { FaultPreset } from './faults.schemas.ts'
 import type { FaultAction, FaultMatch } from './faults.schemas.ts'
 import type { DB } from '../store/db.ts'
 import type { StateOwner } from '../core/lifecycle.ts'

@@ -2,7 +2,7 @@
 // bound. A body nested thousands deep parses, but then overflows the stack of whatever walks it
 // recursively (validation, a guardrail's filters, the journal's formatting), so it is refused before
 // anything reads or stores it.
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ApiError } from '../core/errors.ts'
 
 /** Deeper than any body of these APIs needs (theirs are a few levels deep), far below any stack limit. */
@@ -74,4 +74,20 @@ export function installJsonParser(app: FastifyInstance, limit = MAX_JSON_DEPTH):
     if (request.headers['content-length'] === undefined) request.bodyBytes = Buffer.byteLength(text)
     void parse(request, text, done)
   })
+}
+
+/**
+ * The scope's default JSON parser (its prototype checks, its errors) as a function of the text, for a
+ * content-type parser that reads the body itself and parses parts of it (media-body.ts, the state import).
+ * That parser answers at once: its answer is returned or thrown.
+ */
+export function scopeJsonParser(scope: FastifyInstance): (request: FastifyRequest, text: string) => unknown {
+  const parser = scope.getDefaultJsonParser('error', 'error')
+  return (request, text) => {
+    let answer: { error: Error | null; value?: unknown } | undefined
+    void parser(request, text, (error, value) => (answer = { error, value }))
+    if (!answer) throw new Error('the JSON parser did not answer at once')
+    if (answer.error) throw answer.error
+    return answer.value
+  }
 }

@@ -13,7 +13,7 @@ import type { Readable } from 'node:stream'
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify'
 import { ApiError } from '../core/errors.ts'
 import { declaredLength } from './body-limits.ts'
-import { MAX_JSON_DEPTH, nestedTooDeep } from './json-body.ts'
+import { MAX_JSON_DEPTH, nestedTooDeep, scopeJsonParser } from './json-body.ts'
 
 export interface MediaField {
   /** Where it is: `frame_images[].image_url.url` (`[]` any index, `*` any key). */
@@ -550,17 +550,10 @@ function readMediaBody(
  * bodies.
  */
 export function installMediaJsonParser(scope: FastifyInstance, body: MediaBody): void {
-  const parser = scope.getDefaultJsonParser('error', 'error')
+  const parseJson = scopeJsonParser(scope)
   scope.removeContentTypeParser('application/json')
   scope.addContentTypeParser('application/json', (request, payload, done) => {
-    // The default parser answers at once: its answer is taken as a value or thrown.
-    const parse = (text: string): unknown => {
-      let answer: { error: Error | null; value?: unknown } | undefined
-      void parser(request, text, (error, value) => (answer = { error, value }))
-      if (!answer) throw new Error('the JSON parser did not answer at once')
-      if (answer.error) throw answer.error
-      return answer.value
-    }
+    const parse = (text: string): unknown => parseJson(request, text)
     readMediaBody(request, payload, body, parse, (error, read) => done(error, read?.value))
   })
 }

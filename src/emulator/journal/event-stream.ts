@@ -26,7 +26,7 @@
 // whereas a refusal only costs the one who asked for too many.
 import type { ServerResponse } from 'node:http'
 import type { EmulatorContext } from '../modules/module.ts'
-import type { StreamEvents } from '../admin/types.ts'
+import type { StreamEvents } from './journal.schemas.ts'
 import type { Journal } from './journal.ts'
 
 /** Events kept for replay on reconnect. */

@@ -1,5 +1,6 @@
 // What the journal's admin routes take (TypeBox only, so admin/types.ts derives its types from it).
 import { Type, type Static } from 'typebox'
+import type { EmulatorEvents } from '../core/types.ts'
 import { Iso, Nullable, Shape } from '../http/schemas.ts'
 
 export const JournalListQuery = Type.Object({
@@ -66,3 +67,13 @@ export const JournalSummary = Shape(journalFields, 'A journal entry without its 
 export type JournalSummary = Static<typeof JournalSummary>
 export const JournalEntry = Shape({ ...journalFields, request: Message, response: Message })
 export type JournalEntry = Static<typeof JournalEntry>
+
+/**
+ * Every event the stream sends: the state changes, `journal` (a JournalSummary) for each new journal
+ * entry, and `reset` when a reconnect asked for events older than the stream still holds (the
+ * client should read everything again).
+ */
+export interface StreamEvents extends EmulatorEvents {
+  journal: JournalSummary
+  reset: { reason: 'too-old' | 'unknown-id'; last_event_id: number }
+}

@@ -8,7 +8,7 @@ import { isShared, PiecesBody, RecordedStream } from '../core/buffers.ts'
 import { JournalSlots, parseHeaderLines, type BodyBytes, type Span } from './journal-slots.ts'
 import { toIso, wallClock } from '../core/clock.ts'
 import type { EmulatorContext } from '../modules/module.ts'
-import type { JournalEntry, JournalSummary } from '../admin/types.ts'
+import type { JournalEntry, JournalSummary } from './journal.schemas.ts'
 import { addRouteHook } from '../http/route-hooks.ts'
 import { redact, redactQuery, REDACTED, SECRET_NAME } from '../core/redact.ts'
 

@@ -35,6 +35,7 @@ import { metricsModule } from './metrics/metrics.module.ts'
 import type { EmulatorModule } from './module.ts'
 import { ratelimitModule } from './ratelimit/ratelimit.module.ts'
 import { rerankModule } from './rerank/rerank.module.ts'
+import { signupModule } from './signup/signup.module.ts'
 import { recordingsModule } from './recordings/recordings.module.ts'
 import { usageModule } from './usage/usage.module.ts'
 import { videoModule } from './video/video.module.ts'
@@ -47,6 +48,7 @@ export const MODULES: readonly EmulatorModule[] = [
   accountsModule,
   keysModule,
   workspacesModule,
+  signupModule,
   usageModule,
   chatModule,
   catalogModule,

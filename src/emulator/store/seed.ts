@@ -5,7 +5,6 @@ import { Type, type Static } from 'typebox'
 import { Value } from 'typebox/value'
 import { resolveFixture } from '../config.ts'
 import type { EmulatorContext } from '../modules/module.ts'
-import { createAccount } from '../modules/accounts/accounts.service.ts'
 import { Nullable, ResetIntervalSchema, StringEnum } from '../http/schemas.ts'
 
 export const SEED_FORMAT_VERSION = 1
@@ -65,7 +64,7 @@ export function applySeed(ctx: EmulatorContext, seed: SeedDocument): void {
   ctx.db
     .transaction(() => {
       for (const account of seed.accounts) {
-        createAccount(ctx, {
+        ctx.services.signup.createAccount({
           label: `seed:${account.ref}`,
           name: account.name,
           credits_usd: account.credits_usd,

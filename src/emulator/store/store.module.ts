@@ -2,4 +2,4 @@
 import { defineModule } from '../modules/module.ts'
 import { storeState } from './sequences.ts'
 
-export const storeModule = defineModule({ name: 'store', needs: ['accounts', 'keys'], state: () => [storeState] })
+export const storeModule = defineModule({ name: 'store', needs: ['keys', 'signup'], state: () => [storeState] })

@@ -53,7 +53,7 @@ describe('workspaces in the state', () => {
     expect((await emu.send('POST', `${ADMIN}/accounts/${account.id}/reset`)).status).toBe(200)
     expect((await emu.get(WS, emu.keys.management)).body).toEqual(fresh)
     expect((await emu.get(`${WS}/default/budgets`, emu.keys.management)).body).toEqual({ data: [], include_byok_in_budgets: false })
-    expect(emu.ctx.services.workspaces.ofKey(key.hash)).toBe(account.workspace_id)
+    expect(emu.ctx.services.keys.byHash(key.hash)!.workspace_id).toBe(account.workspace_id)
     expect((await embed(emu, key.token)).status).toBe(200)
     // The other account is untouched.
     expect((await emu.get(WS, other.management_key)).body).toEqual(theirs)

@@ -1,15 +1,24 @@
 // Each module declares the other modules it uses (`needs`): this reads every module's folder and
 // checks the declaration against what its files use, both ways: each `ctx.services.<name>` and each
-// runtime import of another area's files is declared, and each declared need is used.
+// runtime import of another area's files is declared, and each declared need is used. And the needs
+// go one way: no module needs, through others, one that needs it.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { MODULES } from '../../../src/emulator/modules/index.ts'
+import { cyclesOf } from '../../helpers/cycles.ts'
 
 const SRC = join(import.meta.dirname, '../../../src/emulator')
 /** Where each module's files are (the cross-cutting ones beside modules/). */
 const folderOf = (name: string): string => (['faults', 'journal', 'store'].includes(name) ? join(SRC, name) : join(SRC, 'modules', name))
 const names = new Set(MODULES.map((m) => m.name))
+
+/**
+ * Modules whose needs of each other are being untied by the text-engine work (the engine's ports):
+ * remove them once it is merged. (One meter and generations owning their table untied images and
+ * generations.)
+ */
+const UNTYING: readonly string[] = ['audio', 'chat', 'messages', 'recordings', 'responses']
 
 /** The modules a folder's files use: services by name, and areas whose files they import at run time (type imports do not count). */
 function used(name: string): Set<string> {
@@ -38,5 +47,11 @@ describe('each module declares the modules it uses', () => {
 
   it('names only modules of the list', () => {
     for (const module of MODULES) for (const need of module.needs ?? []) expect(names, `${module.name} needs ${need}`).toContain(need)
+  })
+
+  it('in one direction: no cycle', () => {
+    const graph = new Map(MODULES.map((m) => [m.name, new Set(m.needs ?? [])]))
+    const cycles = cyclesOf(graph).filter((cycle) => !cycle.every((name) => UNTYING.includes(name)))
+    expect(cycles).toEqual([])
   })
 })

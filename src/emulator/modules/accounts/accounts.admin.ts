@@ -1,48 +1,19 @@
-// The admin API's accounts: isolated workspaces for tests (create, read, change, delete, reset one
-// back to how it was made) and their credits.
+// The admin API's accounts: isolated workspaces for tests (read, change, delete, reset one back to
+// how it was made) and their credits. Creating one is the signup area's (signup.admin.ts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { ApiError, fieldError } from '../../core/errors.ts'
 import { formatUsd, nanosToUsd, usdToNanos } from '../../core/money.ts'
-import { data, Deleted, OptionalBody } from '../../http/schemas.ts'
+import { data, Deleted } from '../../http/schemas.ts'
 import type { EmulatorContext } from '../module.ts'
 import { resetAccount } from '../state/state.ts'
-import { Account, AccountCreditsBody, AccountDetail, AccountParams, CreateAccountBody, CreatedAccount, UpdateAccountBody } from './accounts.schemas.ts'
-import { accountView, createAccount, generateMembers, requireAccount, STARTER_KEYS } from './accounts.service.ts'
+import { Account, AccountCreditsBody, AccountDetail, AccountParams, UpdateAccountBody } from './accounts.schemas.ts'
+import { accountView, requireAccount } from './accounts.service.ts'
 
 export const accountsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
   app.get('/accounts', { config: { operation: 'admin.accounts.list' }, schema: { response: data(Type.Array(Account)) } }, async () => ({
     data: ctx.services.accounts.list().map(accountView),
   }))
-
-  app.post(
-    '/accounts',
-    { config: { operation: 'admin.accounts.create' }, schema: { response: data(CreatedAccount, 201), body: OptionalBody(CreateAccountBody) } },
-    async (request, reply) => {
-      const body = request.body ?? {}
-      const label = ctx.ids.next('account')
-      const members = await generateMembers(ctx.config.seed, label)
-      const created = createAccount(ctx, {
-        label,
-        name: body.name ?? `Workspace ${label.split('#')[1]}`,
-        credits_usd: body.credits_usd ?? 0,
-        members,
-        keys: STARTER_KEYS,
-      })
-      ctx.events.emit('account.created', { id: created.account.id })
-      const token = (kind: string) => created.keys.find((k) => k.row.kind === kind)!.token
-      const data: CreatedAccount = {
-        id: created.account.id,
-        name: created.account.name,
-        management_key: token('management'),
-        standard_key: token('standard'),
-        credits_usd: nanosToUsd(created.account.credits_nanos),
-        workspace_id: created.account.workspace_id,
-        members: created.members.map((m) => ({ id: m.id, name: m.name, email: m.email, role: m.role })),
-      }
-      return reply.code(201).send({ data })
-    },
-  )
 
   app.get(
     '/accounts/:id',

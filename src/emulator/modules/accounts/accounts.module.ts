@@ -12,7 +12,7 @@ declare module '../module.ts' {
 
 export const accountsModule = defineModule({
   name: 'accounts',
-  needs: ['keys', 'state', 'workspaces'],
+  needs: ['state'],
   create: (ctx) => createAccountsRepo(ctx.db),
   state: (ctx) => [
     {

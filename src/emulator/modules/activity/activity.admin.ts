@@ -5,14 +5,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ApiError } from '../../core/errors.ts'
 import type { EmulatorContext } from '../module.ts'
 import { AccountParams } from '../accounts/accounts.schemas.ts'
-import { createActivityRepo } from './activity.repo.ts'
 import { activityReport } from './activity.routes.ts'
 import { ActivityQuery } from './activity.schemas.ts'
 import { ActivityItem } from './activity.schemas.ts'
 import { data } from '../../http/schemas.ts'
 
 export const activityAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
-  const repo = createActivityRepo(ctx.db)
   app.get(
     '/accounts/:id/activity',
     {
@@ -21,7 +19,7 @@ export const activityAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorConte
     },
     async (request) => {
       if (!ctx.services.accounts.get(request.params.id)) throw new ApiError(404, `Account ${request.params.id} not found`)
-      return { data: activityReport(ctx, repo, request.params.id, request.query) }
+      return { data: activityReport(ctx, request.params.id, request.query) }
     },
   )
 }

@@ -8,7 +8,6 @@ import { fieldError } from '../../core/errors.ts'
 import { nanosToUsd } from '../../core/money.ts'
 import type { EmulatorContext } from '../module.ts'
 import { caller } from '../../http/auth.ts'
-import { createActivityRepo, type ActivityRepo } from './activity.repo.ts'
 import { ActivityQuery, ActivityResponse, type ActivityItem } from './activity.schemas.ts'
 
 const DAY = 86_400_000
@@ -17,7 +16,7 @@ export const ACTIVITY_DAYS = 30
 const isoDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10)
 
 /** One account's activity as the API answers it; a bad `date` is a 400 naming the field. */
-export function activityReport(ctx: EmulatorContext, repo: ActivityRepo, accountId: string, query: Static<typeof ActivityQuery>): ActivityItem[] {
+export function activityReport(ctx: EmulatorContext, accountId: string, query: Static<typeof ActivityQuery>): ActivityItem[] {
   const today = startOfUtcDay(ctx.clock.now())
   const first = today - ACTIVITY_DAYS * DAY
   let from = first
@@ -34,7 +33,7 @@ export function activityReport(ctx: EmulatorContext, repo: ActivityRepo, account
     to = day + DAY
   }
   const catalog = ctx.services.catalog.get()
-  const rows = repo.grouped({ account_id: accountId, from, to, key_hash: query.api_key_hash ?? null, member_id: query.user_id ?? null })
+  const rows = ctx.services.usage.byDayAndEndpoint({ account_id: accountId, from, to, key_hash: query.api_key_hash ?? null, member_id: query.user_id ?? null })
   return rows.map((r) => ({
     date: r.date,
     model: r.model,
@@ -51,8 +50,6 @@ export function activityReport(ctx: EmulatorContext, repo: ActivityRepo, account
 }
 
 export const activityRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
-  const repo = createActivityRepo(ctx.db)
-
   app.get(
     '/activity',
     {
@@ -62,6 +59,6 @@ export const activityRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }>
       },
       schema: { summary: 'Usage per day and endpoint', tags: ['activity'], querystring: ActivityQuery, response: ActivityResponse },
     },
-    async (request) => ({ data: activityReport(ctx, repo, caller(request).account.id, request.query) }),
+    async (request) => ({ data: activityReport(ctx, caller(request).account.id, request.query) }),
   )
 }

@@ -14,4 +14,4 @@ const LIMITS: readonly Limit[] = [
   { what: 'Days one query spans', value: MAX_RANGE_DAYS, unit: 'items', beyond: '400 naming `time_range` and the limit' },
 ]
 
-export const analyticsModule = defineModule({ name: 'analytics', limits: LIMITS, needs: ['catalog', 'keys'], gateway: analyticsRoutes })
+export const analyticsModule = defineModule({ name: 'analytics', limits: LIMITS, needs: ['catalog', 'keys', 'usage'], gateway: analyticsRoutes })

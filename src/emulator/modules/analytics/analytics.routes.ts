@@ -14,7 +14,7 @@ const MANAGEMENT = { kind: 'management', wrongKindStatus: 403 } as const
 const QUERY_BODY_LIMIT = 1024 * 1024
 
 export const analyticsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
-  const repo = createAnalyticsRepo(ctx.db)
+  const repo = createAnalyticsRepo(() => ctx.services.usage)
 
   app.get(
     '/analytics/meta',

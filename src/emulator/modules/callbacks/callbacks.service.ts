@@ -11,7 +11,7 @@ import type { EmulatorContext } from '../module.ts'
 import { ApiError } from '../../core/errors.ts'
 import { OwnAddressError } from '../../http/own-addresses.ts'
 import { recordEffect } from '../../journal/journal.ts'
-import type { CallbackDelivery } from '../../admin/types.ts'
+import type { CallbackDelivery } from './callbacks.schemas.ts'
 import type { AttemptRow, CallbacksRepo, DeliveryFilter, DeliveryRow } from './callbacks.repo.ts'
 
 /** Our neutral name for the vendor, sent as X-HMAC-ACCESS-KEY and signed. */

@@ -1,5 +1,6 @@
 // Chat fixtures' rows: an account's rules in order (positions 0..n-1), the first that answers a
 // request, and the count of its uses. What a rule matches is chat-fixtures.service.ts.
+import type { Statement } from 'better-sqlite3'
 import type { StateOwner } from '../../core/lifecycle.ts'
 import type { DB } from '../../store/db.ts'
 
@@ -43,6 +44,7 @@ export function createChatFixturesRepo(db: DB) {
   )
   // Positions stay 0..n-1 within an account: moving a rule shifts the ones between.
   const renumberStmt = db.prepare<[number, string]>('UPDATE chat_fixtures SET position = ? WHERE id = ?')
+  let totalsStmt: Statement<[], { fixtures: number; hits: number }> | undefined
   const renumber = (rows: readonly ChatFixtureRow[]) => rows.forEach((row, i) => row.position !== i && renumberStmt.run(i, row.id))
 
   return {
@@ -79,6 +81,11 @@ export function createChatFixturesRepo(db: DB) {
     },
     /** Counts one answer by the rule (spending one of `remaining`), in the caller's transaction. */
     use: (id: string) => void useStmt.run(id),
+    /** Every account's rules and the answers they gave (/metrics; prepared at the first scrape). */
+    totals(): { fixtures: number; hits: number } {
+      totalsStmt ??= db.prepare<[], { fixtures: number; hits: number }>('SELECT COUNT(*) AS fixtures, COALESCE(SUM(hits), 0) AS hits FROM chat_fixtures')
+      return totalsStmt.get()!
+    },
   }
 }
 

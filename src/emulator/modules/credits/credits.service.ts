@@ -5,7 +5,7 @@ import { nanosToUsd, percentOf, usdcUnitsToNanos } from '../../core/money.ts'
 import { deriveHex } from '../../core/rng.ts'
 import { recordEffect } from '../../journal/journal.ts'
 import type { EmulatorContext } from '../module.ts'
-import type { Charge } from '../../admin/types.ts'
+import type { Charge } from './credits.schemas.ts'
 import type { ChargeRow } from './credits.repo.ts'
 import type { ChainId, Web3Data } from './credits.schemas.ts'
 

@@ -20,6 +20,37 @@ export const fileTooLarge = (limitBytes: number): ApiError =>
     metadata: { field: 'file', location: 'body', limit_bytes: limitBytes },
   })
 
+/** How full a room of files is, and what its uploads under way have reserved. */
+interface Room {
+  usedBytes: number
+  fileBytes: number
+  limitBytes: number
+  files: number
+  limitFiles: number
+  pendingBytes: number
+  pendingFiles: number
+}
+
+/** A 413 for a full room, in `words` (one sentence for too many files, one for too many bytes). */
+function roomFull(room: Room, words: { tooManyFiles: string; tooManyBytes: string }, scope?: 'emulator'): ApiError {
+  const { usedBytes, limitBytes, files, limitFiles, pendingBytes, pendingFiles } = room
+  return new ApiError(413, files + pendingFiles >= limitFiles ? words.tooManyFiles : words.tooManyBytes, {
+    metadata: {
+      field: 'file',
+      location: 'body',
+      used_bytes: usedBytes,
+      limit_bytes: limitBytes,
+      files,
+      limit_files: limitFiles,
+      ...(scope && { scope }),
+      ...(pendingFiles > 0 && { pending_bytes: pendingBytes, pending_files: pendingFiles }),
+    },
+  })
+}
+
+const uploadsUnderWay = (pendingFiles: number, pendingBytes: number, whose: 'its' | 'the'): string =>
+  pendingFiles === 0 ? '' : `, and ${whose} ${pendingFiles} upload${pendingFiles === 1 ? '' : 's'} under way ${pendingBytes} more`
+
 /**
  * The account's room is full. `pendingBytes` and `pendingFiles`: what its uploads under way (read or
  * waiting) have reserved, when the refusal comes before the body is read, from its declared length.
@@ -32,26 +63,14 @@ export const accountStorageFull = (
   limitFiles: number,
   pendingBytes = 0,
   pendingFiles = 0,
-): ApiError => {
-  const underWay = pendingFiles === 0 ? '' : `, and its ${pendingFiles} upload${pendingFiles === 1 ? '' : 's'} under way ${pendingBytes} more`
-  return new ApiError(
-    413,
-    files + pendingFiles >= limitFiles
-      ? `The account already keeps ${files} files${pendingFiles === 0 ? '' : ` (and ${pendingFiles} under way)`}, the most the emulator keeps for one account: delete some first`
-      : `The account's files hold ${usedBytes} bytes${underWay}; ${fileBytes} more would pass the ${limitBytes / 1024 / 1024} MB the emulator keeps for one account: delete some first`,
+): ApiError =>
+  roomFull(
+    { usedBytes, fileBytes, limitBytes, files, limitFiles, pendingBytes, pendingFiles },
     {
-      metadata: {
-        field: 'file',
-        location: 'body',
-        used_bytes: usedBytes,
-        limit_bytes: limitBytes,
-        files,
-        limit_files: limitFiles,
-        ...(pendingFiles > 0 && { pending_bytes: pendingBytes, pending_files: pendingFiles }),
-      },
+      tooManyFiles: `The account already keeps ${files} files${pendingFiles === 0 ? '' : ` (and ${pendingFiles} under way)`}, the most the emulator keeps for one account: delete some first`,
+      tooManyBytes: `The account's files hold ${usedBytes} bytes${uploadsUnderWay(pendingFiles, pendingBytes, 'its')}; ${fileBytes} more would pass the ${limitBytes / 1024 / 1024} MB the emulator keeps for one account: delete some first`,
     },
   )
-}
 
 export const malformedForm = (why: string): ApiError =>
   new ApiError(400, `Malformed multipart/form-data body: ${why}`, { metadata: { field: 'body', location: 'body' } })
@@ -81,27 +100,15 @@ export const emulatorStorageFull = (
   limitFiles: number,
   pendingBytes = 0,
   pendingFiles = 0,
-): ApiError => {
-  const underWay = pendingFiles === 0 ? '' : `, and the ${pendingFiles} upload${pendingFiles === 1 ? '' : 's'} under way ${pendingBytes} more`
-  return new ApiError(
-    413,
-    files + pendingFiles >= limitFiles
-      ? `The emulator already keeps ${files} files over all its accounts${pendingFiles === 0 ? '' : ` (and ${pendingFiles} under way)`}, the most it keeps: delete some (or reset an account) first`
-      : `The files of all accounts hold ${usedBytes} bytes${underWay}; ${fileBytes} more would pass the ${limitBytes / 1024 / 1024} MB the emulator keeps in all: delete some (or reset an account) first`,
+): ApiError =>
+  roomFull(
+    { usedBytes, fileBytes, limitBytes, files, limitFiles, pendingBytes, pendingFiles },
     {
-      metadata: {
-        field: 'file',
-        location: 'body',
-        used_bytes: usedBytes,
-        limit_bytes: limitBytes,
-        files,
-        limit_files: limitFiles,
-        scope: 'emulator',
-        ...(pendingFiles > 0 && { pending_bytes: pendingBytes, pending_files: pendingFiles }),
-      },
+      tooManyFiles: `The emulator already keeps ${files} files over all its accounts${pendingFiles === 0 ? '' : ` (and ${pendingFiles} under way)`}, the most it keeps: delete some (or reset an account) first`,
+      tooManyBytes: `The files of all accounts hold ${usedBytes} bytes${uploadsUnderWay(pendingFiles, pendingBytes, 'the')}; ${fileBytes} more would pass the ${limitBytes / 1024 / 1024} MB the emulator keeps in all: delete some (or reset an account) first`,
     },
+    'emulator',
   )
-}
 
 /**
  * 409: the file was being kept when the state under it changed: a reset or an import replaced the

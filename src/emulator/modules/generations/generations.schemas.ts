@@ -99,6 +99,9 @@ export const GenerationView = Type.Object(
   { additionalProperties: true },
 )
 
+/** What GET /generation answers in `data`: the view's fields and the rest of the document's (served as the handler writes them). */
+export type GenerationDocument = Static<typeof GenerationView> & Record<string, unknown>
+
 export const GenerationResponse = {
   200: {
     description: 'A past chat or text completion of the calling key’s account',

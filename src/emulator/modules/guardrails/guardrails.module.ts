@@ -17,9 +17,9 @@ const StringList = Type.Array(Type.String())
 
 export const guardrailsModule = defineModule({
   name: 'guardrails',
-  needs: ['accounts', 'catalog', 'keys'],
+  needs: ['accounts', 'catalog', 'keys', 'usage'],
   create: (ctx) => {
-    const repo = createGuardrailsRepo(ctx.db)
+    const repo = createGuardrailsRepo(ctx.db, ctx.services)
     // A key answers to its own guardrail and to its member's.
     ctx.services.catalog.policies.add((caller) => guardrailsOf(repo, caller).map(guardrailPolicy))
     return repo

@@ -3,6 +3,7 @@
 import type { ResetInterval } from '../../core/windows.ts'
 import type { DB } from '../../store/db.ts'
 import type { StateOwner } from '../../core/lifecycle.ts'
+import type { Services } from '../module.ts'
 
 export interface GuardrailRow {
   id: string
@@ -42,7 +43,12 @@ export interface MemberAssignmentRow {
   created_at: number
 }
 
-export function createGuardrailsRepo(db: DB) {
+/** An assignment as stored; the rows above add what the keys and accounts areas know of it. */
+type KeyAssignment = Omit<KeyAssignmentRow, 'key_name' | 'key_label'>
+type MemberAssignment = Omit<MemberAssignmentRow, 'account_id'>
+
+/** `services`: the keys, accounts and usage areas' reads, for what an assignment shows and a budget has spent. */
+export function createGuardrailsRepo(db: DB, services: Pick<Services, 'keys' | 'accounts' | 'usage'>) {
   const insertStmt = db.prepare<GuardrailRow>(
     `INSERT INTO guardrails (id, account_id, name, description, limit_nanos, reset_interval, allowed_providers, ignored_providers,
        allowed_models, enforce_zdr, include_byok_in_budgets, extras, created_at, updated_at)
@@ -62,13 +68,31 @@ export function createGuardrailsRepo(db: DB) {
   const countStmt = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM guardrails WHERE account_id = ?')
   const deleteStmt = db.prepare<[string]>('DELETE FROM guardrails WHERE id = ?')
 
-  const keyAssignmentSelect = `
-    SELECT a.id, a.guardrail_id, a.key_hash, k.name AS key_name, k.label AS key_label, a.assigned_by, a.created_at
-    FROM guardrail_key_assignments a JOIN api_keys k ON k.hash = a.key_hash`
-  const keyAssignmentsStmt = db.prepare<[string], KeyAssignmentRow>(`${keyAssignmentSelect} WHERE a.guardrail_id = ? ORDER BY a.created_at, a.rowid`)
-  const accountKeyAssignmentsStmt = db.prepare<[string], KeyAssignmentRow>(
-    `${keyAssignmentSelect} JOIN guardrails g ON g.id = a.guardrail_id WHERE g.account_id = ? ORDER BY a.created_at, a.rowid`,
+  const keyAssignmentsStmt = db.prepare<[string], KeyAssignment>(
+    'SELECT id, guardrail_id, key_hash, assigned_by, created_at FROM guardrail_key_assignments WHERE guardrail_id = ? ORDER BY created_at, rowid',
   )
+  const accountKeyAssignmentsStmt = db.prepare<[string], KeyAssignment>(
+    `SELECT a.id, a.guardrail_id, a.key_hash, a.assigned_by, a.created_at
+     FROM guardrail_key_assignments a JOIN guardrails g ON g.id = a.guardrail_id WHERE g.account_id = ? ORDER BY a.created_at, a.rowid`,
+  )
+  // Each with its key's name and label (an assignment of a key gone is none).
+  const withKeys = (rows: KeyAssignment[]): KeyAssignmentRow[] =>
+    rows.flatMap((a) => {
+      const key = services.keys.byHash(a.key_hash)
+      return key
+        ? [
+            {
+              id: a.id,
+              guardrail_id: a.guardrail_id,
+              key_hash: a.key_hash,
+              key_name: key.name,
+              key_label: key.label,
+              assigned_by: a.assigned_by,
+              created_at: a.created_at,
+            },
+          ]
+        : []
+    })
   const keyGuardrailStmt = db.prepare<[string], { guardrail_id: string }>('SELECT guardrail_id FROM guardrail_key_assignments WHERE key_hash = ?')
   const assignKeyStmt = db.prepare<{ id: string; guardrail_id: string; key_hash: string; assigned_by: string | null; created_at: number }>(
     `INSERT INTO guardrail_key_assignments (id, guardrail_id, key_hash, assigned_by, created_at)
@@ -81,13 +105,30 @@ export function createGuardrailsRepo(db: DB) {
     'DELETE FROM guardrail_key_assignments WHERE guardrail_id = @guardrail_id AND key_hash = @key_hash',
   )
 
-  const memberAssignmentSelect = `
-    SELECT a.id, a.guardrail_id, a.member_id, m.account_id, a.assigned_by, a.created_at
-    FROM guardrail_member_assignments a JOIN members m ON m.id = a.member_id`
-  const memberAssignmentsStmt = db.prepare<[string], MemberAssignmentRow>(`${memberAssignmentSelect} WHERE a.guardrail_id = ? ORDER BY a.created_at, a.rowid`)
-  const accountMemberAssignmentsStmt = db.prepare<[string], MemberAssignmentRow>(
-    `${memberAssignmentSelect} WHERE m.account_id = ? ORDER BY a.created_at, a.rowid`,
+  const memberAssignmentsStmt = db.prepare<[string], MemberAssignment>(
+    'SELECT id, guardrail_id, member_id, assigned_by, created_at FROM guardrail_member_assignments WHERE guardrail_id = ? ORDER BY created_at, rowid',
   )
+  const membersAssignmentsStmt = db.prepare<[string], MemberAssignment>(
+    `SELECT id, guardrail_id, member_id, assigned_by, created_at FROM guardrail_member_assignments
+     WHERE member_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, rowid`,
+  )
+  // Each with its member's account (an assignment of a member gone is none).
+  const withAccounts = (rows: MemberAssignment[]): MemberAssignmentRow[] =>
+    rows.flatMap((a) => {
+      const member = services.accounts.member(a.member_id)
+      return member
+        ? [
+            {
+              id: a.id,
+              guardrail_id: a.guardrail_id,
+              member_id: a.member_id,
+              account_id: member.account_id,
+              assigned_by: a.assigned_by,
+              created_at: a.created_at,
+            },
+          ]
+        : []
+    })
   const memberGuardrailStmt = db.prepare<[string], { guardrail_id: string }>('SELECT guardrail_id FROM guardrail_member_assignments WHERE member_id = ?')
   const assignMemberStmt = db.prepare<{ id: string; guardrail_id: string; member_id: string; assigned_by: string | null; created_at: number }>(
     `INSERT INTO guardrail_member_assignments (id, guardrail_id, member_id, assigned_by, created_at)
@@ -100,13 +141,8 @@ export function createGuardrailsRepo(db: DB) {
     'DELETE FROM guardrail_member_assignments WHERE guardrail_id = @guardrail_id AND member_id = @member_id',
   )
 
-  // Spend under a guardrail in a window: usage of the keys assigned to it and of the members assigned to it.
-  const spendStmt = db.prepare<{ guardrail_id: string; since: number; now: number; include_byok: 0 | 1 }, { spent: number }>(
-    `SELECT COALESCE(SUM(u.cost_nanos), 0) AS spent FROM usage u
-     WHERE u.created_at >= @since AND u.created_at <= @now AND (@include_byok = 1 OR u.byok = 0)
-       AND (u.key_hash IN (SELECT key_hash FROM guardrail_key_assignments WHERE guardrail_id = @guardrail_id)
-         OR u.member_id IN (SELECT member_id FROM guardrail_member_assignments WHERE guardrail_id = @guardrail_id))`,
-  )
+  const assignedKeysStmt = db.prepare<[string], { key_hash: string }>('SELECT key_hash FROM guardrail_key_assignments WHERE guardrail_id = ?')
+  const assignedMembersStmt = db.prepare<[string], { member_id: string }>('SELECT member_id FROM guardrail_member_assignments WHERE guardrail_id = ?')
 
   return {
     insert: (row: GuardrailRow) => void insertStmt.run(row),
@@ -115,21 +151,29 @@ export function createGuardrailsRepo(db: DB) {
     list: (account_id: string, limit: number, offset: number) => listStmt.all({ account_id, limit, offset }),
     count: (account_id: string) => countStmt.get(account_id)!.n,
     delete: (id: string) => deleteStmt.run(id).changes > 0,
-    keyAssignments: (guardrailId: string) => keyAssignmentsStmt.all(guardrailId),
-    accountKeyAssignments: (accountId: string) => accountKeyAssignmentsStmt.all(accountId),
+    keyAssignments: (guardrailId: string) => withKeys(keyAssignmentsStmt.all(guardrailId)),
+    accountKeyAssignments: (accountId: string) => withKeys(accountKeyAssignmentsStmt.all(accountId)),
     guardrailOfKey: (hash: string) => keyGuardrailStmt.get(hash)?.guardrail_id ?? null,
     /** True when the key was not already under this guardrail (it is now). */
     assignKey: (row: { id: string; guardrail_id: string; key_hash: string; assigned_by: string | null; created_at: number }) =>
       assignKeyStmt.run(row).changes > 0,
     unassignKey: (guardrail_id: string, key_hash: string) => unassignKeyStmt.run({ guardrail_id, key_hash }).changes > 0,
-    memberAssignments: (guardrailId: string) => memberAssignmentsStmt.all(guardrailId),
-    accountMemberAssignments: (accountId: string) => accountMemberAssignmentsStmt.all(accountId),
+    memberAssignments: (guardrailId: string) => withAccounts(memberAssignmentsStmt.all(guardrailId)),
+    accountMemberAssignments: (accountId: string) =>
+      withAccounts(membersAssignmentsStmt.all(JSON.stringify(services.accounts.members(accountId).map((m) => m.id)))),
     guardrailOfMember: (memberId: string) => memberGuardrailStmt.get(memberId)?.guardrail_id ?? null,
     assignMember: (row: { id: string; guardrail_id: string; member_id: string; assigned_by: string | null; created_at: number }) =>
       assignMemberStmt.run(row).changes > 0,
     unassignMember: (guardrail_id: string, member_id: string) => unassignMemberStmt.run({ guardrail_id, member_id }).changes > 0,
+    /** Spend under a guardrail in a window: usage of the keys assigned to it and of the members assigned to it. */
     spentNanos: (guardrailId: string, since: number, now: number, includeByok: boolean) =>
-      spendStmt.get({ guardrail_id: guardrailId, since, now, include_byok: includeByok ? 1 : 0 })!.spent,
+      services.usage.spentByKeysOrMembers({
+        keyHashes: assignedKeysStmt.all(guardrailId).map((row) => row.key_hash),
+        memberIds: assignedMembersStmt.all(guardrailId).map((row) => row.member_id),
+        since,
+        now,
+        includeByok,
+      }),
   }
 }
 

@@ -1,6 +1,7 @@
 import type { ResetInterval, WindowStarts } from '../../core/windows.ts'
 import type { DB } from '../../store/db.ts'
 import type { StateOwner } from '../../core/lifecycle.ts'
+import type { KeyUsageSums, UsageRepo } from '../usage/usage.repo.ts'
 
 export type KeyKind = 'management' | 'standard'
 
@@ -23,18 +24,6 @@ export interface KeyRow {
   workspace_id: string | null
 }
 
-/** Usage sums of one key over its windows, derived from the usage rows (nano-USD). */
-export interface KeyUsageSums {
-  usage: number
-  usage_daily: number
-  usage_weekly: number
-  usage_monthly: number
-  byok_usage: number
-  byok_usage_daily: number
-  byok_usage_weekly: number
-  byok_usage_monthly: number
-}
-
 export type KeyWithUsage = KeyRow & KeyUsageSums
 
 export interface KeyPatch {
@@ -45,18 +34,8 @@ export interface KeyPatch {
   include_byok_in_limit?: boolean
 }
 
-// One pass over a key's usage rows gives every window; rows after `now` (a clock set backwards) do not count.
-const USAGE_COLUMNS = /* sql */ `
-  COALESCE(SUM(CASE WHEN u.byok = 0 THEN u.cost_nanos END), 0)                          AS usage,
-  COALESCE(SUM(CASE WHEN u.byok = 0 AND u.created_at >= @day   THEN u.cost_nanos END), 0) AS usage_daily,
-  COALESCE(SUM(CASE WHEN u.byok = 0 AND u.created_at >= @week  THEN u.cost_nanos END), 0) AS usage_weekly,
-  COALESCE(SUM(CASE WHEN u.byok = 0 AND u.created_at >= @month THEN u.cost_nanos END), 0) AS usage_monthly,
-  COALESCE(SUM(CASE WHEN u.byok = 1 THEN u.cost_nanos END), 0)                          AS byok_usage,
-  COALESCE(SUM(CASE WHEN u.byok = 1 AND u.created_at >= @day   THEN u.cost_nanos END), 0) AS byok_usage_daily,
-  COALESCE(SUM(CASE WHEN u.byok = 1 AND u.created_at >= @week  THEN u.cost_nanos END), 0) AS byok_usage_weekly,
-  COALESCE(SUM(CASE WHEN u.byok = 1 AND u.created_at >= @month THEN u.cost_nanos END), 0) AS byok_usage_monthly`
-
-export function createKeysRepo(db: DB) {
+/** `usage`: the usage area's reads (created after this one), for what each key spent. */
+export function createKeysRepo(db: DB, usage: () => UsageRepo) {
   const insertStmt = db.prepare<KeyRow>(
     `INSERT INTO api_keys (hash, account_id, kind, token, name, label, disabled, limit_nanos, limit_reset,
        include_byok_in_limit, creator_user_id, expires_at, created_at, updated_at, workspace_id)
@@ -65,7 +44,7 @@ export function createKeysRepo(db: DB) {
   )
   const byHashStmt = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE hash = ?')
   const listStmt = db.prepare<
-    WindowStarts & {
+    {
       account_id: string
       kind: string
       include_disabled: 0 | 1
@@ -74,23 +53,13 @@ export function createKeysRepo(db: DB) {
       limit: number
       offset: number
     },
-    KeyWithUsage
+    KeyRow
   >(
-    `SELECT k.*, ${USAGE_COLUMNS}
-     FROM api_keys k
-     LEFT JOIN usage u ON u.key_hash = k.hash AND u.created_at <= @now
-     WHERE k.account_id = @account_id AND k.kind = @kind AND (@include_disabled = 1 OR k.disabled = 0)
-       AND COALESCE(k.workspace_id, @default_workspace) = @workspace_id
-     GROUP BY k.hash
-     ORDER BY k.created_at, k.rowid
+    `SELECT * FROM api_keys
+     WHERE account_id = @account_id AND kind = @kind AND (@include_disabled = 1 OR disabled = 0)
+       AND COALESCE(workspace_id, @default_workspace) = @workspace_id
+     ORDER BY created_at, rowid
      LIMIT @limit OFFSET @offset`,
-  )
-  const withUsageStmt = db.prepare<WindowStarts & { hash: string }, KeyWithUsage>(
-    `SELECT k.*, ${USAGE_COLUMNS}
-     FROM api_keys k
-     LEFT JOIN usage u ON u.key_hash = k.hash AND u.created_at <= @now
-     WHERE k.hash = @hash
-     GROUP BY k.hash`,
   )
   const updateStmt = db.prepare<{
     hash: string
@@ -105,10 +74,14 @@ export function createKeysRepo(db: DB) {
        include_byok_in_limit = @include_byok_in_limit, updated_at = @updated_at
      WHERE hash = @hash`,
   )
-  // The real daily cap on free-variant requests is the account's, across its keys.
-  const freeRequestsStmt = db.prepare<{ account_id: string; since: number; now: number }, { n: number }>(
-    `SELECT COUNT(*) AS n FROM usage
-     WHERE account_id = @account_id AND created_at >= @since AND created_at <= @now AND model LIKE '%:free'`,
+  const inWorkspaceStmt = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = ?')
+  const madeInWorkspaceStmt = db.prepare<{ workspace_id: string; member_id: string }, { n: number }>(
+    'SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = @workspace_id AND creator_user_id = @member_id',
+  )
+  // An account reset moves its keys back to its default workspace (the others are deleted).
+  const toDefaultStmt = db.prepare<{ account_id: string; default_workspace: string }>(
+    `UPDATE api_keys SET workspace_id = @default_workspace
+     WHERE account_id = @account_id AND workspace_id IS NOT NULL AND workspace_id <> @default_workspace`,
   )
   const deleteStmt = db.prepare<[string]>('DELETE FROM api_keys WHERE hash = ?')
   const forAccountStmt = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, rowid')
@@ -131,13 +104,30 @@ export function createKeysRepo(db: DB) {
   return {
     insert: (row: KeyRow) => void insertStmt.run(row),
     byHash: (hash: string) => byHashStmt.get(hash),
-    list: (
+    /** A page of an account's keys of one kind in one workspace, oldest first, each with what it spent as of `starts.now`. */
+    list(
       q: { account_id: string; kind: KeyKind; include_disabled: boolean; workspace_id: string; default_workspace: string; limit: number; offset: number },
       starts: WindowStarts,
-    ) => listStmt.all({ ...starts, ...q, include_disabled: q.include_disabled ? 1 : 0 }),
-    withUsage: (hash: string, starts: WindowStarts) => withUsageStmt.get({ ...starts, hash }),
-    /** Usage rows of `:free` models the account wrote in [since, now]. */
-    freeModelRequests: (accountId: string, since: number, now: number) => freeRequestsStmt.get({ account_id: accountId, since, now })!.n,
+    ): KeyWithUsage[] {
+      const rows = listStmt.all({ ...q, include_disabled: q.include_disabled ? 1 : 0 })
+      const spend = usage().keysSpend(
+        rows.map((row) => row.hash),
+        starts,
+      )
+      return rows.map((row) => ({ ...row, ...spend.get(row.hash)! }))
+    },
+    /** A key with what it spent as of `starts.now`, or undefined when the hash is unknown. */
+    withUsage(hash: string, starts: WindowStarts): KeyWithUsage | undefined {
+      const row = byHashStmt.get(hash)
+      return row && { ...row, ...usage().keySpend(hash, starts) }
+    },
+    /** How many keys a workspace holds. */
+    countInWorkspace: (workspaceId: string) => inWorkspaceStmt.get(workspaceId)!.n,
+    /** How many keys of a workspace a member made. */
+    countMadeInWorkspace: (workspaceId: string, memberId: string) => madeInWorkspaceStmt.get({ workspace_id: workspaceId, member_id: memberId })!.n,
+    /** Moves an account's keys in other workspaces to its default one; call inside the caller's transaction. */
+    moveToDefaultWorkspace: (accountId: string, defaultWorkspace: string) =>
+      void toDefaultStmt.run({ account_id: accountId, default_workspace: defaultWorkspace }),
     update: (hash: string, patch: KeyPatch, now: number) => update.immediate(hash, patch, now),
     delete: (hash: string) => deleteStmt.run(hash).changes > 0,
     forAccount: (accountId: string) => forAccountStmt.all(accountId),
@@ -146,5 +136,5 @@ export function createKeysRepo(db: DB) {
 
 export type KeysRepo = ReturnType<typeof createKeysRepo>
 
-/** API keys; an account reset keeps them. */
+/** API keys; an account reset keeps them (in its default workspace: keys.module.ts). */
 export const keysState: StateOwner = { name: 'keys', tables: ['api_keys'] }

@@ -119,7 +119,7 @@ export function currentKeyView(ctx: EmulatorContext, hash: string): CurrentKeyVi
   const account = ctx.services.accounts.get(key.account_id)!
   // The emulator's credits are granted or bought alike, so "has had credits" stands for "has paid".
   const freeLimit = account.credits_nanos >= FREE_DAILY_REQUESTS.fundedFromNanos ? FREE_DAILY_REQUESTS.funded : FREE_DAILY_REQUESTS.base
-  const freeUsed = ctx.services.keys.freeModelRequests(account.id, starts.day, starts.now)
+  const freeUsed = ctx.services.usage.freeModelRequests(account.id, starts.day, starts.now)
   const management = key.kind === 'management'
   return {
     label: key.label,
@@ -164,7 +164,7 @@ export function provisionKey(ctx: EmulatorContext, accountId: string, terms: Key
  */
 export function ownWorkspace(ctx: EmulatorContext, account: AccountRow, given: string | undefined, location = 'body'): string {
   if (given === undefined) return account.workspace_id
-  const workspace = ctx.services.workspaces.byId(account.id, given)
+  const workspace = ctx.services.keys.workspaceOf(account.id, given)
   if (!workspace) throw fieldError('workspace_id', 'is not a workspace of this account', location)
   return workspace.id
 }

@@ -12,7 +12,6 @@ import { NANOS_PER_USD } from '../../core/money.ts'
 import { ANSWER_CACHE_CHARS } from '../chat/answer-cache.ts'
 import { vectorCacheStats } from '../embeddings/vector-cache.ts'
 import type { EmulatorContext } from '../module.ts'
-import { createMetricsRepo, type MetricsRepo } from './metrics.repo.ts'
 
 // prom-client's index also loads its default process metrics, the push gateway, cluster aggregation
 // and OpenTelemetry's API: about 28 ms at every start, against 4 ms for the four classes used here.
@@ -46,7 +45,6 @@ export interface MetricsService {
 export function createMetricsService(ctx: EmulatorContext): MetricsService {
   const registry = new Registry()
   const registers = [registry]
-  const repo: MetricsRepo = createMetricsRepo(ctx.db)
 
   // ---- Counted as requests are journaled ---------------------------------------------------------
   const requests = new Counter({
@@ -149,7 +147,7 @@ export function createMetricsService(ctx: EmulatorContext): MetricsService {
     usageRows.reset()
     costUsd.reset()
     tokens.reset()
-    for (const row of repo.ledgerTotals()) {
+    for (const row of ctx.services.usage.totalsByOperationAndModel()) {
       const labels = { operation: row.operation, model: row.model }
       usageRows.set(labels, row.rows)
       costUsd.set(labels, row.cost_nanos / NANOS_PER_USD)
@@ -157,7 +155,7 @@ export function createMetricsService(ctx: EmulatorContext): MetricsService {
       tokens.set({ ...labels, kind: 'completion' }, row.completion_tokens)
       tokens.set({ ...labels, kind: 'reasoning' }, row.reasoning_tokens)
     }
-    const held = repo.fixtureTotals()
+    const held = ctx.services.chat.fixtures.totals()
     fixtureHits.set(held.hits)
     fixtures.set(held.fixtures)
 

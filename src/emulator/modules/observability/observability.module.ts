@@ -28,9 +28,9 @@ const LIMITS: readonly Limit[] = [
 export const observabilityModule = defineModule({
   name: 'observability',
   limits: LIMITS,
-  needs: ['accounts', 'byok', 'callbacks', 'workspaces'],
+  needs: ['accounts', 'byok', 'callbacks', 'usage', 'workspaces'],
   create: (ctx) => {
-    const repo = createDestinationsRepo(ctx.db)
+    const repo = createDestinationsRepo(ctx.db, () => ctx.services.usage.lastId())
     ctx.services.workspaces.holds('observability destinations', repo.countInWorkspace)
     return repo
   },

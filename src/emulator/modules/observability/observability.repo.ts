@@ -58,7 +58,8 @@ export interface TracedCall {
   external_user: string | null
 }
 
-export function createDestinationsRepo(db: DB) {
+/** `lastUsageId`: the usage area's (the id of the last usage row written). */
+export function createDestinationsRepo(db: DB, lastUsageId: () => number) {
   const insertStmt = db.prepare<DestinationRow>(
     `INSERT INTO observability_destinations (id, account_id, workspace_id, type, name, config, enabled, privacy_mode, broadcast_generation_cost,
        broadcast_generation_identity, broadcast_generation_request_context, sampling_rate, api_key_hashes, filter_rules, regions,
@@ -93,16 +94,12 @@ export function createDestinationsRepo(db: DB) {
   )
   const inAccountStmt = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM observability_destinations WHERE account_id = ?')
   const allStmt = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM observability_destinations')
-  const lastUsageStmt = db.prepare<[], { id: number }>('SELECT COALESCE(MAX(id), 0) AS id FROM usage')
 
   // The broadcaster's reads. Every mark moves to the last usage row once its account's rows up to it
   // are traced, so an enabled destination has work exactly when its mark is behind the last row, and
   // the rows after a mark are those written since the last run: read by rowid range (the unary plus
   // keeps SQLite from scanning the account's whole index instead).
-  const hasWorkStmt = db.prepare<[], { one: number }>(
-    `SELECT 1 AS one FROM observability_destinations
-     WHERE enabled = 1 AND traced_usage_id < (SELECT COALESCE(MAX(id), 0) FROM usage) LIMIT 1`,
-  )
+  const hasWorkStmt = db.prepare<[number], { one: number }>('SELECT 1 AS one FROM observability_destinations WHERE enabled = 1 AND traced_usage_id < ? LIMIT 1')
   const withWorkStmt = db.prepare<[number], DestinationRow>(
     'SELECT * FROM observability_destinations WHERE enabled = 1 AND traced_usage_id < ? ORDER BY created_at, rowid',
   )
@@ -139,9 +136,9 @@ export function createDestinationsRepo(db: DB) {
     /** How many destinations a workspace holds (what a workspace's deletion would leave behind). */
     countInWorkspace: (accountId: string, workspaceId: string) => inWorkspaceStmt.get(accountId, workspaceId)!.n,
     /** The id of the last usage row written: a destination enabled now is traced what comes after it. */
-    lastUsageId: () => lastUsageStmt.get()!.id,
+    lastUsageId: () => lastUsageId(),
     /** Whether an enabled destination's mark is behind the last usage row. */
-    hasWork: () => hasWorkStmt.get() !== undefined,
+    hasWork: () => hasWorkStmt.get(lastUsageId()) !== undefined,
     /** The enabled destinations whose mark is behind `lastUsageId`. */
     withWork: (lastUsageId: number) => withWorkStmt.all(lastUsageId),
     /** The account's billed calls after usage row `after`, oldest first. */

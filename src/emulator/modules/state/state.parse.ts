@@ -8,7 +8,7 @@
 import type { Readable } from 'node:stream'
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify'
 import { declaredLength } from '../../http/body-limits.ts'
-import { nestedTooDeep } from '../../http/json-body.ts'
+import { nestedTooDeep, scopeJsonParser } from '../../http/json-body.ts'
 import { documentValueTooLarge } from './state.errors.ts'
 import { Turns } from './state.turns.ts'
 
@@ -373,17 +373,10 @@ export function readStateDocument(
 
 /** JSON bodies in `scope` (the import's) are read by readStateDocument, their values parsed by the scope's JSON parser. */
 export function installStateDocumentParser(scope: FastifyInstance, bounds: Omit<DocumentBounds, 'bodyBytes'>): void {
-  const parser = scope.getDefaultJsonParser('error', 'error')
+  const parseJson = scopeJsonParser(scope)
   scope.removeContentTypeParser('application/json')
   scope.addContentTypeParser('application/json', (request, payload, done) => {
-    // The default parser answers at once: its answer is taken as a value or thrown.
-    const parse = (text: string): unknown => {
-      let answer: { error: Error | null; value?: unknown } | undefined
-      void parser(request, text, (error, value) => (answer = { error, value }))
-      if (!answer) throw new Error('the JSON parser did not answer at once')
-      if (answer.error) throw answer.error
-      return answer.value
-    }
+    const parse = (text: string): unknown => parseJson(request, text)
     readStateDocument(request, payload, bounds, parse, done)
   })
 }

@@ -3,7 +3,7 @@ import type { DB } from '../../store/db.ts'
 import type { StateOwner } from '../../core/lifecycle.ts'
 import type { TaskState } from './video.schemas.ts'
 
-import type { VideoTaskOutcome } from '../../admin/types.ts'
+import type { VideoTaskOutcome } from './video.schemas.ts'
 
 export type TaskOutcome = VideoTaskOutcome
 

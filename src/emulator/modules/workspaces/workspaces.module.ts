@@ -25,11 +25,16 @@ const LIMITS: readonly Limit[] = [
 export const workspacesModule = defineModule({
   name: 'workspaces',
   limits: LIMITS,
-  needs: ['accounts', 'catalog'],
-  create: (ctx) => createWorkspacesService(ctx),
+  needs: ['accounts', 'catalog', 'keys', 'usage'],
+  create: (ctx) => {
+    const service = createWorkspacesService(ctx)
+    // Keys name their workspace: the keys area, below this one, asks here whether it is the account's.
+    ctx.services.keys.findsWorkspacesWith(service.byId)
+    return service
+  },
   state: (ctx) => [
     {
-      ...workspacesState(ctx.db),
+      ...workspacesState(ctx.db, ctx.services.accounts),
       imports: {
         workspaces: {
           json: { io_logging_api_key_ids: Type.Array(Type.Integer()) },

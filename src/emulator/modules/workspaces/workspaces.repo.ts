@@ -2,6 +2,7 @@
 // `workspace_id`, or its account's default one where that is NULL (keys from before the column).
 import type { StateOwner } from '../../core/lifecycle.ts'
 import type { DB } from '../../store/db.ts'
+import type { AccountsRepo } from '../accounts/accounts.repo.ts'
 
 export interface WorkspaceRow {
   id: string
@@ -76,13 +77,8 @@ export function createWorkspacesRepo(db: DB) {
   const countStmt = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM workspaces WHERE account_id = ?')
   const deleteStmt = db.prepare<[string]>('DELETE FROM workspaces WHERE id = ?')
   // Workspaces added to an account (its default one, made with it, is not one).
-  const added = 'SELECT COUNT(*) AS n FROM workspaces w JOIN accounts a ON a.id = w.account_id WHERE w.id <> a.workspace_id'
-  const addedInStmt = db.prepare<[string], { n: number }>(`${added} AND w.account_id = ?`)
-  const addedStmt = db.prepare<[], { n: number }>(added)
-  const keysInStmt = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = ?')
-  const keyWorkspaceStmt = db.prepare<[string], { workspace_id: string }>(
-    `SELECT COALESCE(k.workspace_id, a.workspace_id) AS workspace_id FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = ?`,
-  )
+  const addedInStmt = db.prepare<[string, string], { n: number }>('SELECT COUNT(*) AS n FROM workspaces WHERE account_id = ? AND id <> ?')
+  const addedStmt = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM workspaces WHERE id NOT IN (SELECT value FROM json_each(?))')
 
   // Sorted in `budgets`, not by ORDER BY: SQLite recompiles a statement whose ORDER BY meets a bound
   // parameter each time the parameter is bound (tens of microseconds on every billed request).
@@ -101,18 +97,9 @@ export function createWorkspacesRepo(db: DB) {
   const setIncludeByokStmt = db.prepare<{ id: string; include_byok_in_budgets: 0 | 1 }>(
     'UPDATE workspaces SET include_byok_in_budgets = @include_byok_in_budgets WHERE id = @id',
   )
-  // Rows from before usage recorded a workspace belong to the account's default one.
-  const spentStmt = db.prepare<{ account_id: string; workspace_id: string; since: number; now: number; include_byok: 0 | 1 }, { spent: number }>(
-    `SELECT COALESCE(SUM(u.cost_nanos), 0) AS spent FROM usage u
-     WHERE u.account_id = @account_id AND u.created_at >= @since AND u.created_at <= @now AND (@include_byok = 1 OR u.byok = 0)
-       AND COALESCE(u.workspace_id, (SELECT a.workspace_id FROM accounts a WHERE a.id = @account_id)) = @workspace_id`,
-  )
-
-  const membershipSelect = `
-    SELECT wm.id, wm.workspace_id, wm.member_id, m.role, wm.created_at
-    FROM workspace_members wm JOIN members m ON m.id = wm.member_id`
-  const membersStmt = db.prepare<{ workspace_id: string; limit: number; offset: number }, MembershipRow>(
-    `${membershipSelect} WHERE wm.workspace_id = @workspace_id ORDER BY wm.created_at, wm.rowid LIMIT @limit OFFSET @offset`,
+  const membersStmt = db.prepare<{ workspace_id: string; limit: number; offset: number }, Omit<MembershipRow, 'role'>>(
+    `SELECT id, workspace_id, member_id, created_at FROM workspace_members
+     WHERE workspace_id = @workspace_id ORDER BY created_at, rowid LIMIT @limit OFFSET @offset`,
   )
   const memberCountStmt = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM workspace_members WHERE workspace_id = ?')
   const addMemberStmt = db.prepare<{ id: string; workspace_id: string; member_id: string; created_at: number }>(
@@ -122,9 +109,6 @@ export function createWorkspacesRepo(db: DB) {
   const removeMemberStmt = db.prepare<{ workspace_id: string; member_id: string }>(
     'DELETE FROM workspace_members WHERE workspace_id = @workspace_id AND member_id = @member_id',
   )
-  const memberKeysStmt = db.prepare<{ workspace_id: string; member_id: string }, { n: number }>(
-    'SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = @workspace_id AND creator_user_id = @member_id',
-  )
 
   return {
     insert: (row: WorkspaceRow) => void insertStmt.run(row),
@@ -133,13 +117,11 @@ export function createWorkspacesRepo(db: DB) {
     bySlug: (account_id: string, slug: string) => bySlugStmt.get({ account_id, slug }),
     list: (account_id: string, limit: number, offset: number) => listStmt.all({ account_id, limit, offset }),
     count: (account_id: string) => countStmt.get(account_id)!.n,
-    /** Workspaces added to an account, besides its default one (to every account, for null). */
-    countAdded: (account_id: string | null) => (account_id === null ? addedStmt.get()!.n : addedInStmt.get(account_id)!.n),
+    /** Workspaces added to an account, besides its default one. */
+    countAdded: (accountId: string, defaultWorkspace: string) => addedInStmt.get(accountId, defaultWorkspace)!.n,
+    /** Workspaces added to every account, besides the default ones (every account's). */
+    countAddedInAll: (defaultWorkspaces: readonly string[]) => addedStmt.get(JSON.stringify(defaultWorkspaces))!.n,
     delete: (id: string) => deleteStmt.run(id).changes > 0,
-    /** Keys (of any kind, disabled or not) that name this workspace. */
-    keysIn: (workspaceId: string) => keysInStmt.get(workspaceId)!.n,
-    /** The workspace of a key, or undefined for an unknown key. */
-    workspaceOfKey: (hash: string) => keyWorkspaceStmt.get(hash)?.workspace_id,
 
     /** A workspace's budgets, narrowest first (on every billed request: none for most workspaces). */
     budgets: (workspaceId: string) =>
@@ -149,17 +131,17 @@ export function createWorkspacesRepo(db: DB) {
     upsertBudget: (row: BudgetRow) => void upsertBudgetStmt.run(row),
     deleteBudget: (workspace_id: string, reset_interval: BudgetInterval) => deleteBudgetStmt.run({ workspace_id, reset_interval }).changes > 0,
     setIncludeByok: (id: string, include: boolean) => void setIncludeByokStmt.run({ id, include_byok_in_budgets: include ? 1 : 0 }),
-    /** Spend of a workspace's keys in [since, now] (nano-USD); BYOK spend only when asked. */
-    spentNanos: (q: { account_id: string; workspace_id: string; since: number; now: number; include_byok: boolean }) =>
-      spentStmt.get({ ...q, include_byok: q.include_byok ? 1 : 0 })!.spent,
 
-    members: (workspace_id: string, limit: number, offset: number) => membersStmt.all({ workspace_id, limit, offset }),
+    /** A page of a workspace's memberships, oldest first; `roleOf` gives each member's role in the account. */
+    members: (workspace_id: string, limit: number, offset: number, roleOf: (memberId: string) => MembershipRow['role'] | undefined): MembershipRow[] =>
+      membersStmt.all({ workspace_id, limit, offset }).flatMap((row) => {
+        const role = roleOf(row.member_id)
+        return role === undefined ? [] : [{ id: row.id, workspace_id: row.workspace_id, member_id: row.member_id, role, created_at: row.created_at }]
+      }),
     memberCount: (workspaceId: string) => memberCountStmt.get(workspaceId)!.n,
     /** True when the member was not in the workspace yet (they are now). */
     addMember: (row: { id: string; workspace_id: string; member_id: string; created_at: number }) => addMemberStmt.run(row).changes > 0,
     removeMember: (workspace_id: string, member_id: string) => removeMemberStmt.run({ workspace_id, member_id }).changes > 0,
-    /** Keys in the workspace that this member created. */
-    memberKeys: (workspace_id: string, member_id: string) => memberKeysStmt.get({ workspace_id, member_id })!.n,
   }
 }
 
@@ -168,39 +150,49 @@ export type WorkspacesRepo = ReturnType<typeof createWorkspacesRepo>
 /**
  * Workspaces, budgets and members. An account reset puts the account back to its default workspace as
  * created (settings, no budgets): the others go, and the keys in them move to the default one (keys
- * outlive an account reset). After an import, an account without its default workspace (a document
+ * outlive an account reset: keys.module.ts). After an import, an account without its default workspace (a document
  * from before workspaces) gets one.
  */
-export function workspacesState(db: DB): StateOwner {
-  const defaultOf = '(SELECT a.workspace_id FROM accounts a WHERE a.id = @account_id)'
+export function workspacesState(db: DB, accounts: AccountsRepo): StateOwner {
   const forget = [
-    `UPDATE api_keys SET workspace_id = ${defaultOf} WHERE account_id = @account_id AND workspace_id IS NOT NULL AND workspace_id <> ${defaultOf}`,
     'DELETE FROM workspace_members WHERE workspace_id IN (SELECT id FROM workspaces WHERE account_id = @account_id)',
     'DELETE FROM workspace_budgets WHERE workspace_id IN (SELECT id FROM workspaces WHERE account_id = @account_id)',
-    `DELETE FROM workspaces WHERE account_id = @account_id AND id <> ${defaultOf}`,
+    'DELETE FROM workspaces WHERE account_id = @account_id AND id <> @default_workspace',
     `UPDATE workspaces SET name = '${DEFAULT_WORKSPACE.name}', slug = '${DEFAULT_WORKSPACE.slug}', description = NULL,
        default_text_model = NULL, default_image_model = NULL, default_provider_sort = NULL,
        is_observability_io_logging_enabled = 0, is_observability_broadcast_enabled = 0, is_data_discount_logging_enabled = 1,
        io_logging_sampling_rate = 1, io_logging_api_key_ids = NULL, include_byok_in_budgets = 0, updated_at = NULL
-     WHERE id = ${defaultOf}`,
-  ].map((sql) => db.prepare<{ account_id: string }>(sql))
-  // The slug is the default's unless the account already uses it for another workspace.
-  const ensureDefaults = db.prepare(
+     WHERE id = @default_workspace`,
+  ].map((sql) => db.prepare<{ account_id: string; default_workspace: string }>(sql))
+  const existsStmt = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM workspaces WHERE id = ?')
+  const slugUsedStmt = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM workspaces WHERE account_id = ? AND slug = ?')
+  const insertDefaultStmt = db.prepare<{ id: string; account_id: string; slug: string; created_by: string | null; created_at: number }>(
     `INSERT INTO workspaces (id, account_id, name, slug, created_by, created_at)
-     SELECT a.workspace_id, a.id, '${DEFAULT_WORKSPACE.name}',
-       CASE WHEN EXISTS (SELECT 1 FROM workspaces o WHERE o.account_id = a.id AND o.slug = '${DEFAULT_WORKSPACE.slug}')
-         THEN '${DEFAULT_WORKSPACE.slug}-' || substr(a.workspace_id, 1, 8) ELSE '${DEFAULT_WORKSPACE.slug}' END,
-       (SELECT m.id FROM members m WHERE m.account_id = a.id ORDER BY m.created_at, m.rowid LIMIT 1), a.created_at
-     FROM accounts a
-     WHERE NOT EXISTS (SELECT 1 FROM workspaces w WHERE w.id = a.workspace_id)
-     ORDER BY a.created_at, a.rowid`,
+     VALUES (@id, @account_id, '${DEFAULT_WORKSPACE.name}', @slug, @created_by, @created_at)`,
   )
+  // Oldest account first; the slug is the default's unless the account already uses it for another workspace.
+  const ensureDefaults = (): void => {
+    for (const account of accounts.list()) {
+      if (existsStmt.get(account.workspace_id)) continue
+      const slugUsed = slugUsedStmt.get(account.id, DEFAULT_WORKSPACE.slug) !== undefined
+      insertDefaultStmt.run({
+        id: account.workspace_id,
+        account_id: account.id,
+        slug: slugUsed ? `${DEFAULT_WORKSPACE.slug}-${account.workspace_id.slice(0, 8)}` : DEFAULT_WORKSPACE.slug,
+        created_by: accounts.members(account.id)[0]?.id ?? null,
+        created_at: account.created_at,
+      })
+    }
+  }
   return {
     name: 'workspaces',
     tables: ['workspaces', 'workspace_budgets', 'workspace_members'],
-    resetAccount: (id) => forget.forEach((stmt) => stmt.run({ account_id: id })),
+    resetAccount: (id) => {
+      const account = accounts.get(id)
+      if (account) forget.forEach((stmt) => stmt.run({ account_id: id, default_workspace: account.workspace_id }))
+    },
     afterStateChange: (change) => {
-      if (change === 'import') ensureDefaults.run()
+      if (change === 'import') ensureDefaults()
     },
   }
 }

@@ -132,7 +132,7 @@ export const workspacesRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
       transaction(() => {
         const row = requireWorkspace(ctx, account, request.params.id)
         if (isDefault(row, account)) throw defaultWorkspaceUndeletable()
-        const keys = repo.keysIn(row.id)
+        const keys = ctx.services.keys.countInWorkspace(row.id)
         if (keys > 0) throw workspaceHasKeys(row.slug, keys)
         const held = ctx.services.workspaces.held(account.id, row.id)
         if (held.length > 0) throw workspaceInUse(row.slug, held)
@@ -235,7 +235,10 @@ export const workspacesRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
         const all = implicitMemberships(ctx, account)
         return { data: all.slice(offset, offset + limit).map(membershipView), total_count: all.length }
       }
-      return { data: repo.members(row.id, limit, offset).map(membershipView), total_count: repo.memberCount(row.id) }
+      return {
+        data: repo.members(row.id, limit, offset, (id) => ctx.services.accounts.member(id)?.role).map(membershipView),
+        total_count: repo.memberCount(row.id),
+      }
     },
   )
 
@@ -283,7 +286,7 @@ export const workspacesRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
         if (isDefault(row, account)) throw defaultMembersImplicit()
         const ids = request.body.user_ids
         ids.forEach((id, i) => {
-          const keys = repo.memberKeys(row.id, id)
+          const keys = ctx.services.keys.countMadeInWorkspace(row.id, id)
           if (keys > 0) throw memberHasKeys(`user_ids[${i}]`, id, keys)
         })
         return [...new Set(ids)].filter((id) => repo.removeMember(row.id, id)).length

@@ -46,8 +46,6 @@ export interface WorkspacesService {
   find(accountId: string, idOrSlug: string): WorkspaceRow | undefined
   /** The id of the account's default workspace (it always exists, and cannot be deleted). */
   defaultFor(accountId: string): string
-  /** The workspace of a key: its own, or its account's default; undefined for an unknown key. */
-  ofKey(hash: string): string | undefined
   /** Creates an account's default workspace; call inside the transaction that creates the account. */
   insertDefault(account: Pick<AccountRow, 'id' | 'workspace_id' | 'created_at'>, createdBy: string | null): void
   /** The first budget (narrowest interval first) of a workspace (a key's) that is spent, or undefined. */
@@ -84,7 +82,6 @@ export function createWorkspacesService(ctx: EmulatorContext): WorkspacesService
       if (!account) throw new Error(`no account ${accountId}`)
       return account.workspace_id
     },
-    ofKey: (hash) => repo.workspaceOfKey(hash),
     insertDefault(account, createdBy) {
       repo.insert({
         ...DEFAULT_SETTINGS,
@@ -104,12 +101,13 @@ export function createWorkspacesService(ctx: EmulatorContext): WorkspacesService
       const starts = windowStarts(now)
       for (const budget of budgets) {
         const since = budget.reset_interval === 'lifetime' ? 0 : windowStartFor(budget.reset_interval, starts)
-        const spent = repo.spentNanos({
-          account_id: workspace.account_id,
-          workspace_id: workspace.id,
+        const spent = ctx.services.usage.spentInWorkspace({
+          accountId: workspace.account_id,
+          workspaceId: workspace.id,
+          defaultWorkspace: ctx.services.accounts.get(workspace.account_id)!.workspace_id,
           since,
           now,
-          include_byok: workspace.include_byok_in_budgets === 1,
+          includeByok: workspace.include_byok_in_budgets === 1,
         })
         if (spent >= budget.limit_nanos) {
           return {
@@ -223,8 +221,9 @@ export function newWorkspaceRow(ctx: EmulatorContext, account: AccountRow, creat
   checkSlugFree(ctx, account.id, body.slug, null)
   // Counted in the transaction that inserts it (the caller's): two creates cannot both take the last place.
   const { repo } = ctx.services.workspaces
-  if (repo.countAdded(account.id) >= MAX_ACCOUNT_WORKSPACES) throw tooManyWorkspaces('account', MAX_ACCOUNT_WORKSPACES)
-  if (repo.countAdded(null) >= MAX_TOTAL_WORKSPACES) throw tooManyWorkspaces('emulator', MAX_TOTAL_WORKSPACES)
+  if (repo.countAdded(account.id, account.workspace_id) >= MAX_ACCOUNT_WORKSPACES) throw tooManyWorkspaces('account', MAX_ACCOUNT_WORKSPACES)
+  const defaults = ctx.services.accounts.list().map((a) => a.workspace_id)
+  if (repo.countAddedInAll(defaults) >= MAX_TOTAL_WORKSPACES) throw tooManyWorkspaces('emulator', MAX_TOTAL_WORKSPACES)
   return patched(
     {
       ...DEFAULT_SETTINGS,

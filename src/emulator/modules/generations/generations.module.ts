@@ -34,8 +34,12 @@ const LIMITS: readonly Limit[] = [
 export const generationsModule = defineModule({
   name: 'generations',
   limits: LIMITS,
-  needs: ['accounts'],
-  create: (ctx) => createGenerationsService(createGenerationsContentRepo(ctx.db), createGenerationsRepo(ctx.db, ctx.ids)),
+  needs: ['accounts', 'usage'],
+  create: (ctx) =>
+    createGenerationsService(
+      createGenerationsContentRepo(ctx.db),
+      createGenerationsRepo(ctx.db, ctx.ids, () => ctx.services.usage),
+    ),
   state: (ctx) => {
     const owner = generationsContentState(ctx.db)
     const bytes = (row: Readonly<Record<string, unknown>>) => textBytes(row['input']) + textBytes(row['completion']) + textBytes(row['reasoning'])

@@ -7,6 +7,7 @@ import type { StateOwner } from '../../core/lifecycle.ts'
 import type { DB } from '../../store/db.ts'
 import type { Ids } from '../../core/ids.ts'
 import type { RequestOrigin } from '../../http/request-origin.ts'
+import type { UsageRow } from '../usage/usage.repo.ts'
 
 export interface ContentRow {
   generation_id: string
@@ -137,17 +138,17 @@ export interface NewGeneration {
   preferredId?: string | null
 }
 
-export function createGenerationsRepo(db: DB, ids: Pick<Ids, 'generation'>) {
+/** The usage rows a generation's figures come from (the usage module's, reached lazily: it may come later). */
+export type UsageOf = () => { get(id: number): UsageRow | undefined }
+
+export function createGenerationsRepo(db: DB, ids: Pick<Ids, 'generation'>, usage: UsageOf) {
   const insertStmt = db.prepare<GenerationRow>(
     `INSERT INTO generations (id, usage_id, account_id, api_type, streamed, finish_reason, latency_ms, generation_time_ms,
        http_referer, app_title, user_agent, external_user, created_at)
      VALUES (@id, @usage_id, @account_id, @api_type, @streamed, @finish_reason, @latency_ms, @generation_time_ms,
        @http_referer, @app_title, @user_agent, @external_user, @created_at)`,
   )
-  const getStmt = db.prepare<[string, string], GenerationView>(
-    `SELECT g.*, u.model, u.provider, u.key_hash, u.prompt_tokens, u.completion_tokens, u.reasoning_tokens, u.cost_nanos, u.byok
-     FROM generations g JOIN usage u ON u.id = g.usage_id WHERE g.id = ? AND g.account_id = ?`,
-  )
+  const getStmt = db.prepare<[string, string], GenerationRow>('SELECT * FROM generations WHERE id = ? AND account_id = ?')
   const finishStmt = db.prepare<[string | null, string]>('UPDATE generations SET finish_reason = ? WHERE id = ?')
   const insert = (row: GenerationRow) => void insertStmt.run(row)
   return {
@@ -189,8 +190,14 @@ export function createGenerationsRepo(db: DB, ids: Pick<Ids, 'generation'>) {
     },
     /** How a generation ended after all (a stream broken by a fault: `error`, or null when cut). */
     finish: (id: string, finishReason: string | null) => void finishStmt.run(finishReason, id),
-    /** One of the account's generations, or undefined (another account's is as unknown as none). */
-    get: (id: string, accountId: string) => getStmt.get(id, accountId),
+    /** One of the account's generations with its usage row's figures, or undefined (another account's is as unknown as none). */
+    get(id: string, accountId: string): GenerationView | undefined {
+      const row = getStmt.get(id, accountId)
+      const used = row && usage().get(row.usage_id)
+      if (!row || !used) return undefined
+      const { model, provider, key_hash, prompt_tokens, completion_tokens, reasoning_tokens, cost_nanos, byok } = used
+      return { ...row, model, provider, key_hash, prompt_tokens, completion_tokens, reasoning_tokens, cost_nanos, byok }
+    },
   }
 }
 

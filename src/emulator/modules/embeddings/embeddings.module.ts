@@ -1,4 +1,4 @@
-// Embeddings: deterministic vectors, billed through the ledger.
+// Embeddings: deterministic vectors, billed through the meter.
 import type { Limit } from '../../core/limits.ts'
 import { defineModule } from '../module.ts'
 import { MAX_INPUTS } from './embeddings.schemas.ts'

@@ -1,6 +1,6 @@
 // Image generation: a request (the gateway's POST /images, OpenAI's POST /images/generations, or a
 // chat asking for `modalities: ["image"]`) is read into a job (model, prompt, count, size, format),
-// checked against the model's facts (image-models.ts), billed through the ledger at the endpoint's
+// checked against the model's facts (image-models.ts), billed through the meter at the endpoint's
 // per-image price (402 before anything is made), recorded as a generation of api_type `image`, and
 // then drawn and encoded (media/picture.ts, media/image-encode.ts) in a media worker thread, after
 // the account's other images, speech and transcriptions (a place in its queue is taken before the

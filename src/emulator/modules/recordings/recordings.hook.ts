@@ -121,7 +121,7 @@ function promptTokensOf(json: unknown): number {
 
 /**
  * Answers with a recording of another operation: its JSON or bytes, content type and status, billed
- * at the recorded cost through the ledger (402 first, guardrails, key limits), with a generation row
+ * at the recorded cost through the meter (402 first, guardrails, key limits), with a generation row
  * (its id in X-Generation-Id; the body stays as recorded). The recording's use is counted in the
  * billing transaction. Null when another request used it up meanwhile.
  */

@@ -308,7 +308,7 @@ interface Bill {
 }
 
 /**
- * Bills a proxied answer through the ledger, with the upstream's cost (or, where it reported none, the
+ * Bills a proxied answer through the meter, with the upstream's cost (or, where it reported none, the
  * tokens at the catalog's price of the serving endpoint), and records its generation: one transaction.
  */
 function billProxied(ctx: EmulatorContext, b: Bill): { generationId: string; costNanos: number } {

@@ -1,4 +1,4 @@
-// Video tasks: creation (priced in credits, billed through the ledger), the engine that moves them
+// Video tasks: creation (priced in credits, billed through the meter), the engine that moves them
 // through created -> queueing -> processing -> success | failed on the virtual clock, and the views the
 // router returns (and POSTs to callback URLs). Each transition is one transaction with its callback.
 import { readFileSync } from 'node:fs'

@@ -46,6 +46,22 @@ module.exports = {
       to: { path: '^src/emulator/modules/ledger/ledger[.]service[.]ts$' },
     },
     {
+      name: 'text-engine-imports-no-surface-nor-source',
+      comment:
+        'The text engine (modules/text) knows its surfaces (chat, Responses, Messages) and answer sources (recordings) only as they register with it (text.ports.ts): it imports none of their folders.',
+      severity: 'error',
+      from: { path: '^src/emulator/modules/text/' },
+      to: { path: '^src/emulator/modules/(chat|responses|messages|recordings)/' },
+    },
+    {
+      name: 'recordings-and-presets-import-no-text-surface',
+      comment:
+        "Record and replay and presets work on every text surface through what is registered with the text engine and what routes declare (config.text, recordable, presettable): they import no surface's folder.",
+      severity: 'error',
+      from: { path: '^src/emulator/modules/(recordings|presets)/' },
+      to: { path: '^src/emulator/modules/(chat|responses|messages)/' },
+    },
+    {
       name: 'admin-types-is-a-leaf',
       comment:
         "admin/types.ts re-exports every area's admin shapes for the package's public types (index.ts, testing.ts, the vitest plugin) and the renderer: an area imports a shape from where it is defined, so the barrel lifts no area above another.",

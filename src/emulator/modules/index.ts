@@ -11,6 +11,7 @@ import { audioModule } from './audio/audio.module.ts'
 import { callbacksModule } from './callbacks/callbacks.module.ts'
 import { catalogModule } from './catalog/catalog.module.ts'
 import { chatModule } from './chat/chat.module.ts'
+import { textModule } from './text/text.module.ts'
 import { clockModule } from './clock/clock.module.ts'
 import { creditsModule } from './credits/credits.module.ts'
 import { embeddingsModule } from './embeddings/embeddings.module.ts'
@@ -50,6 +51,7 @@ export const MODULES: readonly EmulatorModule[] = [
   workspacesModule,
   signupModule,
   usageModule,
+  textModule,
   chatModule,
   catalogModule,
   guardrailsModule,

@@ -186,7 +186,7 @@ describe('GET /metrics', () => {
     expect(sampleValue(families, `${P}journal_entries`, `${P}journal_entries`)).toBe(9)
     expect(sampleValue(families, `${P}journal_bytes`, `${P}journal_bytes`, { part: 'bodies' })).toBe(stats.journal.bytes)
     expect(sampleValue(families, `${P}journal_limit_bytes`, `${P}journal_limit_bytes`, { part: 'media' })).toBe(stats.journal.media_limit_bytes)
-    expect(sampleValue(families, `${P}cache_bytes`, `${P}cache_bytes`, { cache: 'chat_answers' })).toBe(emu.ctx.services.chat.answers.chars() * 2)
+    expect(sampleValue(families, `${P}cache_bytes`, `${P}cache_bytes`, { cache: 'chat_answers' })).toBe(emu.ctx.services.text.answers.chars() * 2)
     expect(sampleValue(families, `${P}cache_bytes`, `${P}cache_bytes`, { cache: 'chat_answers' })).toBeGreaterThan(0)
     expect(sampleValue(families, `${P}cache_bytes`, `${P}cache_bytes`, { cache: 'embedding_vectors' })).toBe(stats.vector_cache.bytes)
   })

@@ -6,12 +6,6 @@ import { describe, expect, it } from 'vitest'
 import { importsOf, moduleFolders, sourceFiles } from '../../helpers/sources.ts'
 import { cyclesOf } from '../../helpers/cycles.ts'
 
-/**
- * Folders whose cycles among themselves are being untied by the text-engine work (the engine in
- * modules/text, recordings and presets importing no surface): remove them once it is merged.
- */
-const UNTYING: readonly string[] = ['audio', 'chat', 'messages', 'recordings', 'responses']
-
 /** The module folders each module folder imports from. */
 function folderGraph(): Map<string, Set<string>> {
   const folders = [...moduleFolders()].sort((a, b) => b[1].length - a[1].length) // deepest first
@@ -30,7 +24,6 @@ function folderGraph(): Map<string, Set<string>> {
 
 describe('module folders', () => {
   it('import each other in one direction only', () => {
-    const cycles = cyclesOf(folderGraph()).filter((cycle) => !cycle.every((name) => UNTYING.includes(name)))
-    expect(cycles).toEqual([])
+    expect(cyclesOf(folderGraph())).toEqual([])
   })
 })

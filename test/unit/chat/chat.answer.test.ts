@@ -1,13 +1,13 @@
-// Chat answers written directly (chat.answer.ts), from an AnswerRequest built as prepareChat builds
+// Chat answers written directly (text.answer.ts), from an AnswerRequest built as prepareChat builds
 // one: the same request gives the same answer, anything that seeds it gives another; text echoes the
 // user's key words and is cut at max tokens or a stop sequence; tool calls and structured outputs take
 // their value from the schema filler and are cut the same way.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadFaker, type MakeFaker } from '../../../src/emulator/core/faker.ts'
-import { givenAnswer, writeAnswers, type AnswerRequest } from '../../../src/emulator/modules/chat/chat.answer.ts'
-import { parseMessages, parseResponseFormat, parseToolChoice, parseTools } from '../../../src/emulator/modules/chat/chat.input.ts'
-import { SchemaFiller, type FillJob } from '../../../src/emulator/modules/chat/schema-filler.ts'
-import { fitSchema } from '../../../src/emulator/modules/chat/schema-fit.ts'
+import { givenAnswer, writeAnswers, type AnswerRequest } from '../../../src/emulator/modules/text/text.answer.ts'
+import { parseMessages, parseResponseFormat, parseToolChoice, parseTools } from '../../../src/emulator/modules/text/text.input.ts'
+import { SchemaFiller, type FillJob } from '../../../src/emulator/modules/text/schema-filler.ts'
+import { fitSchema } from '../../../src/emulator/modules/text/schema-fit.ts'
 import { countTokens, loadTokenizer } from '../../../src/emulator/core/tokens.ts'
 
 let makeFaker: MakeFaker

@@ -9,7 +9,7 @@ import {
   parseTools,
   SCHEMA_DEPTH,
   type Tool,
-} from '../../../src/emulator/modules/chat/chat.input.ts'
+} from '../../../src/emulator/modules/text/text.input.ts'
 import { IMAGE_TOKENS } from '../../../src/emulator/core/tokens.ts'
 import { fieldRefusal, refusal } from '../../helpers/refusal.ts'
 

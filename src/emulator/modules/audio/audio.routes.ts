@@ -40,7 +40,7 @@ export const audioRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = 
   app.post(
     '/audio/speech',
     {
-      config: { operation: 'audio.speech', auth: 'standard' },
+      config: { operation: 'audio.speech', auth: 'standard', recordable: 'tts' },
       bodyLimit: SPEECH_BODY_LIMIT,
       schema: { summary: 'Create speech: text in, audio bytes out', tags: ['audio'], body: SpeechBody, response: SpeechResponse },
     },
@@ -65,7 +65,7 @@ export const audioRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = 
     forms.post(
       '/audio/transcriptions',
       {
-        config: { operation: 'audio.transcriptions', auth: 'standard' },
+        config: { operation: 'audio.transcriptions', auth: 'standard', recordable: 'stt' },
         bodyLimit: TRANSCRIPTION_BODY_LIMIT,
         // A form's own bound is smaller than JSON's: refused from its declared length, before the gate.
         preParsing: refuseOversizedForm,

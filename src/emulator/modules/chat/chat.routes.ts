@@ -9,21 +9,16 @@ import { ChatBody, ChatResponse, CompletionBody, CompletionResponse } from './ch
 import { GenerationQuery, GenerationResponse } from '../generations/generations.schemas.ts'
 import { chatResult, createChatCompletion, createTextCompletion, textResult } from './chat.service.ts'
 import { chatFrames } from './chat.stream.ts'
-import { answerText } from './text-stream.ts'
+import { answerText } from '../text/text-stream.ts'
 
 /** Messages may carry images as data URIs. */
 const CHAT_BODY_LIMIT = 32 * 1024 * 1024
 
 export const chatRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
-  // The text surfaces share the chat service's pacer and schema worker; they end with the app.
-  app.addHook('onClose', async () => {
-    ctx.services.chat.pacer.close()
-    await ctx.services.chat.filler.close()
-  })
   app.post(
     '/chat/completions',
     {
-      config: { operation: 'chat.create', auth: 'standard' },
+      config: { operation: 'chat.create', auth: 'standard', text: 'chat', recordable: 'completions', presettable: true },
       bodyLimit: CHAT_BODY_LIMIT,
       schema: { summary: 'Create a chat completion', tags: ['chat'], body: ChatBody, response: ChatResponse },
     },
@@ -41,7 +36,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = a
   app.post(
     '/completions',
     {
-      config: { operation: 'completions.create', auth: 'standard' },
+      config: { operation: 'completions.create', auth: 'standard', text: 'completions', recordable: 'completions' },
       bodyLimit: CHAT_BODY_LIMIT,
       schema: { summary: 'Create a text completion (legacy: a prompt in, text out)', tags: ['chat'], body: CompletionBody, response: CompletionResponse },
     },

@@ -1,14 +1,14 @@
 // POST /api/v1/chat/completions, POST /api/v1/completions and GET /api/v1/generation. The body schema
 // checks the simple fields; messages, tools, tool_choice and response_format have several shapes each
-// and are checked by hand (chat.input.ts) so that each problem names its exact place. Fields of the
+// and are checked by hand (text.input.ts) so that each problem names its exact place. Fields of the
 // real schema that change nothing here (top_k, logit_bias, plugins, usage...) are accepted and ignored,
 // as the real gateway ignores what a provider does not support.
 import { Type, type Static } from 'typebox'
 import { ErrorEnvelope, Nullable, StringEnum } from '../../http/schemas.ts'
 import { ProviderPreferences } from '../catalog/routing.ts'
+import { MAX_MESSAGES, ReasoningEffort } from '../text/text.schemas.ts'
 
-/** More than any real conversation, far below what would make counting its tokens slow. */
-export const MAX_MESSAGES = 4096
+export { MAX_MESSAGES, ReasoningEffort }
 export const MAX_TOOLS = 128
 /** Choices per request (`n`). */
 export const MAX_CHOICES = 8
@@ -29,9 +29,6 @@ const Common = {
   user: Type.Optional(Type.String({ maxLength: 1024 })),
   provider: Type.Optional(Nullable(ProviderPreferences)),
 }
-
-/** The real document's ReasoningEffort (`none` turns reasoning off). */
-export const ReasoningEffort = StringEnum(['max', 'xhigh', 'high', 'medium', 'low', 'minimal', 'none'] as const)
 
 export const ChatBody = Type.Object({
   ...Common,

@@ -6,9 +6,12 @@ import { fieldError } from '../../core/errors.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { Region } from '../catalog/catalog.schemas.ts'
-import { parseMessages, parseResponseFormat, parseToolChoice, parseTools } from './chat.input.ts'
+import { parseMessages, parseResponseFormat, parseToolChoice, parseTools } from '../text/text.input.ts'
 import type { ChatBody, CompletionBody } from './chat.schemas.ts'
-import { costSplit, generateText, type Completion, type TextAsk } from './text-engine.ts'
+import { costSplit, generateText, type Completion, type TextAsk } from '../text/text-engine.ts'
+import type { TextSurface } from '../text/text.ports.ts'
+import type { ChatPresetBody } from '../presets/presets.schemas.ts'
+import { fromChat } from './chat.preset.ts'
 
 const CHAT_FIELDS: TextAsk['fields'] = { tool: (i) => `tools[${i}].function.parameters`, format: 'response_format.json_schema.schema' }
 
@@ -46,6 +49,29 @@ export function chatAsk(body: ChatBody): TextAsk {
   }
 }
 
+/** The event a relayed stream that broke part way ends with: an error chunk whose choice finishes with `error`. */
+const errorChunk = (choice: Record<string, unknown>) => (status: number, message: string) =>
+  `data: ${JSON.stringify({ error: { code: status, message }, choices: [{ index: 0, ...choice, finish_reason: 'error', native_finish_reason: 'error', logprobs: null }] })}\n\n`
+
+/** Chat completions, registered with the text engine. */
+export const chatSurface: TextSurface = {
+  name: 'chat',
+  operation: 'chat.create',
+  ask: (ctx, body) => ctx.services.text.ports.parseOnce(body, () => chatAsk(body as ChatBody)),
+  envelope: 'main',
+  streamErrorFrame: errorChunk({ delta: { content: '' } }),
+  preset: { read: (body) => fromChat(body as ChatPresetBody) },
+}
+
+/** Text completions (a prompt in, text out), registered with the text engine. */
+export const completionsSurface: TextSurface = {
+  name: 'completions',
+  operation: 'completions.create',
+  ask: (ctx, body) => ctx.services.text.ports.parseOnce(body, () => completionAsk(body as CompletionBody)),
+  envelope: 'main',
+  streamErrorFrame: errorChunk({ text: '' }),
+}
+
 export async function createChatCompletion(
   ctx: EmulatorContext,
   caller: AuthContext,
@@ -53,7 +79,13 @@ export async function createChatCompletion(
   region: Region | null,
   origin: RequestOrigin,
 ): Promise<Completion> {
-  return generateText(ctx, caller, chatAsk(body), { operation: 'chat.create', apiType: 'completions', region, streamed: body.stream === true, origin })
+  return generateText(ctx, caller, chatSurface.ask(ctx, body), {
+    operation: chatSurface.operation,
+    apiType: 'completions',
+    region,
+    streamed: body.stream === true,
+    origin,
+  })
 }
 
 export async function createTextCompletion(
@@ -63,8 +95,8 @@ export async function createTextCompletion(
   region: Region | null,
   origin: RequestOrigin,
 ): Promise<Completion> {
-  return generateText(ctx, caller, completionAsk(body), {
-    operation: 'completions.create',
+  return generateText(ctx, caller, completionsSurface.ask(ctx, body), {
+    operation: completionsSurface.operation,
     apiType: 'completions',
     region,
     streamed: body.stream === true,

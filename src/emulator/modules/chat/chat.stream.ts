@@ -3,8 +3,8 @@
 // first, reasoning, content or tool-call argument deltas, the finish reason), a chunk with the usage,
 // and `data: [DONE]`. Pacing, batching and faults are the text engine's (text-stream.ts).
 import { usageOf } from './chat.service.ts'
-import type { Completion } from './text-engine.ts'
-import { ARGUMENT_PIECE, pieces, type FrameSource } from './text-stream.ts'
+import type { Completion } from '../text/text-engine.ts'
+import { ARGUMENT_PIECE, ERROR_TYPES, pieces, type FrameSource } from '../text/text-stream.ts'
 
 /** What the real gateway sends first, while the model "thinks". */
 const PROCESSING = ': OPENROUTER PROCESSING\n\n'
@@ -60,23 +60,6 @@ function* events(completion: Completion, kind: Kind): Generator<StreamEvent> {
     yield chunk({ index, delta: {}, finish_reason: a.finishReason, native_finish_reason: a.finishReason, logprobs: null })
   }
   yield { text: `${head}],"usage":${JSON.stringify(usageOf(completion))}}\n\n`, tokens: 0 }
-}
-
-/** What the real gateway names an error of each status in a stream's error chunk. */
-export const ERROR_TYPES: Record<number, string> = {
-  400: 'invalid_request',
-  401: 'authentication',
-  402: 'payment_required',
-  403: 'permission_denied',
-  404: 'not_found',
-  408: 'timeout',
-  413: 'payload_too_large',
-  422: 'unprocessable',
-  429: 'rate_limit_exceeded',
-  500: 'server',
-  502: 'provider_unavailable',
-  503: 'provider_overloaded',
-  504: 'timeout',
 }
 
 /** A chat or text completion as the frames of its stream. */

@@ -14,7 +14,7 @@ export const embeddingsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
   app.post(
     '/embeddings',
     {
-      config: { operation: 'embeddings.create', auth: 'standard' },
+      config: { operation: 'embeddings.create', auth: 'standard', recordable: 'embeddings' },
       bodyLimit: EMBEDDINGS_BODY_LIMIT,
       schema: { summary: 'Create embeddings', tags: ['embeddings'], body: EmbeddingsBody, response: EmbeddingsResponse },
     },

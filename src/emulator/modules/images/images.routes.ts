@@ -54,7 +54,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> =
   app.post(
     '/images',
     {
-      config: { operation: 'images.create', auth: 'standard' },
+      config: { operation: 'images.create', auth: 'standard', recordable: 'image' },
       bodyLimit: IMAGES_BODY_LIMIT,
       schema: { summary: 'Generate images', tags: ['images'], body: ImagesBody, response: ImagesResponse },
     },
@@ -67,7 +67,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> =
   app.post(
     '/images/generations',
     {
-      config: { operation: 'images.generations', auth: 'standard' },
+      config: { operation: 'images.generations', auth: 'standard', recordable: 'image' },
       bodyLimit: IMAGES_BODY_LIMIT,
       schema: {
         summary: "Generate images in OpenAI's shape (the path of the openai client's images.generate)",

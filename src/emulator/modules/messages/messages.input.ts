@@ -5,8 +5,8 @@
 // checked before anything is billed. Rules the real document does not state (turns alternating, a
 // tool_result answering the tool_use just before it, a least thinking budget) are not enforced.
 import { fieldError } from '../../core/errors.ts'
-import { checkSchema, checkToolName, type Message, type ResponseFormat, type Tool, type ToolCall, type ToolChoice } from '../chat/chat.input.ts'
-import type { ReasoningEffort, TextAsk } from '../chat/text-engine.ts'
+import { checkSchema, checkToolName, type Message, type ResponseFormat, type Tool, type ToolCall, type ToolChoice } from '../text/text.input.ts'
+import type { ReasoningEffort, TextAsk } from '../text/text-engine.ts'
 import { MAX_BLOCKS } from './messages.schemas.ts'
 
 type Json = Record<string, unknown>

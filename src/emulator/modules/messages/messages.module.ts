@@ -4,6 +4,15 @@ import type { Limit } from '../../core/limits.ts'
 import { defineModule } from '../module.ts'
 import { MAX_BLOCKS, MAX_MESSAGES, MAX_STOP_SEQUENCES, MAX_TOOLS } from './messages.schemas.ts'
 import { messagesRoutes } from './messages.routes.ts'
+import { messagesSurface } from './messages.service.ts'
+import type { TextSurface } from '../text/text.ports.ts'
+
+declare module '../module.ts' {
+  interface Services {
+    /** The Messages API as registered with the text engine. */
+    messages: TextSurface
+  }
+}
 
 /** What this area bounds (docs/limits.md). */
 const LIMITS: readonly Limit[] = [
@@ -13,4 +22,10 @@ const LIMITS: readonly Limit[] = [
   { what: 'Stop sequences', value: MAX_STOP_SEQUENCES, unit: 'items', beyond: '400 naming `stop_sequences`' },
 ]
 
-export const messagesModule = defineModule({ name: 'messages', limits: LIMITS, needs: ['catalog', 'chat', 'recordings'], gateway: messagesRoutes })
+export const messagesModule = defineModule({
+  name: 'messages',
+  limits: LIMITS,
+  needs: ['catalog', 'presets', 'text'],
+  create: (ctx) => ctx.services.text.ports.registerSurface(messagesSurface),
+  gateway: messagesRoutes,
+})

@@ -9,7 +9,7 @@ import { caller } from '../../http/auth.ts'
 import { installErrorHandling, installNotFound } from '../../http/error-handler.ts'
 import { isEuRequest } from '../../http/listeners.ts'
 import type { EmulatorContext } from '../module.ts'
-import { answerText } from '../chat/text-stream.ts'
+import { answerText } from '../text/text-stream.ts'
 import { apiKeyHeader } from './messages.errors.ts'
 import { MessagesBody, MessagesResponse } from './messages.schemas.ts'
 import { createMessage, messageResult, OPERATION } from './messages.service.ts'
@@ -30,7 +30,7 @@ const messagesScope: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async
   app.post(
     '',
     {
-      config: { operation: OPERATION, auth: 'standard' },
+      config: { operation: OPERATION, auth: 'standard', text: 'messages', recordable: 'completions', presettable: true },
       bodyLimit: MESSAGES_BODY_LIMIT,
       schema: { summary: 'Create a message (the Anthropic Messages API)', tags: ['messages'], body: MessagesBody, response: MessagesResponse },
     },

@@ -8,9 +8,13 @@ import { fieldError } from '../../core/errors.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { Region } from '../catalog/catalog.schemas.ts'
-import type { Answer } from '../chat/chat.answer.ts'
-import { costSplit, generateText, type Completion, type TextAsk } from '../chat/text-engine.ts'
+import type { Answer } from '../text/text.answer.ts'
+import { costSplit, generateText, type Completion, type TextAsk } from '../text/text-engine.ts'
 import { modelNotFound } from '../catalog/catalog.errors.ts'
+import { anthropicError } from '../../http/error-handler.ts'
+import type { TextSurface } from '../text/text.ports.ts'
+import type { MessagesPresetBody } from '../presets/presets.schemas.ts'
+import { fromMessages } from './messages.preset.ts'
 import { parseMessages, parseOutputConfig, parseSystem, parseThinking, parseToolChoice, parseTools } from './messages.input.ts'
 import type { MessagesBody } from './messages.schemas.ts'
 
@@ -28,7 +32,7 @@ export function messagesAsk(ctx: EmulatorContext, body: MessagesBody): { ask: Te
   // The Messages API answers a model it does not know with a 404 (the engine's words are chat's 400).
   const catalog = ctx.services.catalog.get()
   // A model a recording answers (--replay) is answered even where the catalog lacks it.
-  if (!candidates.some((id) => catalog.find(id) || ctx.services.recordings.answersModel(id))) throw modelNotFound(body.model)
+  if (!candidates.some((id) => catalog.find(id) || ctx.services.text.ports.answersModel(id))) throw modelNotFound(body.model)
   const { tools, places } = parseTools(body.tools)
   const output = parseOutputConfig(body.output_config)
   const thinking = parseThinking(body.thinking, output.effort)
@@ -50,6 +54,19 @@ export function messagesAsk(ctx: EmulatorContext, body: MessagesBody): { ask: Te
   return { ask, options: { thinkingOmitted: thinking.omitted } }
 }
 
+/** A body read once (the recordings' hook may have read it before the handler). */
+const parsed = (ctx: EmulatorContext, body: MessagesBody) => ctx.services.text.ports.parseOnce(body, () => messagesAsk(ctx, body))
+
+/** The Messages API, registered with the text engine: Anthropic's envelope and events. */
+export const messagesSurface: TextSurface = {
+  name: 'messages',
+  operation: OPERATION,
+  ask: (ctx, body) => parsed(ctx, body as MessagesBody).ask,
+  envelope: 'anthropic',
+  preset: { read: (body) => fromMessages(body as MessagesPresetBody) },
+  streamErrorFrame: (status, message) => `event: error\ndata: ${JSON.stringify({ type: 'error', error: anthropicError(status, message) })}\n\n`,
+}
+
 export async function createMessage(
   ctx: EmulatorContext,
   caller: AuthContext,
@@ -57,7 +74,7 @@ export async function createMessage(
   region: Region | null,
   origin: RequestOrigin,
 ): Promise<{ completion: Completion; options: MessageOptions }> {
-  const { ask, options } = messagesAsk(ctx, body)
+  const { ask, options } = parsed(ctx, body)
   const completion = await generateText(ctx, caller, ask, {
     operation: OPERATION,
     apiType: 'completions',

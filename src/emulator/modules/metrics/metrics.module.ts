@@ -11,7 +11,7 @@ declare module '../module.ts' {
 
 export const metricsModule = defineModule({
   name: 'metrics',
-  needs: ['journal', 'chat', 'embeddings', 'usage'],
+  needs: ['journal', 'text', 'embeddings', 'usage'],
   create: (ctx) => createMetricsService(ctx),
   pages: metricsPages,
 })

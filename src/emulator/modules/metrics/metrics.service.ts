@@ -9,7 +9,7 @@
 import { createRequire } from 'node:module'
 import type { Counter as CounterClass, Gauge as GaugeClass, Histogram as HistogramClass, Registry as RegistryClass } from 'prom-client'
 import { NANOS_PER_USD } from '../../core/money.ts'
-import { ANSWER_CACHE_CHARS } from '../chat/answer-cache.ts'
+import { ANSWER_CACHE_CHARS } from '../text/answer-cache.ts'
 import { vectorCacheStats } from '../embeddings/vector-cache.ts'
 import type { EmulatorContext } from '../module.ts'
 
@@ -155,7 +155,7 @@ export function createMetricsService(ctx: EmulatorContext): MetricsService {
       tokens.set({ ...labels, kind: 'completion' }, row.completion_tokens)
       tokens.set({ ...labels, kind: 'reasoning' }, row.reasoning_tokens)
     }
-    const held = ctx.services.chat.fixtures.totals()
+    const held = ctx.services.text.fixtures.totals()
     fixtureHits.set(held.hits)
     fixtures.set(held.fixtures)
 
@@ -167,7 +167,7 @@ export function createMetricsService(ctx: EmulatorContext): MetricsService {
     journalLimit.set({ part: 'media' }, journal.media_limit_bytes)
 
     const vectors = vectorCacheStats()
-    cacheBytes.set({ cache: 'chat_answers' }, ctx.services.chat.answers.chars() * BYTES_PER_CHAR)
+    cacheBytes.set({ cache: 'chat_answers' }, ctx.services.text.answers.chars() * BYTES_PER_CHAR)
     cacheLimit.set({ cache: 'chat_answers' }, ANSWER_CACHE_CHARS * BYTES_PER_CHAR)
     cacheBytes.set({ cache: 'embedding_vectors' }, vectors.bytes)
     cacheLimit.set({ cache: 'embedding_vectors' }, vectors.limit_bytes)

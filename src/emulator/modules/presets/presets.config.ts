@@ -2,23 +2,14 @@
 // for the same things (a chat's system messages, the Messages API's `system`, the Responses API's
 // `instructions`; `max_tokens`, `max_output_tokens`; `stop`, `stop_sequences`; `reasoning`,
 // `thinking`), so a preset is kept in chat completions' names and written into a body in that body's
-// own: a preset made from one API applies to the other two.
+// own: a preset made from one API applies to the other two. Each API reads its own body into a preset
+// (`fromChat` and its kin, in the surface's folder, registered with the text engine as its preset port).
 //
 // Applying is a shallow merge where the request wins: a field the request sets (not null) is kept, a
 // field it leaves out comes from the preset. The system prompt is the exception: the preset's comes
 // first and the request's own follows it, as both are instructions.
 import { fieldError } from '../../core/errors.ts'
-import { parseMessages } from '../chat/chat.input.ts'
-import { parseOutputConfig, parseSystem, parseThinking } from '../messages/messages.input.ts'
-import {
-  MAX_SYSTEM_PROMPT_CHARS,
-  SAMPLING_NAMES,
-  type ChatPresetBody,
-  type MessagesPresetBody,
-  type PresetConfig,
-  type ResponsesPresetBody,
-  type SamplingName,
-} from './presets.schemas.ts'
+import { MAX_SYSTEM_PROMPT_CHARS, SAMPLING_NAMES, type PresetConfig, type SamplingName } from './presets.schemas.ts'
 
 export type PresetApi = 'chat' | 'messages' | 'responses'
 
@@ -30,20 +21,20 @@ export interface PresetContent {
 
 type Body = Record<string, unknown>
 
-const present = (value: unknown): boolean => value !== undefined && value !== null
+export const present = (value: unknown): boolean => value !== undefined && value !== null
 
 /** The object without its absent (undefined or null) fields. */
-function defined<T extends object>(value: T): Partial<T> {
+export function defined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => present(v))) as Partial<T>
 }
 
-function systemPrompt(text: string, field: string): string | null {
+export function systemPrompt(text: string, field: string): string | null {
   if (text.length > MAX_SYSTEM_PROMPT_CHARS) throw fieldError(field, `must be at most ${MAX_SYSTEM_PROMPT_CHARS} characters for a preset's system prompt`)
   return text === '' ? null : text
 }
 
 /** Fields named alike in every API: the model, fallbacks, provider preferences, sampling. */
-function common(body: Body, sampling: readonly SamplingName[]): PresetConfig {
+export function common(body: Body, sampling: readonly SamplingName[]): PresetConfig {
   const config: PresetConfig = {}
   if (typeof body.model === 'string') config.model = body.model
   if (Array.isArray(body.models)) config.models = body.models as string[]
@@ -52,53 +43,8 @@ function common(body: Body, sampling: readonly SamplingName[]): PresetConfig {
   return config
 }
 
-function refuseNestedPreset(model: string | undefined): void {
+export function refuseNestedPreset(model: string | undefined): void {
   if (model !== undefined && parsePresetModel(model) !== null) throw fieldError('model', 'must name a model: a preset cannot name another preset')
-}
-
-/** A chat completions body's preset: its system and developer messages are the system prompt. */
-export function fromChat(body: ChatPresetBody): PresetContent {
-  refuseNestedPreset(body.model)
-  const config = common(body, SAMPLING_NAMES)
-  const maxTokens = body.max_completion_tokens ?? body.max_tokens
-  if (present(maxTokens)) config.max_tokens = maxTokens!
-  if (typeof body.stop === 'string') config.stop = [body.stop]
-  else if (Array.isArray(body.stop) && body.stop.length > 0) config.stop = body.stop
-  const reasoning = defined({ ...body.reasoning })
-  if (present(body.reasoning_effort) && reasoning.effort === undefined) reasoning.effort = body.reasoning_effort!
-  if (Object.keys(reasoning).length > 0) config.reasoning = reasoning as PresetConfig['reasoning']
-  // The messages are checked as chat checks them; only the system ones are kept.
-  const messages = body.messages.length === 0 ? [] : parseMessages(body.messages)
-  const system = messages
-    .filter((m) => m.role === 'system' || m.role === 'developer')
-    .map((m) => m.text)
-    .filter((text) => text !== '')
-  return { config, system_prompt: systemPrompt(system.join('\n\n'), 'messages') }
-}
-
-/** A Messages API body's preset: `system` is the system prompt, `thinking` its reasoning. */
-export function fromMessages(body: MessagesPresetBody): PresetContent {
-  refuseNestedPreset(body.model)
-  const config = common(body, ['temperature', 'top_p', 'top_k'])
-  if (body.max_tokens !== undefined) config.max_tokens = body.max_tokens
-  if (body.stop_sequences !== undefined && body.stop_sequences.length > 0) config.stop = body.stop_sequences
-  const { effort } = parseOutputConfig(body.output_config)
-  const thinking = parseThinking(body.thinking, effort)
-  if ((body.thinking as { type?: unknown } | null | undefined)?.type === 'disabled') config.reasoning = { enabled: false }
-  else if (thinking.reasoning?.maxTokens !== undefined) config.reasoning = { max_tokens: thinking.reasoning.maxTokens }
-  else if (thinking.reasoning?.effort !== undefined) config.reasoning = { effort: thinking.reasoning.effort }
-  const system = parseSystem(body.system)[0]?.text ?? ''
-  return { config, system_prompt: systemPrompt(system, 'system') }
-}
-
-/** A Responses API body's preset: `instructions` is the system prompt. */
-export function fromResponses(body: ResponsesPresetBody): PresetContent {
-  refuseNestedPreset(body.model)
-  const config = common(body, ['temperature', 'top_p', 'top_k', 'frequency_penalty', 'presence_penalty', 'seed'])
-  if (present(body.max_output_tokens)) config.max_tokens = body.max_output_tokens!
-  const reasoning = defined({ ...body.reasoning })
-  if (Object.keys(reasoning).length > 0) config.reasoning = reasoning as PresetConfig['reasoning']
-  return { config, system_prompt: systemPrompt(body.instructions ?? '', 'instructions') }
 }
 
 // ---- Naming a preset in a request ----------------------------------------------------------------

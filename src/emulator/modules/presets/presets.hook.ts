@@ -11,8 +11,14 @@ import { requestedPresetUnavailable } from './presets.errors.ts'
 import type { PresetRead, PresetsRepo } from './presets.repo.ts'
 import type { PresetConfig } from './presets.schemas.ts'
 
-/** The operations whose bodies may name a preset, and the API each body is written in. */
-const APPLIED: Readonly<Record<string, PresetApi>> = { 'chat.create': 'chat', 'responses.create': 'responses', 'messages.create': 'messages' }
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Its body may name a preset, written in the words of its text surface (`config.text`). */
+    presettable?: boolean
+  }
+}
+
+const PRESET_APIS: readonly string[] = ['chat', 'responses', 'messages'] satisfies readonly PresetApi[]
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
 
@@ -25,9 +31,10 @@ function designatedContent(repo: PresetsRepo, row: PresetRead): PresetContent {
 
 export function installPresetsHook(app: FastifyInstance, ctx: EmulatorContext): void {
   app.addHook('onRoute', (route) => {
-    const operation = route.config?.operation
-    const api = operation === undefined ? undefined : APPLIED[operation]
-    if (api === undefined) return
+    if (route.config?.presettable !== true) return
+    const api = route.config.text
+    if (api === undefined || !PRESET_APIS.includes(api))
+      throw new Error(`route ${route.url} is presettable, but presets cannot write a body of text surface ${api}`)
     addRouteHook(route, 'preValidation', async (request) => {
       const body = request.body
       if (!isObject(body) || request.auth === null) return
@@ -36,7 +43,7 @@ export function installPresetsHook(app: FastifyInstance, ctx: EmulatorContext): 
       const repo = ctx.services.presets.repo
       const preset = repo.bySlug(request.auth.account.id, reference.slug)
       if (preset?.status !== 'active') throw requestedPresetUnavailable(reference.slug, reference.field, preset?.status ?? null)
-      applyPreset(api, body, designatedContent(repo, preset), reference)
+      applyPreset(api as PresetApi, body, designatedContent(repo, preset), reference)
     })
   })
 }

@@ -54,7 +54,7 @@ const LIMITS: readonly Limit[] = [
 export const presetsModule = defineModule({
   name: 'presets',
   limits: LIMITS,
-  needs: ['accounts', 'catalog', 'chat', 'messages', 'responses', 'workspaces'],
+  needs: ['accounts', 'catalog', 'text', 'workspaces'],
   create: (ctx) => {
     const repo = createPresetsRepo(ctx.db)
     ctx.services.workspaces.holds('presets', repo.countInWorkspace)

@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { EmulatorContext } from '../module.ts'
 import { caller } from '../../http/auth.ts'
-import { fromChat, fromMessages, fromResponses } from './presets.config.ts'
+import type { PresetContent } from './presets.config.ts'
 import { presetVersionNotFound } from './presets.errors.ts'
 import {
   ChatPresetBody,
@@ -57,25 +57,25 @@ export const presetsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> 
       path: 'chat/completions',
       api: 'chat',
       schema: ChatPresetBody,
-      read: (body: unknown) => fromChat(body as ChatPresetBody),
       summary: 'a chat completions request body',
     },
     {
       path: 'messages',
       api: 'messages',
       schema: MessagesPresetBody,
-      read: (body: unknown) => fromMessages(body as MessagesPresetBody),
       summary: 'a Messages API request body',
     },
     {
       path: 'responses',
       api: 'responses',
       schema: ResponsesPresetBody,
-      read: (body: unknown) => fromResponses(body as ResponsesPresetBody),
       summary: 'a Responses API request body',
     },
   ] as const
   for (const create of creates) {
+    // The body is read by its own surface (its preset port, registered with the text engine).
+    const port = ctx.services.text.ports.surface(create.api)?.preset
+    if (!port) throw new Error(`text surface ${create.api} has no preset port`)
     app.post(
       `/presets/:slug/${create.path}`,
       {
@@ -90,7 +90,7 @@ export const presetsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> 
         },
       },
       async (request) => {
-        return { data: createVersion(ctx, repo, caller(request), request.params.slug, create.read(request.body)) }
+        return { data: createVersion(ctx, repo, caller(request), request.params.slug, port.read(request.body) as PresetContent) }
       },
     )
   }

@@ -6,8 +6,7 @@
 import { Type, type Static, type TSchema } from 'typebox'
 import { ErrorEnvelope, Nullable, Shape } from '../../http/schemas.ts'
 import { ProviderPreferences } from '../catalog/routing.ts'
-import { MAX_MESSAGES, ReasoningEffort } from '../chat/chat.schemas.ts'
-import { SummaryVerbosity } from '../responses/responses.schemas.ts'
+import { MAX_MESSAGES, ReasoningEffort, SummaryVerbosity } from '../text/text.schemas.ts'
 
 /** Characters of a preset's system prompt: it is prepended to every request that names the preset. */
 export const MAX_SYSTEM_PROMPT_CHARS = 100_000

@@ -11,7 +11,7 @@
 // upstream sent, bounded by RAW_ANSWER_BYTES.
 import { Type, type Static } from 'typebox'
 import { Nullable, StringEnum } from '../../http/schemas.ts'
-import { ChatFixtureMatch, ChatFixtureToolCall } from '../chat/chat-fixtures.schemas.ts'
+import { ChatFixtureMatch, ChatFixtureToolCall } from '../text/fixtures.schemas.ts'
 
 export const RECORDING_FORMAT = 'gateway-emulator.recording/1'
 

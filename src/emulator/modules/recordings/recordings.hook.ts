@@ -1,5 +1,6 @@
-// Record and replay on the gateway's routes: a preHandler on each recorded operation (attached by its
-// `config.operation`, as faults and the journal attach), after authentication, faults and validation.
+// Record and replay on the gateway's routes: a preHandler on each route that declares itself
+// `recordable` in its config (a text surface's routes also say which surface they are: `config.text`),
+// after authentication, faults and validation.
 // Another operation's recording (embeddings, images, speech, transcriptions) answers here, billed at
 // its recorded cost; a text operation's is answered by the text engine (text-engine.ts), which asks
 // the recordings first, so here a text request only learns whether one will. A request no recording
@@ -22,17 +23,19 @@ import { meter, servedBy } from '../meter/meter.service.ts'
 import type { EmulatorContext } from '../module.ts'
 import { noRecording } from './recordings.errors.ts'
 import type { RecordedOperation } from './recordings.format.ts'
-import { isRawOperation, isRecordedOperation, isTextOperation, normalTextRequest, textAskOf, type RawOperation } from './recordings.normal.ts'
+import { isRawOperation, normalTextRequest, type RawOperation } from './recordings.normal.ts'
 import { proxyToUpstream } from './recordings.proxy.ts'
 import type { RecordedRawAnswer } from './recordings.store.ts'
+import type { TextSurface } from '../text/text.ports.ts'
 
-/** The generation's `api_type` of each raw operation (the real document's enum). */
-const API_TYPE: Record<RawOperation, ApiType> = {
-  'embeddings.create': 'embeddings',
-  'images.create': 'image',
-  'images.generations': 'image',
-  'audio.speech': 'tts',
-  'audio.transcriptions': 'stt',
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Its answers are recorded (--record) and replayed (--replay), and a miss goes where --on-miss says;
+     * the value is the `api_type` of the generation a replayed or proxied answer records.
+     */
+    recordable?: ApiType
+  }
 }
 
 /** Whether anything of record and replay is configured: without, no hook is attached at all. */
@@ -42,55 +45,65 @@ export const replayConfigured = (ctx: EmulatorContext): boolean =>
 export function installRecordingsHook(app: FastifyInstance, ctx: EmulatorContext): void {
   if (!replayConfigured(ctx)) return
   app.addHook('onRoute', (route) => {
-    const operation = route.config?.operation
-    if (!operation || !isRecordedOperation(operation)) return
-    addRouteHook(route, 'preHandler', async (request, reply) => replayOrMiss(ctx, request, reply, operation))
+    const config = route.config
+    const operation = config?.operation
+    const apiType = config?.recordable
+    if (!config || !operation || !apiType) return
+    const surface = config.text === undefined ? null : ctx.services.text.ports.surface(config.text)
+    if (surface === undefined) throw new Error(`route ${operation} names text surface ${config.text}, which is not registered`)
+    if (surface === null && !isRawOperation(operation))
+      throw new Error(`${operation} is recordable, but a recording file cannot keep its answer (recordings.format.ts)`)
+    const recorded: Recorded = { operation, apiType, surface }
+    addRouteHook(route, 'preHandler', async (request, reply) => replayOrMiss(ctx, request, reply, recorded))
   })
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
 
-async function replayOrMiss(
-  ctx: EmulatorContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  operation: RecordedOperation,
-): Promise<FastifyReply | undefined> {
+/** What a recordable route is: its operation, the `api_type` it records, and its text surface (null for another answer). */
+interface Recorded {
+  operation: string
+  apiType: ApiType
+  surface: TextSurface | null
+}
+
+async function replayOrMiss(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply, recorded: Recorded): Promise<FastifyReply | undefined> {
   const recordings = ctx.services.recordings
   const header = requestOrigin(request).fixture
-  if (isTextOperation(operation)) {
+  const { operation, surface } = recorded
+  if (surface !== null) {
     // The engine replays what matches and writes the rest: nothing to decide here.
     if (recordings.onMiss === 'generate') return undefined
     let ask
     try {
-      ask = textAskOf(ctx, operation, request.body)
+      // Read once: the handler takes the same ask (TextPorts.parseOnce), and the engine what was found here.
+      ask = surface.ask(ctx, request.body)
     } catch (error) {
       // A body its surface refuses: the handler answers it, in the surface's words.
       if (error instanceof ApiError) return undefined
       throw error
     }
-    if (recordings.findText(ask, operation, header)) return undefined
+    if (recordings.findText(ask, header)) return undefined
     const normal = normalTextRequest(ask)
-    return miss(ctx, request, reply, operation, normal.model, normal.messages.findLast((m) => m.role === 'user')?.content ?? null)
+    return miss(ctx, request, reply, recorded, normal.model, normal.messages.findLast((m) => m.role === 'user')?.content ?? null)
   }
-  if (!isRawOperation(operation)) return undefined
   const body = request.body
   // A form (a multipart transcription) is read by its handler only: it is never replayed.
-  const found = isObject(body) ? recordings.findRaw(operation, body, header) : null
+  const found = isObject(body) ? recordings.findRaw(operation as RawOperation, body, header) : null
   if (found) {
-    const answered = replayRaw(ctx, request, reply, operation, found)
+    const answered = replayRaw(ctx, request, reply, operation as RawOperation, recorded.apiType, found)
     if (answered) return answered
     // Used up meanwhile by another request: whatever answers next.
-    return replayOrMiss(ctx, request, reply, operation)
+    return replayOrMiss(ctx, request, reply, recorded)
   }
-  return miss(ctx, request, reply, operation, isObject(body) && typeof body.model === 'string' ? body.model : null, null)
+  return miss(ctx, request, reply, recorded, isObject(body) && typeof body.model === 'string' ? body.model : null, null)
 }
 
 function miss(
   ctx: EmulatorContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  operation: RecordedOperation,
+  recorded: Recorded,
   model: string | null,
   lastUser: string | null,
 ): Promise<FastifyReply> | undefined {
@@ -98,7 +111,7 @@ function miss(
     case 'error':
       throw noRecording(model, lastUser)
     case 'upstream':
-      return proxyToUpstream(ctx, request, reply, operation).then(() => {
+      return proxyToUpstream(ctx, request, reply, recorded.operation as RecordedOperation, recorded.apiType).then(() => {
         // Awaiting the reply waits for its answer to end, or its connection to be cut part way (the
         // client gone, an answer cut at a bound): then it is not `sent`, and the route's handler would
         // answer (and bill) the request again. It has its answer: nothing more is done with it.
@@ -107,7 +120,7 @@ function miss(
       })
     case 'generate':
       // A text surface notes the source itself, once it has answered.
-      if (!isTextOperation(operation)) noteSource(request, { kind: 'generated' })
+      if (recorded.surface === null) noteSource(request, { kind: 'generated' })
       return undefined
   }
 }
@@ -125,12 +138,18 @@ function promptTokensOf(json: unknown): number {
  * (its id in X-Generation-Id; the body stays as recorded). The recording's use is counted in the
  * billing transaction. Null when another request used it up meanwhile.
  */
-function replayRaw(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply, operation: RawOperation, found: RecordedRawAnswer): FastifyReply | null {
+function replayRaw(
+  ctx: EmulatorContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  operation: RawOperation,
+  apiType: ApiType,
+  found: RecordedRawAnswer,
+): FastifyReply | null {
   const who = caller(request)
   const { raw, model } = found
   const origin = requestOrigin(request)
   const provider = isObject(request.body) ? request.body.provider : undefined
-  const apiType = API_TYPE[operation]
   const generationId = meter(ctx, {
     caller: who,
     operation,

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify'
 import { onMissOf } from '../../config.ts'
 import type { OnMiss } from '../../core/types.ts'
-import type { RecordedTextAnswer, TextAsk } from '../chat/text-engine.ts'
+import type { TextAsk } from '../text/text-engine.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { Limit } from '../../core/limits.ts'
 import { defineModule } from '../module.ts'
@@ -15,7 +15,9 @@ import { recordingsAdminRoutes } from './recordings.admin.ts'
 import type { RecordingView } from './recordings.schemas.ts'
 import { noRecording, problemLine, RecordingsError, reloadRefused } from './recordings.errors.ts'
 import { installRecordingsHook } from './recordings.hook.ts'
+import { TEXT_OPERATIONS } from './recordings.format.ts'
 import type { RawOperation } from './recordings.normal.ts'
+import { recordingsSource, type RecordedTextAnswer } from './recordings.source.ts'
 import { loadFolder, loadFolderAsync, rawAnswerOf, RecordingSet, textAnswerOf, watchFolder, type RecordedRawAnswer } from './recordings.store.ts'
 
 export interface RecordingsService {
@@ -23,8 +25,16 @@ export interface RecordingsService {
   readonly folder: string | null
   /** What a request no recording answers gets. */
   readonly onMiss: OnMiss
-  /** The first recording (in name order, with uses left) that answers a text ask, through any text operation. */
-  findText(ask: TextAsk, operation: string, header: string | null): RecordedTextAnswer | null
+  /**
+   * The first recording (in name order, with uses left) that answers a text ask, through any text
+   * operation; kept for the engine (foundFor) when the hook searches before the handler.
+   */
+  findText(ask: TextAsk, header: string | null): RecordedTextAnswer | null
+  /**
+   * What the search before the handler (the hook, under --on-miss error or upstream) found for this
+   * ask, taken once; else a search now. So a replayed request's recordings are searched once.
+   */
+  foundFor(ask: TextAsk, header: string | null): RecordedTextAnswer | null
   /** The first recording of `operation` that answers its body. */
   findRaw(operation: RawOperation, body: unknown, header: string | null): RecordedRawAnswer | null
   /** Whether a text recording may answer a model (which the catalog may lack). */
@@ -98,13 +108,31 @@ function createRecordings(ctx: EmulatorContext): RecordingsService {
     watcher = watchFolder(folder, changed, ctx.warn)
   }
   const onMiss = onMissOf(ctx.config)
+  // A recording file names the operation it was recorded through: every text surface must be one the format knows.
+  for (const surface of ctx.services.text.ports.surfaces())
+    if (!(TEXT_OPERATIONS as readonly string[]).includes(surface.operation))
+      throw new Error(`text surface ${surface.name}: recordings.format.ts has no text operation ${surface.operation}`)
+  /** What the hook found, by ask, until the engine takes it. */
+  const found = new WeakMap<TextAsk, RecordedTextAnswer | null>()
+  const findText = (ask: TextAsk, header: string | null): RecordedTextAnswer | null => {
+    // A text recording answers every text operation: the operation does not narrow the search.
+    const recording = set.findText(ask, header)
+    return recording ? textAnswerOf(find, recording, ask) : null
+  }
+  ctx.services.text.ports.registerSource(recordingsSource(ctx))
   return {
     folder,
     onMiss,
-    findText(ask, _operation, header) {
-      // A text recording answers every text operation: the operation does not narrow the search.
-      const found = set.findText(ask, header)
-      return found ? textAnswerOf(find, found, ask) : null
+    findText(ask, header) {
+      const answer = findText(ask, header)
+      found.set(ask, answer)
+      return answer
+    },
+    foundFor(ask, header) {
+      const before = found.get(ask)
+      if (before === undefined) return findText(ask, header)
+      found.delete(ask)
+      return before
     },
     findRaw(operation, body, header) {
       const found = set.findRaw(operation, body, header)
@@ -144,7 +172,7 @@ const LIMITS: readonly Limit[] = [
 export const recordingsModule = defineModule({
   name: 'recordings',
   limits: LIMITS,
-  needs: ['audio', 'catalog', 'chat', 'journal', 'messages', 'meter', 'responses'],
+  needs: ['audio', 'catalog', 'journal', 'meter', 'text'],
   create: createRecordings,
   state: (ctx) => [
     {

@@ -1,17 +1,12 @@
 // Requests in normal form, the key a recording is found by. A text request, whatever API it came
-// through, is read by that API's own parser into the engine's ask, then written in chat's shape with
-// only what changes an answer (recordings.format.ts: NormalTextRequest); defaults are left out and
-// every key is in a fixed order, so equal requests give byte-equal forms. Another request is its body
+// through, is read by that API's own parser (the surface registered with the text engine) into the
+// engine's ask, then written in chat's shape with only what changes an answer (recordings.format.ts:
+// NormalTextRequest); defaults are left out and every key is in a fixed order, so equal requests give
+// byte-equal forms. Another request is its body
 // without the fields that change no answer, keys sorted.
-import type { Message, Tool, ToolChoice } from '../chat/chat.input.ts'
-import { chatAsk, completionAsk } from '../chat/chat.service.ts'
-import type { ChatBody, CompletionBody } from '../chat/chat.schemas.ts'
-import type { TextAsk } from '../chat/text-engine.ts'
-import { messagesAsk } from '../messages/messages.service.ts'
-import type { MessagesBody } from '../messages/messages.schemas.ts'
+import type { Message, Tool, ToolChoice } from '../text/text.input.ts'
+import type { TextAsk } from '../text/text-engine.ts'
 import type { EmulatorContext } from '../module.ts'
-import { askOf } from '../responses/responses.service.ts'
-import type { ResponsesBody } from '../responses/responses.schemas.ts'
 import { RAW_OPERATIONS, TEXT_OPERATIONS, type NormalTextRequest, type RecordedOperation } from './recordings.format.ts'
 
 export type TextOperation = (typeof TEXT_OPERATIONS)[number]
@@ -22,22 +17,13 @@ export const isRawOperation = (operation: string): operation is RawOperation => 
 export const isRecordedOperation = (operation: string): operation is RecordedOperation => isTextOperation(operation) || isRawOperation(operation)
 
 /**
- * A text operation's body as the engine's ask, read by the surface's own parser (a body it refuses
- * throws the surface's 400, naming the field in its words).
+ * A text operation's body as the engine's ask, read by the surface registered for it (a body it
+ * refuses throws the surface's 400, naming the field in its words).
  */
 export function textAskOf(ctx: EmulatorContext, operation: string, body: unknown): TextAsk {
-  switch (operation) {
-    case 'chat.create':
-      return chatAsk(body as ChatBody)
-    case 'completions.create':
-      return completionAsk(body as CompletionBody)
-    case 'responses.create':
-      return askOf(body as ResponsesBody)
-    case 'messages.create':
-      return messagesAsk(ctx, body as MessagesBody).ask
-    default:
-      throw new Error(`${operation} is not a text operation`)
-  }
+  const surface = ctx.services.text.ports.byOperation(operation)
+  if (!surface) throw new Error(`${operation} is not a text operation`)
+  return surface.ask(ctx, body)
 }
 
 type NormalMessage = NormalTextRequest['messages'][number]

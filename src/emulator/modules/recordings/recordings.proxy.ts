@@ -24,7 +24,6 @@ import { http, https } from '../../core/node-http.ts'
 import { sha256Hex } from '../../core/rng.ts'
 import { countTokens, loadTokenizer } from '../../core/tokens.ts'
 import { bearerToken, caller } from '../../http/auth.ts'
-import { anthropicError } from '../../http/error-handler.ts'
 import { isEuRequest } from '../../http/listeners.ts'
 import { requestOrigin, type RequestOrigin } from '../../http/request-origin.ts'
 import { keepMedia, MEDIA_TYPES, noteSource } from '../../journal/journal.ts'
@@ -64,19 +63,6 @@ const UPSTREAM_ERROR_BYTES = 64 * 1024
 const FORWARDED_HEADERS = ['accept', 'http-referer', 'x-title'] as const
 /** Upstream headers relayed with an error: when to retry. */
 const RELAYED_ERROR_HEADERS = ['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const
-
-/** The generation kind of each operation (the real document's `api_type`). */
-const API_TYPES: Record<RecordedOperation, ApiType> = {
-  'chat.create': 'completions',
-  'completions.create': 'completions',
-  'responses.create': 'completions',
-  'messages.create': 'completions',
-  'embeddings.create': 'embeddings',
-  'images.create': 'image',
-  'images.generations': 'image',
-  'audio.speech': 'tts',
-  'audio.transcriptions': 'stt',
-}
 
 type Json = Record<string, unknown>
 const object = (value: unknown): Json => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {})
@@ -292,6 +278,8 @@ interface Bill {
   /** Past the rate limit and the ledger's checks when the request came (proxyToUpstream). */
   admitted: Admitted
   operation: RecordedOperation
+  /** The generation's `api_type`, as the route declares it (`config.recordable`). */
+  apiType: ApiType
   region: Region | null
   asked: readonly string[]
   model: string | null
@@ -322,7 +310,7 @@ function billProxied(ctx: EmulatorContext, b: Bill): { generationId: string; cos
     tokens: { prompt: prompt_tokens, completion: completion_tokens, reasoning: reasoning_tokens ?? 0 },
     price: (endpoint) => (cost !== null ? recordedNanos(cost) : textNanos(endpoint.pricing, { prompt: prompt_tokens, completion: completion_tokens })),
     generation: () => ({
-      apiType: API_TYPES[b.operation],
+      apiType: b.apiType,
       idKind: null,
       idLabel: 'proxy',
       // The upstream's id where it is free here, else one of the emulator's.
@@ -423,7 +411,7 @@ async function relayError(
     const value = answer.headers[name]
     if (typeof value === 'string') headers[name] = value
   }
-  const wanted = operation === 'messages.create' ? 'anthropic' : 'main'
+  const wanted = ctx.services.text.ports.byOperation(operation)?.envelope ?? 'main'
   if (said?.envelope === wanted && status >= 400 && status <= 599) {
     return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(JSON.stringify(json))
   }
@@ -432,23 +420,10 @@ async function relayError(
   throw new ApiError(relayed, message, { headers, ...(said?.metadata && { metadata: said.metadata }) })
 }
 
-/** The event a stream ends with when the upstream's stream broke part way, in the route's words. */
-function streamErrorFrame(operation: RecordedOperation, status: number, message: string): string {
-  switch (operation) {
-    case 'messages.create':
-      return `event: error\ndata: ${JSON.stringify({ type: 'error', error: anthropicError(status, message) })}\n\n`
-    case 'responses.create':
-      return `event: error\ndata: ${JSON.stringify({ type: 'error', code: 'server_error', message, param: null })}\n\n`
-    case 'completions.create':
-      return `data: ${JSON.stringify({ error: { code: status, message }, choices: [{ index: 0, text: '', finish_reason: 'error', native_finish_reason: 'error', logprobs: null }] })}\n\n`
-    case 'chat.create':
-    case 'embeddings.create':
-    case 'images.create':
-    case 'images.generations':
-    case 'audio.speech':
-    case 'audio.transcriptions':
-      return `data: ${JSON.stringify({ error: { code: status, message }, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error', native_finish_reason: 'error', logprobs: null }] })}\n\n`
-  }
+/** The event a stream ends with when the upstream's stream broke part way, in the route's words (its surface's; chat's for another). */
+function streamErrorFrame(ctx: EmulatorContext, operation: RecordedOperation, status: number, message: string): string {
+  const surface = ctx.services.text.ports.byOperation(operation) ?? ctx.services.text.ports.byOperation('chat.create')!
+  return surface.streamErrorFrame(status, message)
 }
 
 // ---- The proxy ----------------------------------------------------------------------------------------
@@ -459,6 +434,7 @@ interface Exchange {
   request: FastifyRequest
   reply: FastifyReply
   operation: RecordedOperation
+  apiType: ApiType
   admitted: Admitted
   region: Region | null
   outgoing: Outgoing
@@ -473,7 +449,13 @@ interface Exchange {
  * Forwards the request to the upstream gateway and relays its answer (see the file's head). Called
  * by the recordings hook for a request no recording answers when --on-miss is `upstream`.
  */
-export async function proxyToUpstream(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply, operation: RecordedOperation): Promise<FastifyReply> {
+export async function proxyToUpstream(
+  ctx: EmulatorContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  operation: RecordedOperation,
+  apiType: ApiType,
+): Promise<FastifyReply> {
   const upstream = ctx.config.upstream
   if (!upstream) throw new ApiError(502, 'No upstream gateway is set: start the emulator with --upstream <url>')
   const url = new URL(`${new URL(upstream).origin}${request.url.split('?')[0]}`)
@@ -496,7 +478,7 @@ export async function proxyToUpstream(ctx: EmulatorContext, request: FastifyRequ
     call.done()
     throw call.failure(error)
   }
-  const exchange: Exchange = { ctx, request, reply, operation, admitted, region, outgoing, asked, call, answer, headMs: call.elapsed() }
+  const exchange: Exchange = { ctx, request, reply, operation, apiType, admitted, region, outgoing, asked, call, answer, headMs: call.elapsed() }
   const status = answer.statusCode ?? 0
   // Said at once, for an answer that ends in an error; said again, with its file, once it is complete.
   noteSource(request, { kind: 'proxied', upstream_status: status, upstream_ms: Math.round(exchange.headMs), recorded_file: null })
@@ -598,6 +580,7 @@ async function relayWhole(x: Exchange, contentType: string): Promise<FastifyRepl
   const billed = billProxied(ctx, {
     admitted: x.admitted,
     operation,
+    apiType: x.apiType,
     region: x.region,
     asked: x.asked,
     model: text ? text.model || null : null,
@@ -728,6 +711,7 @@ function relayThrough(x: Exchange, contentType: string, start: readonly Buffer[]
       billProxied(ctx, {
         admitted: x.admitted,
         operation,
+        apiType: x.apiType,
         region: x.region,
         asked: x.asked,
         model: text ? text.model || null : null,
@@ -812,7 +796,7 @@ function relayStream(x: Exchange, contentType: string): FastifyReply {
           : call.stopped === 'too large'
             ? [502, `The upstream gateway ${call.origin} streamed more than ${UPSTREAM_ANSWER_BYTES / 1024 / 1024} MiB`]
             : [502, `The upstream gateway ${call.origin} closed the stream part way`]
-      body.write((held ?? '') + streamErrorFrame(operation, status, message))
+      body.write((held ?? '') + streamErrorFrame(ctx, operation, status, message))
       held = null
     }
     const read = reader?.read() ?? null
@@ -825,6 +809,7 @@ function relayStream(x: Exchange, contentType: string): FastifyReply {
       const billed = billProxied(ctx, {
         admitted: x.admitted,
         operation,
+        apiType: x.apiType,
         region: x.region,
         asked: x.asked,
         model: read?.model || null,

@@ -4,7 +4,7 @@
 // and formats. Each problem is a 400 naming its place (`input[2].content[0].text`, `tools[0].parameters`),
 // found before anything is billed.
 import { fieldError } from '../../core/errors.ts'
-import { checkSchema, checkToolName, type Message, type ResponseFormat, type Tool, type ToolCall, type ToolChoice } from '../chat/chat.input.ts'
+import { checkSchema, checkToolName, type Message, type ResponseFormat, type Tool, type ToolCall, type ToolChoice } from '../text/text.input.ts'
 import { MAX_INPUT_ITEMS, MAX_METADATA_KEY_CHARS, MAX_METADATA_KEYS, MAX_TEXT_CHARS } from './responses.schemas.ts'
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)

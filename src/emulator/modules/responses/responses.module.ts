@@ -4,6 +4,15 @@ import type { Limit } from '../../core/limits.ts'
 import { defineModule } from '../module.ts'
 import { MAX_INPUT_ITEMS, MAX_METADATA_KEY_CHARS, MAX_METADATA_KEYS, MAX_TEXT_CHARS, MAX_TOOLS } from './responses.schemas.ts'
 import { responsesRoutes } from './responses.routes.ts'
+import { responsesSurface } from './responses.service.ts'
+import type { TextSurface } from '../text/text.ports.ts'
+
+declare module '../module.ts' {
+  interface Services {
+    /** The Responses API as registered with the text engine. */
+    responses: TextSurface
+  }
+}
 
 /** What this area bounds (docs/limits.md). */
 const LIMITS: readonly Limit[] = [
@@ -14,4 +23,10 @@ const LIMITS: readonly Limit[] = [
   { what: 'Characters of a `metadata` key', value: MAX_METADATA_KEY_CHARS, unit: 'characters', beyond: '400 naming the key' },
 ]
 
-export const responsesModule = defineModule({ name: 'responses', limits: LIMITS, needs: ['catalog', 'chat'], gateway: responsesRoutes })
+export const responsesModule = defineModule({
+  name: 'responses',
+  limits: LIMITS,
+  needs: ['catalog', 'presets', 'text'],
+  create: (ctx) => ctx.services.text.ports.registerSurface(responsesSurface),
+  gateway: responsesRoutes,
+})

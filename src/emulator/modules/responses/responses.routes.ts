@@ -4,7 +4,7 @@ import type { EmulatorContext } from '../module.ts'
 import { requestOrigin } from '../../http/request-origin.ts'
 import { caller } from '../../http/auth.ts'
 import { isEuRequest } from '../../http/listeners.ts'
-import { answerText } from '../chat/text-stream.ts'
+import { answerText } from '../text/text-stream.ts'
 import { ResponsesBody, ResponsesResponse } from './responses.schemas.ts'
 import { createResponse, responseResult } from './responses.service.ts'
 import { responseFrames } from './responses.stream.ts'
@@ -16,7 +16,7 @@ export const responsesRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }
   app.post(
     '/responses',
     {
-      config: { operation: 'responses.create', auth: 'standard' },
+      config: { operation: 'responses.create', auth: 'standard', text: 'responses', recordable: 'completions', presettable: true },
       bodyLimit: RESPONSES_BODY_LIMIT,
       schema: { summary: 'Create a response (the OpenAI-style Responses API)', tags: ['responses'], body: ResponsesBody, response: ResponsesResponse },
     },

@@ -6,7 +6,7 @@
 import { Type, type Static } from 'typebox'
 import { ErrorEnvelope, Nullable, StringEnum } from '../../http/schemas.ts'
 import { ProviderPreferences } from '../catalog/routing.ts'
-import { ReasoningEffort } from '../chat/chat.schemas.ts'
+import { ReasoningEffort, SummaryVerbosity } from '../text/text.schemas.ts'
 
 /** Input items in one request: more than any real conversation, far below what would make counting its tokens slow. */
 export const MAX_INPUT_ITEMS = 4096
@@ -17,9 +17,7 @@ export const MAX_TOOLS = 128
 export const MAX_METADATA_KEYS = 16
 export const MAX_METADATA_KEY_CHARS = 64
 
-/** The real document's ReasoningSummaryVerbosity. */
-export const SummaryVerbosity = StringEnum(['auto', 'concise', 'detailed'] as const)
-export type SummaryVerbosity = Static<typeof SummaryVerbosity>
+export { SummaryVerbosity }
 
 export const ResponsesBody = Type.Object({
   model: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),

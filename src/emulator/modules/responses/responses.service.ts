@@ -8,8 +8,11 @@ import { sha256Hex } from '../../core/rng.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { Region } from '../catalog/catalog.schemas.ts'
-import type { ToolCall } from '../chat/chat.input.ts'
-import { costSplit, generateText, type Completion, type TextAsk } from '../chat/text-engine.ts'
+import type { ToolCall } from '../text/text.input.ts'
+import { costSplit, generateText, type Completion, type TextAsk } from '../text/text-engine.ts'
+import type { TextSurface } from '../text/text.ports.ts'
+import type { ResponsesPresetBody } from '../presets/presets.schemas.ts'
+import { fromResponses } from './responses.preset.ts'
 import { statelessOnly } from './responses.errors.ts'
 import { checkMetadata, parseFormat, parseInput, parseToolChoice, parseTools } from './responses.input.ts'
 import type { ResponsesBody, SummaryVerbosity } from './responses.schemas.ts'
@@ -95,6 +98,16 @@ function echoOf(body: ResponsesBody): ResponseEcho {
   }
 }
 
+/** The Responses API, registered with the text engine. */
+export const responsesSurface: TextSurface = {
+  name: 'responses',
+  operation: 'responses.create',
+  ask: (ctx, body) => ctx.services.text.ports.parseOnce(body, () => askOf(body as ResponsesBody)),
+  envelope: 'main',
+  preset: { read: (body) => fromResponses(body as ResponsesPresetBody) },
+  streamErrorFrame: (_status, message) => `event: error\ndata: ${JSON.stringify({ type: 'error', code: 'server_error', message, param: null })}\n\n`,
+}
+
 export async function createResponse(
   ctx: EmulatorContext,
   caller: AuthContext,
@@ -102,8 +115,8 @@ export async function createResponse(
   region: Region | null,
   origin: RequestOrigin,
 ): Promise<CreatedResponse> {
-  const ask = askOf(body)
-  const call = { operation: 'responses.create', apiType: 'completions', region, streamed: body.stream === true, origin } as const
+  const ask = responsesSurface.ask(ctx, body)
+  const call = { operation: responsesSurface.operation, apiType: 'completions', region, streamed: body.stream === true, origin } as const
   const completion = await generateText(ctx, caller, ask, call)
   return { completion, echo: echoOf(body), summary: ask.reasoning ? (body.reasoning?.summary ?? null) : null }
 }

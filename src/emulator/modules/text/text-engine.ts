@@ -5,8 +5,9 @@
 // the caller's preferences, fits schemas to the answer's budget, writes the answers (or takes a chat
 // fixture's), bills them through the meter (402 before anything is sent), which records the generation.
 // The surface then renders the Completion as its JSON or its stream of events (text-stream.ts).
-// A recording (--replay, the recordings module) answers before any of that: its answers, billed at its
-// recorded usage and cost, paced by its recorded timing.
+// The answer comes from the first registered answer source (text.ports.ts) that gives one: a
+// recording (--replay, registered by the recordings module) before any of that, and last the engine's
+// own (writtenAnswers: a chat fixture's answer, or one written here).
 import { ApiError, fieldError } from '../../core/errors.ts'
 import { nanosToUsd } from '../../core/money.ts'
 import type { RequestOrigin } from '../../http/request-origin.ts'
@@ -16,19 +17,17 @@ import { immediateTransaction } from '../../store/db.ts'
 import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
 import { invalidModelId } from '../catalog/catalog.errors.ts'
 import { routeByPreferences, type ProviderPreferences } from '../catalog/routing.ts'
-import { contextLengthExceeded, noToolEndpoints, notATextModel } from './chat.errors.ts'
+import { contextLengthExceeded, noToolEndpoints, notATextModel } from './text.errors.ts'
 import { countTokens, loadTokenizer } from '../../core/tokens.ts'
-import type { RecordedText } from '../recordings/recordings.format.ts'
-import { brokenStreamNanos, promptPartNanos, recordedNanos, textNanos, type PricedText } from '../meter/meter.pricers.ts'
+import { brokenStreamNanos, promptPartNanos, textNanos, type PricedText } from '../meter/meter.pricers.ts'
 import { admit, chargeAdmitted, servedBy, settleBroken as settleMetered, type Admitted, type GenerationOf, type Metered } from '../meter/meter.service.ts'
 import { loadFaker, type MakeFaker } from '../../core/faker.ts'
 import { faultError } from '../../faults/faults.ts'
-import { givenAnswer, type Answer, type AnswerRequest, type FinishReason } from './chat.answer.ts'
-import type { ChatFixtureAnswer } from './chat-fixtures.schemas.ts'
-import { answeringFixture, type FixtureSubject } from './chat-fixtures.service.ts'
-import { answerTokensFor } from './chat.settings.ts'
-import { mediaTokens, type Message, type ResponseFormat, type Tool, type ToolChoice } from './chat.input.ts'
-import type { ApiType } from '../generations/generations.repo.ts'
+import { givenAnswer, type Answer, type AnswerRequest } from './text.answer.ts'
+import type { ChatFixtureAnswer } from './fixtures.schemas.ts'
+import { answeringFixture, type FixtureSubject } from './fixtures.service.ts'
+import { answerTokensFor } from './text.settings.ts'
+import { mediaTokens, type Message, type ResponseFormat, type Tool, type ToolChoice } from './text.input.ts'
 import { fitSchema, type FittedSchema } from './schema-fit.ts'
 
 /** The most tokens an answer has when the catalog gives its model no output bound (max_completion_tokens). */
@@ -69,7 +68,8 @@ export interface TextAsk {
 /** How the call is recorded: its operation id (usage rows, journal), its `api_type`, where it came from. */
 export interface TextCall {
   operation: string
-  apiType: ApiType
+  /** The generation's `api_type`: a text answer is a completion, whatever surface asked. */
+  apiType: 'completions'
   region: Region | null
   streamed: boolean
   origin: RequestOrigin
@@ -103,17 +103,14 @@ export interface Completion {
 
 export type CompletionSource = { kind: 'generated' } | { kind: 'replayed'; file: string }
 
-/**
- * A recording that answers an ask (found by the recordings module): what it says, and the model and
- * endpoints it is billed through (the catalog's, or a stand-in named by the recording where the
- * catalog lacks its model).
- */
-export interface RecordedTextAnswer {
-  /** The file, relative to the --replay folder. */
-  file: string
-  text: RecordedText
-  model: CatalogModel
-  endpoints: readonly CatalogEndpoint[]
+/** Answers an ask, or passes (null) to the next source; registered with the engine (text.ports.ts). */
+export interface AnswerSource {
+  readonly name: string
+  /** Sources are asked in this order, lowest first. */
+  readonly order: number
+  answer(ctx: EmulatorContext, caller: AuthContext, ask: TextAsk, call: TextCall): Promise<Completion | null>
+  /** Whether it answers a model the catalog lacks (a recording names its own). */
+  answersModel?(id: string): boolean
 }
 
 const isText = (model: CatalogModel): boolean => model.architecture.output_modalities.includes('text')
@@ -185,7 +182,7 @@ async function prepare(ctx: EmulatorContext, ask: TextAsk): Promise<Prepared> {
       format: ask.format,
       maxTokens: answerMax,
       stop: ask.stop,
-      answerTokens: answerTokensFor(ctx.services.chat.settings.current, model.id),
+      answerTokens: answerTokensFor(ctx.services.text.settings.current, model.id),
       reasoningTokens: reasoningBudget(model, ask, answerMax),
       fields: ask.fields,
       fitted,
@@ -241,7 +238,8 @@ export async function generateText(ctx: EmulatorContext, caller: AuthContext, as
   // next one, as the real router does when a provider fails; the answer names the model that served it.
   for (let candidates = ask.candidates; ;) {
     try {
-      return await generateWith(ctx, caller, { ...ask, candidates }, call)
+      // The ask itself first: a source may know it (the recordings, searched once before the handler).
+      return await generateWith(ctx, caller, candidates === ask.candidates ? ask : { ...ask, candidates }, call)
     } catch (error) {
       if (!(error instanceof ModelFailed)) throw error
       // The candidate that named the failed model (by its id or another name the catalog knows it by).
@@ -264,21 +262,23 @@ class ModelFailed extends Error {
   }
 }
 
-/** The answer of the first usable model of `ask.candidates`. */
+/** The answer of the first usable model of `ask.candidates`: the first registered source's that gives one. */
 async function generateWith(ctx: EmulatorContext, caller: AuthContext, ask: TextAsk, call: TextCall): Promise<Completion> {
-  // A recording answers first (reached lazily: the recordings module comes after this one). Should
-  // another request use it up meanwhile, the next recording that matches is tried.
-  const recordings = ctx.services.recordings
-  for (
-    let found = recordings.findText(ask, call.operation, call.origin.fixture);
-    found;
-    found = recordings.findText(ask, call.operation, call.origin.fixture)
-  ) {
-    const replayed = await replayText(ctx, caller, ask, call, found)
-    if (replayed) return replayed
+  for (const source of ctx.services.text.ports.sources()) {
+    const answered = await source.answer(ctx, caller, ask, call)
+    if (answered) return answered
   }
-  // No recording: under --on-miss error this is the no-match error; otherwise the answer is written here.
-  recordings.missed(ask)
+  throw new Error('no answer source answered: the engine registers writtenAnswers last, which always does')
+}
+
+/** The engine's own answers, the last source: a chat fixture's, or answers written here. */
+export const writtenAnswers: AnswerSource = {
+  name: 'written',
+  order: 1000,
+  answer: writeAnswered,
+}
+
+async function writeAnswered(ctx: EmulatorContext, caller: AuthContext, ask: TextAsk, call: TextCall): Promise<Completion> {
   const prepared = await prepare(ctx, ask)
   const { model, promptTokens } = prepared
   checkContext(model, promptTokens, ask.maxTokens)
@@ -307,9 +307,9 @@ async function generateWith(ctx: EmulatorContext, caller: AuthContext, ask: Text
     // transaction finds none and the answers are written then (the second round writes them anyway).
     for (let round = 0; ; round++) {
       const generated =
-        round === 0 && answeringFixture(ctx.services.chat.fixtures, caller.account.id, subject)
+        round === 0 && answeringFixture(ctx.services.text.fixtures, caller.account.id, subject)
           ? null
-          : await ctx.services.chat.answers.write(prepared.answerRequest, ask.choices, prepared.makeFaker, ctx.services.chat.filler)
+          : await ctx.services.text.answers.write(prepared.answerRequest, ask.choices, prepared.makeFaker, ctx.services.text.filler)
       const outcome = billCompletion(ctx, admitted, prepared, call, { endpoints, now, subject, generated, imageCount: images?.count })
       if (outcome === 'no answers') continue
       if ('error' in outcome) throw new ModelFailed(model.id, outcome.error)
@@ -335,10 +335,10 @@ function billCompletion(
   const { endpoints, now } = at
   const { caller } = admitted
   return immediateTransaction(ctx.db, (): Completion | { error: ApiError } | 'no answers' => {
-    const fixture = answeringFixture(ctx.services.chat.fixtures, caller.account.id, at.subject)
+    const fixture = answeringFixture(ctx.services.text.fixtures, caller.account.id, at.subject)
     if (!fixture && !at.generated) return 'no answers'
     const given = fixture ? (JSON.parse(fixture.answer) as ChatFixtureAnswer & { tool_calls?: Array<{ name: string; arguments: string }> }) : null
-    if (fixture) ctx.services.chat.fixtures.use(fixture.id)
+    if (fixture) ctx.services.text.fixtures.use(fixture.id)
     if (given?.error) return { error: faultError(given.error.status, now, fixture!.id, { message: given.error.message }, 'fixture') }
     const written: Answer[] = given
       ? Array.from({ length: ask.choices }, (_, choice) => givenAnswer(prepared.answerRequest, given, `${fixture!.id}:${fixture!.hits}:${choice}`))
@@ -380,7 +380,7 @@ function billCompletion(
 }
 
 /** A text answer's generation row: GET /api/v1/generation finds it by the completion's id. */
-function textGeneration(
+export function textGeneration(
   ask: TextAsk,
   call: TextCall,
   done: { answers: readonly Answer[]; completionTokens: number; latencyMs: number; tokensPerSecond: number },
@@ -402,7 +402,7 @@ function textGeneration(
  * A billed completion, generated or replayed (the meter has recorded its generation): its content is
  * kept, in the billing transaction.
  */
-function recordCompletion(
+export function recordCompletion(
   ctx: EmulatorContext,
   caller: AuthContext,
   ask: TextAsk,
@@ -427,92 +427,6 @@ function recordCompletion(
     costNanos: metered.charge.cost_nanos,
     byok: metered.byok,
   }
-}
-
-/** Chat's finish reasons an answer can have; a recorded other one (`content_filter`) ends as `stop`. */
-const finishOf = (recorded: string): FinishReason => (recorded === 'length' || recorded === 'tool_calls' ? recorded : 'stop')
-
-/**
- * One answer of a recording: its text (cut by `stop` and the max tokens as a fixture's), or its tool
- * calls (ids drawn from the request's stream, so the same request gets the same ids), and its
- * reasoning. `whole` when nothing was cut: its finish reason is then the recorded one.
- */
-function recordedAnswer(request: AnswerRequest, found: RecordedTextAnswer, choice: number): { answer: Answer; whole: boolean } {
-  const given = found.text.choices[choice % found.text.choices.length]!
-  const calls = given.tool_calls?.map((c) => ({ name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) }))
-  const written = givenAnswer(request, { content: given.content ?? undefined, tool_calls: calls }, `recording:${found.file}:${choice}`)
-  const whole = written.finishReason !== 'length' && (calls !== undefined || written.content === (given.content ?? ''))
-  const answer: Answer = whole ? { ...written, finishReason: finishOf(given.finish_reason) } : written
-  if (!given.reasoning) return { answer, whole }
-  // Reasoning comes as it was recorded: a model that reasons unasked did so upstream too.
-  const reasoningTokens = countTokens(given.reasoning)
-  return { answer: { ...answer, reasoning: given.reasoning, reasoningTokens, completionTokens: answer.completionTokens + reasoningTokens }, whole }
-}
-
-/**
- * Answers `ask` from a recording: billed at the recorded cost (not the catalog's prices) through the
- * ledger's one path (credits first, then guardrails and key limits), with the recorded token counts
- * where the answer is given whole (the counts of what was given where a loosened match cut it), the
- * generation recorded, and the recording's use counted in the same transaction (a 402 uses none).
- * Null when another request used the recording up meanwhile.
- */
-async function replayText(ctx: EmulatorContext, caller: AuthContext, ask: TextAsk, call: TextCall, found: RecordedTextAnswer): Promise<Completion | null> {
-  await loadTokenizer()
-  const { text, model } = found
-  const request: AnswerRequest = {
-    seed: ctx.config.seed,
-    model: model.id,
-    requestSeed: ask.seed,
-    messages: ask.messages,
-    tools: ask.tools,
-    toolChoice: ask.toolChoice,
-    format: ask.format,
-    maxTokens: ask.maxTokens ?? Number.MAX_SAFE_INTEGER,
-    stop: ask.stop,
-    answerTokens: 0,
-    reasoningTokens: 0,
-    fields: ask.fields,
-    fitted: { tools: new Map(), format: null },
-  }
-  const given = Array.from({ length: ask.choices }, (_, choice) => recordedAnswer(request, found, choice))
-  const answers = given.map((g) => g.answer)
-  const whole = ask.choices === text.choices.length && given.every((g) => g.whole)
-  const promptTokens = text.usage.prompt_tokens
-  const completionTokens = whole ? text.usage.completion_tokens : answers.reduce((n, a) => n + a.completionTokens, 0)
-  const reasoningTokens = whole && text.usage.reasoning_tokens !== undefined ? text.usage.reasoning_tokens : answers.reduce((n, a) => n + a.reasoningTokens, 0)
-
-  const timing = (endpoint: CatalogEndpoint) => {
-    const served = servedBy(endpoint, { latencyS: 0.5, tokensPerSecond: 50 })
-    const first = text.timing?.first_token_ms
-    return { latencyMs: first == null ? served.latencyMs : Math.round(first), tokensPerSecond: text.timing?.tokens_per_second ?? served.tokensPerSecond }
-  }
-  return chargeAdmitted(ctx, admit(ctx, caller), {
-    operation: call.operation,
-    model: { id: model.id, canonical_slug: model.canonical_slug },
-    endpoints: found.endpoints,
-    region: call.region,
-    route: routeByPreferences(model, ask.provider ?? undefined),
-    proceed: () => ctx.services.recordings.usable(found.file),
-    tokens: { prompt: promptTokens, completion: completionTokens, reasoning: reasoningTokens },
-    price: () => recordedNanos(text.usage.cost),
-    generation: (endpoint) => textGeneration(ask, call, { answers, completionTokens, ...timing(endpoint) }),
-    after: (metered) => {
-      const source = { kind: 'replayed', file: found.file } as const
-      const completion = recordCompletion(ctx, caller, ask, call, {
-        metered,
-        model,
-        answers,
-        promptTokens,
-        completionTokens,
-        reasoningTokens,
-        imageCount: 0,
-        ...timing(metered.endpoint),
-        source,
-      })
-      ctx.services.recordings.use(found.file)
-      return completion
-    },
-  })
 }
 
 /** How a completion was priced, for the pricers. */

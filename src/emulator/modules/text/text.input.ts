@@ -1,6 +1,8 @@
-// The parts of a chat request with several shapes: messages (five roles; content as a string or parts),
-// tools, tool_choice and response_format. Each problem is a 400 naming its place
-// (`messages[2].content[0].text`, `tools[0].function.parameters`), checked before anything is billed.
+// The engine's vocabulary for a conversation (Message, Tool, ToolChoice, ResponseFormat: what every
+// surface reads its body into), and chat's reading of the parts of a request with several shapes:
+// messages (five roles; content as a string or parts), tools, tool_choice and response_format. Each
+// problem is a 400 naming its place (`messages[2].content[0].text`, `tools[0].function.parameters`),
+// checked before anything is billed.
 import { Ajv } from 'ajv'
 import { fieldError } from '../../core/errors.ts'
 import { IMAGE_TOKENS } from '../../core/tokens.ts'

@@ -1,10 +1,10 @@
-// The chat engine's run-time settings: how long a text answer is (for every model, and per model) and
+// The text engine's run-time settings (named `chat` in the API and the state export): how long a text answer is (for every model, and per model) and
 // how fast a stream goes. They start from the configuration (--chat-answer-tokens, --chat-speed),
 // change over the admin API, travel in the state export, and go back to the configuration on reset.
 import type { EmulatorConfig } from '../../config.ts'
 import type { StateOwner } from '../../core/lifecycle.ts'
 import { checkedSettings } from '../../http/validation.ts'
-import { ChatSettingsBody, type ChatSettings } from './chat-fixtures.schemas.ts'
+import { ChatSettingsBody, type ChatSettings } from './fixtures.schemas.ts'
 
 export interface ChatSettingsHolder {
   current: ChatSettings

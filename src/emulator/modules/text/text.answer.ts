@@ -8,7 +8,7 @@
 import type { MakeFaker } from '../../core/faker.ts'
 import { createRng, sha256Hex, type Rng } from '../../core/rng.ts'
 import { countTokens, firstTokens } from '../../core/tokens.ts'
-import type { Message, ResponseFormat, Tool, ToolCall, ToolChoice } from './chat.input.ts'
+import type { Message, ResponseFormat, Tool, ToolCall, ToolChoice } from './text.input.ts'
 import type { FillJob, SchemaFiller } from './schema-filler.ts'
 import type { FittedSchema } from './schema-fit.ts'
 

@@ -1,5 +1,5 @@
 // Chat fixtures' rows: an account's rules in order (positions 0..n-1), the first that answers a
-// request, and the count of its uses. What a rule matches is chat-fixtures.service.ts.
+// request, and the count of its uses. What a rule matches is fixtures.service.ts.
 import type { Statement } from 'better-sqlite3'
 import type { StateOwner } from '../../core/lifecycle.ts'
 import type { DB } from '../../store/db.ts'

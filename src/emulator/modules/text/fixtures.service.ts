@@ -4,9 +4,9 @@
 // Regular expressions are RE2's (re2js): matched in time linear in the text, so no pattern can stall
 // the emulator the way a backtracking one (`^(a+)+$`) does.
 import { RE2JS, RE2JSSyntaxException } from 're2js'
-import type { ChatFixtureRow, ChatFixturesRepo } from './chat-fixtures.repo.ts'
+import type { ChatFixtureRow, ChatFixturesRepo } from './fixtures.repo.ts'
 import { importRowError } from '../../core/lifecycle.ts'
-import type { ChatFixtureAnswer, ChatFixtureMatch } from './chat-fixtures.schemas.ts'
+import type { ChatFixtureAnswer, ChatFixtureMatch } from './fixtures.schemas.ts'
 
 /** What a rule sees of a request. */
 export interface FixtureSubject {

@@ -1,4 +1,4 @@
-// The chat area's admin routes under /_emulator/api: the engine's settings (answer lengths, stream
+// The text engine's admin routes under /_emulator/api (still under /chat, as the API names them): the engine's settings (answer lengths, stream
 // speed), an account's chat fixtures (list, add, clear, and try a request against them), and one
 // fixture by id (read, change or move, delete). Each fixture explains itself in one sentence.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -7,10 +7,10 @@ import { toIso } from '../../core/clock.ts'
 import { ApiError, fieldError } from '../../core/errors.ts'
 import type { EmulatorContext } from '../module.ts'
 import { immediateTransaction } from '../../store/db.ts'
-import { parseMessages, parseTools } from './chat.input.ts'
+import { parseMessages, parseTools } from './text.input.ts'
 import { fixtureSubject } from './text-engine.ts'
-import type { ChatFixtureRow } from './chat-fixtures.repo.ts'
-import { badRegex, explainFixture, mismatch } from './chat-fixtures.service.ts'
+import type { ChatFixtureRow } from './fixtures.repo.ts'
+import { badRegex, explainFixture, mismatch } from './fixtures.service.ts'
 import {
   ChatFixture,
   type ChatFixtureAnswer,
@@ -21,7 +21,7 @@ import {
   CreateChatFixtureBody,
   TestChatFixtureBody,
   UpdateChatFixtureBody,
-} from './chat-fixtures.schemas.ts'
+} from './fixtures.schemas.ts'
 import { data, Deleted } from '../../http/schemas.ts'
 
 const AccountParams = Type.Object({ id: Type.String() })
@@ -70,10 +70,10 @@ export function storedAnswer(answer: ChatFixtureAnswer): ChatFixtureAnswer {
 }
 
 export const chatAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
-  const repo = ctx.services.chat.fixtures
+  const repo = ctx.services.text.fixtures
 
   app.get('/chat/settings', { config: { operation: 'admin.chat.settings.get' }, schema: { response: data(ChatSettings) } }, async () => ({
-    data: ctx.services.chat.settings.current,
+    data: ctx.services.text.settings.current,
   }))
 
   app.put(
@@ -84,8 +84,8 @@ export const chatAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }
       for (const id of Object.keys(request.body.model_answer_tokens ?? {})) {
         if (!ctx.services.catalog.get().find(id)) throw fieldError(`model_answer_tokens.${id}`, 'is not a model of the catalog')
       }
-      ctx.services.chat.settings.current = { ...ctx.services.chat.settings.current, ...request.body }
-      return { data: ctx.services.chat.settings.current }
+      ctx.services.text.settings.current = { ...ctx.services.text.settings.current, ...request.body }
+      return { data: ctx.services.text.settings.current }
     },
   )
   const requireAccount = (id: string): void => {

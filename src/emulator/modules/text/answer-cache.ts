@@ -1,11 +1,11 @@
-// Answers are a pure function of what they are written from (chat.answer.ts: the seed, the model and
+// Answers are a pure function of what they are written from (text.answer.ts: the seed, the model and
 // the request), so a request asked again (a test suite's, a retry's, a benchmark's) takes the answers
 // written the first time instead of writing them again: faker, the tokenizer and the schema worker are
 // most of a generated answer's cost. Nothing else decides an answer: fixtures and recordings answer
 // before the engine writes anything, and the answer-length setting is part of the key.
 // Bounded by characters (keys and answers); the least recently used entries go first.
 import type { MakeFaker } from '../../core/faker.ts'
-import { writeAnswers, type Answer, type AnswerRequest } from './chat.answer.ts'
+import { writeAnswers, type Answer, type AnswerRequest } from './text.answer.ts'
 import type { SchemaFiller } from './schema-filler.ts'
 
 /** Characters the cache holds at most, keys included (about twice as many bytes). */

@@ -2,7 +2,7 @@
 // frames (chat's `data:` chunks, the Responses API's and the Messages API's named events), and this
 // file sends them. With --chat-speed above 0 the first token waits for the endpoint's latency and the
 // rest follow at its throughput, scaled by the setting (in virtual time while the clock is frozen:
-// chat.pace.ts); at 0 (the default) everything is sent at once: in one write when it is small, else in
+// text.pace.ts); at 0 (the default) everything is sent at once: in one write when it is small, else in
 // writes of about WRITE_CHARS that wait for the client to take them (no answer is built as one string).
 // A stream fault breaks the answer part way: with a status, the surface's error frame and the end;
 // without, the connection closes. Either way what was sent is what is billed.
@@ -12,7 +12,7 @@ import { createRng, type Rng } from '../../core/rng.ts'
 import type { StreamFault } from '../../faults/faults.hook.ts'
 import { noteSource } from '../../journal/journal.ts'
 import type { EmulatorContext } from '../module.ts'
-import type { Pacer, StreamTimeline } from './chat.pace.ts'
+import type { Pacer, StreamTimeline } from './text.pace.ts'
 import { settleBroken, type Completion } from './text-engine.ts'
 
 /** One server-sent event, written, with the tokens it carries (for pacing and for billing a broken stream). */
@@ -47,6 +47,23 @@ export const STREAM_ERROR_MESSAGES: Record<number, string> = {
   502: 'Provider returned error',
   503: 'Service temporarily unavailable',
   504: 'Operation timed out. Please try again later.',
+}
+
+/** What the real gateway names an error of each status in a stream's error chunk. */
+export const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request',
+  401: 'authentication',
+  402: 'payment_required',
+  403: 'permission_denied',
+  404: 'not_found',
+  408: 'timeout',
+  413: 'payload_too_large',
+  422: 'unprocessable',
+  429: 'rate_limit_exceeded',
+  500: 'server',
+  502: 'provider_unavailable',
+  503: 'provider_overloaded',
+  504: 'timeout',
 }
 
 /** Pieces of text as a model streams them: a word and its leading space at a time. */
@@ -156,7 +173,7 @@ export function answerText(
   reply.header('x-generation-id', completion.id)
   noteSource(request, completion.source)
   if (!answer.stream) return reply.type('application/json').send(JSON.stringify(answer.json()))
-  return sendStream(ctx, ctx.services.chat.pacer, request, reply, completion, answer.frames())
+  return sendStream(ctx, ctx.services.text.pacer, request, reply, completion, answer.frames())
 }
 
 /**
@@ -174,7 +191,7 @@ export function sendStream(
 ): FastifyReply {
   const body = new RecordedStream(ctx.config.journalBodyLimit)
   const controls: StreamControls = {
-    speed: ctx.services.chat.settings.current.speed,
+    speed: ctx.services.text.settings.current.speed,
     timeline: pacer.timeline(),
     jitter: createRng(ctx.config.seed, `pace:${completion.id}`),
     fault: request.streamFault,

@@ -1,0 +1,86 @@
+// The text engine (text-engine.ts) as a module: the chat fixtures and run-time settings it answers by,
+// the pacer and schema worker every text surface shares, the answers it has written, and what is
+// registered with it: the text surfaces (chat and text completions, the Responses API, the Messages
+// API, each from its own module) and the answer sources (recordings; chat fixtures and written
+// answers, the engine's own, last).
+import { uuidIds } from '../../core/lifecycle.ts'
+import type { Limit } from '../../core/limits.ts'
+import type { ModuleRoutes } from '../module.ts'
+import { defineModule } from '../module.ts'
+import { createAnswerCache, type AnswerCache } from './answer-cache.ts'
+import { ChatFixtureAnswer, ChatFixtureMatch } from './fixtures.schemas.ts'
+import { checkImportedFixture } from './fixtures.service.ts'
+import { chatFixturesState, createChatFixturesRepo, type ChatFixturesRepo } from './fixtures.repo.ts'
+import { FILL_MS, SchemaFiller } from './schema-filler.ts'
+import { writtenAnswers } from './text-engine.ts'
+import { chatAdminRoutes } from './text.admin.ts'
+import { createPacer, type Pacer } from './text.pace.ts'
+import { TextPorts } from './text.ports.ts'
+import { chatSettingsState, createChatSettings, type ChatSettingsHolder } from './text.settings.ts'
+
+export interface TextService {
+  fixtures: ChatFixturesRepo
+  /** The engine's run-time settings (answer lengths, stream speed). */
+  settings: ChatSettingsHolder
+  /** How every text surface's streams wait (on the virtual clock while it is frozen). */
+  pacer: Pacer
+  /** The worker that fills schemas for every text surface (one, not one per surface). */
+  filler: SchemaFiller
+  /** Answers already written, by what they were written from. */
+  answers: AnswerCache
+  /** The surfaces and answer sources registered with the engine. */
+  ports: TextPorts
+}
+
+declare module '../module.ts' {
+  interface Services {
+    text: TextService
+  }
+}
+
+/** What this area bounds (docs/limits.md). */
+const LIMITS: readonly Limit[] = [
+  {
+    what: "Generating the values of one request's JSON Schemas (structured outputs, tool arguments), in a worker",
+    value: FILL_MS,
+    unit: 'ms',
+    beyond: '400 naming the schema: could not be filled within the time',
+  },
+]
+
+/** No routes: the pacer and the schema worker end with the app. */
+const closeWithApp: ModuleRoutes = async (app, { ctx }) => {
+  app.addHook('onClose', async () => {
+    ctx.services.text.pacer.close()
+    await ctx.services.text.filler.close()
+  })
+}
+
+export const textModule = defineModule({
+  name: 'text',
+  limits: LIMITS,
+  needs: ['accounts', 'catalog', 'faults', 'generations', 'images', 'journal', 'meter'],
+  create: (ctx) => {
+    const ports = new TextPorts()
+    // A chat fixture's answer, or one written here: the last source, when nothing before answers.
+    ports.registerSource(writtenAnswers)
+    return {
+      fixtures: createChatFixturesRepo(ctx.db),
+      settings: createChatSettings(ctx.config),
+      pacer: createPacer(ctx.clock),
+      filler: new SchemaFiller(),
+      answers: createAnswerCache(),
+      ports,
+    }
+  },
+  state: (ctx) => [
+    {
+      ...chatFixturesState(ctx.db),
+      imports: { chat_fixtures: { json: { match: ChatFixtureMatch, answer: ChatFixtureAnswer }, check: checkImportedFixture } },
+      mints: [uuidIds('chat-fixture', 'chat_fixtures')],
+    },
+    chatSettingsState(ctx.services.text.settings, ctx.config),
+  ],
+  gateway: closeWithApp,
+  admin: chatAdminRoutes,
+})

@@ -38,6 +38,14 @@ module.exports = {
       },
     },
     {
+      name: 'only-the-meter-bills',
+      comment:
+        "Prices become charges in one folder: only the meter (modules/meter/) reaches the ledger's writes (bill, admit, settle, refund), so every billed call is admitted, priced, billed and recorded the one way.",
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/emulator/modules/(meter|ledger)/' },
+      to: { path: '^src/emulator/modules/ledger/ledger[.]service[.]ts$' },
+    },
+    {
       name: 'text-engine-imports-no-surface-nor-source',
       comment:
         'The text engine (modules/text) knows its surfaces (chat, Responses, Messages) and answer sources (recordings) only as they register with it (text.ports.ts): it imports none of their folders.',
@@ -48,10 +56,10 @@ module.exports = {
     {
       name: 'recordings-and-presets-import-no-text-surface',
       comment:
-        "Record and replay and presets work on every text surface through what is registered with the text engine and what routes declare (config.text, recordable, presettable): they import no surface's folder. (chat.repo.ts is the generations table's, until it moves to modules/generations.)",
+        "Record and replay and presets work on every text surface through what is registered with the text engine and what routes declare (config.text, recordable, presettable): they import no surface's folder.",
       severity: 'error',
       from: { path: '^src/emulator/modules/(recordings|presets)/' },
-      to: { path: '^src/emulator/modules/(chat|responses|messages)/', pathNot: '^src/emulator/modules/chat/chat[.]repo[.]ts$' },
+      to: { path: '^src/emulator/modules/(chat|responses|messages)/' },
     },
     {
       name: 'admin-types-is-a-leaf',

@@ -18,15 +18,6 @@ export const formatUsd = (nanos: number): string => `$${nanosToUsd(nanos)}`
  */
 export const priceUsd = (price: string | undefined): number => Math.max(0, Number(price ?? 0))
 
-/**
- * What tokens cost at a catalog endpoint's per-token prices, in nano-USD, rounded once on the sum (so
- * prompt and completion parts never each lose half a nano).
- */
-export function tokenCostNanos(pricing: { prompt?: string; completion?: string }, promptTokens: number, completionTokens = 0): number {
-  const prompt = promptTokens * priceUsd(pricing.prompt)
-  return usdToNanos(completionTokens === 0 ? prompt : prompt + completionTokens * priceUsd(pricing.completion))
-}
-
 /** A catalog price per million tokens, as the models feed shows it: `$0.15`. */
 export const formatPricePerMillion = (price: string | undefined): string => `$${(priceUsd(price) * 1_000_000).toFixed(2)}`
 

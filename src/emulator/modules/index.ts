@@ -30,6 +30,7 @@ import { guardrailsModule } from './guardrails/guardrails.module.ts'
 import { imagesModule } from './images/images.module.ts'
 import { keysModule } from './keys/keys.module.ts'
 import { ledgerModule } from './ledger/ledger.module.ts'
+import { meterModule } from './meter/meter.module.ts'
 import { messagesModule } from './messages/messages.module.ts'
 import { metricsModule } from './metrics/metrics.module.ts'
 import type { EmulatorModule } from './module.ts'
@@ -61,6 +62,7 @@ export const MODULES: readonly EmulatorModule[] = [
   videoModule,
   journalModule,
   ledgerModule,
+  meterModule,
   embeddingsModule,
   organizationModule,
   filesModule,

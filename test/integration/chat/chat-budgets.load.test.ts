@@ -210,7 +210,7 @@ describe('a failure inside a stream ends that stream, never the process', () => 
     vi.spyOn(emu.app.log, 'error').mockImplementation((...args: unknown[]) => void logged.push(args[0]))
     // A fault part way through the stream, whose settling then fails (as a database error would).
     await emu.send('POST', '/_emulator/api/faults', { match: { operation: 'chat.create' }, action: { status: 502, stream: { after_chunks: 2 } } })
-    vi.spyOn(emu.ctx.services.chat.generations, 'finish').mockImplementationOnce(() => {
+    vi.spyOn(emu.ctx.services.generations, 'finish').mockImplementationOnce(() => {
       throw new Error('disk I/O error')
     })
     const res = await post(emu.url, emu.keys.standard, { stream: true })

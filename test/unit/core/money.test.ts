@@ -9,7 +9,6 @@ import {
   NANOS_PER_USDC_UNIT,
   percentOf,
   priceUsd,
-  tokenCostNanos,
   usdcUnitsToNanos,
   usdToNanos,
   usdToUsdcUnits,
@@ -74,18 +73,6 @@ describe('catalog prices', () => {
     expect(priceUsd('1.5e-7')).toBe(1.5e-7)
     expect(priceUsd('-1')).toBe(0)
     expect(priceUsd(undefined)).toBe(0)
-  })
-
-  it('costs tokens in nanos, rounding once on the sum of prompt and completion', () => {
-    expect(tokenCostNanos({ prompt: '0.00000002', completion: '0' }, 1000)).toBe(20_000)
-    expect(tokenCostNanos({ prompt: '0.00000013', completion: '0' }, 302)).toBe(39_260)
-    // 0.4 + 0.4 nano is one nano; rounding each part would give none.
-    expect(tokenCostNanos({ prompt: '0.0000000004', completion: '0.0000000004' }, 1, 1)).toBe(1)
-    expect(tokenCostNanos({ prompt: '0.0000004', completion: '0.0000016' }, 1200, 300)).toBe(960_000)
-    expect(tokenCostNanos({ prompt: '0.0000004' }, 1000, 10)).toBe(400_000)
-    expect(tokenCostNanos({ prompt: '0', completion: '0' }, 0, 0)).toBe(0)
-    // The largest embeddings request: 8192 tokens for each of 2048 inputs at a high price.
-    expect(tokenCostNanos({ prompt: '0.00000013' }, 8192 * 2048)).toBe(2_181_038_080)
   })
 
   it('formats a price per million tokens for the models feed', () => {

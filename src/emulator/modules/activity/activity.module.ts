@@ -5,7 +5,7 @@ import { activityRoutes } from './activity.routes.ts'
 
 export const activityModule = defineModule({
   name: 'activity',
-  needs: ['accounts', 'catalog', 'keys', 'usage'],
+  needs: ['accounts', 'catalog', 'keys', 'meter', 'usage'],
   gateway: activityRoutes,
   admin: activityAdminRoutes,
 })

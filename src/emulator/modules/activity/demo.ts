@@ -6,8 +6,8 @@ import { startOfUtcDay } from '../../core/clock.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { MakeFaker } from '../../core/faker.ts'
 import { createRng } from '../../core/rng.ts'
-import { tokenCostNanos } from '../../core/money.ts'
 import type { CatalogModel } from '../catalog/catalog.schemas.ts'
+import { tokensNanos } from '../meter/meter.pricers.ts'
 
 const DAY = 86_400_000
 const DAYS = 30
@@ -54,7 +54,7 @@ export function backfillDemoUsage(ctx: EmulatorContext, makeFaker: MakeFaker, ac
       const completion = isEmbeddings ? 0 : faker.number.int({ min: 40, max: 1500 })
       const reasoning = !isEmbeddings && model.supported_parameters.includes('reasoning') ? faker.number.int({ min: 0, max: 800 }) : 0
       const byok = faker.datatype.boolean({ probability: 0.08 })
-      const cost = tokenCostNanos(endpoint.pricing, prompt, completion + reasoning)
+      const cost = tokensNanos(endpoint.pricing, { prompt, completion: completion + reasoning })
       if (!byok && cost > budget) continue
       ctx.services.usage.insert({
         account_id: accountId,

@@ -1,4 +1,4 @@
-// Audio: speech made from text and transcriptions of audio, both deterministic and billed through the ledger.
+// Audio: speech made from text and transcriptions of audio, both deterministic and billed through the meter.
 import type { Limit } from '../../core/limits.ts'
 import { defineModule } from '../module.ts'
 import { MAX_JSON_AUDIO_BYTES, MAX_SPEECH_CHARS, MAX_SPEECH_SECONDS, MAX_UPLOAD_BYTES } from './audio.schemas.ts'
@@ -29,4 +29,4 @@ const LIMITS: readonly Limit[] = [
   },
 ]
 
-export const audioModule = defineModule({ name: 'audio', limits: LIMITS, needs: ['catalog', 'ratelimit', 'ledger', 'chat', 'journal'], gateway: audioRoutes })
+export const audioModule = defineModule({ name: 'audio', limits: LIMITS, needs: ['catalog', 'meter', 'journal'], gateway: audioRoutes })

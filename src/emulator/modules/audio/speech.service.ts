@@ -3,12 +3,12 @@
 // full media queue (429) or any refusal comes before any sound is made; a long WAV or PCM answer is
 // sent as the worker writes it.
 import type { RequestOrigin } from '../../http/request-origin.ts'
-import { priceUsd, usdToNanos } from '../../core/money.ts'
 import { countTokens, loadTokenizer } from '../../core/tokens.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { AuthContext } from '../caller.ts'
-import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
+import type { CatalogModel, Region } from '../catalog/catalog.schemas.ts'
 import { invalidModelId } from '../catalog/catalog.errors.ts'
+import { speechNanos } from '../meter/meter.pricers.ts'
 import { billAudio } from './audio.billing.ts'
 import { noVoiceCloning, notASpeechModel, overContext, overSpeechLength, unknownVoice } from './audio.errors.ts'
 import { MAX_SPEECH_SECONDS, type SpeechBody, type SpeechFormat } from './audio.schemas.ts'
@@ -46,17 +46,6 @@ function voiceOf(model: CatalogModel, voice: string | undefined): string {
 
 /** The document: speed is "only used by models that support it (e.g. OpenAI TTS); ignored by other providers". */
 const honoursSpeed = (model: CatalogModel): boolean => model.id.startsWith('openai/')
-
-/**
- * What speech costs at an endpoint: the text's tokens at its prompt price, and the audio's tokens at
- * its audio output price (`audio_output`, else `audio`, as the catalog gives TTS models, else
- * `completion`), and its request price, rounded once.
- */
-export function speechCostNanos(endpoint: CatalogEndpoint, textTokens: number, audioTokens: number): number {
-  const pricing = endpoint.pricing
-  const audioPrice = priceUsd(pricing.audio_output ?? pricing.audio ?? pricing.completion)
-  return usdToNanos(textTokens * priceUsd(pricing.prompt) + audioTokens * audioPrice + priceUsd(pricing.request))
-}
 
 export interface Speech {
   generationId: string
@@ -106,7 +95,8 @@ export async function createSpeech(
     billed = billAudio(ctx, caller, model, region, {
       operation: 'audio.speech',
       apiType: 'tts',
-      price: (endpoint) => ({ prompt_tokens: textTokens, completion_tokens: audioTokens, cost_nanos: speechCostNanos(endpoint, textTokens, audioTokens) }),
+      tokens: { prompt: textTokens, completion: audioTokens },
+      price: (endpoint) => speechNanos(endpoint.pricing, textTokens, audioTokens),
       workTokens: audioTokens,
       origin,
       user: body.user ?? null,

@@ -6,11 +6,12 @@
 import type { RequestOrigin } from '../../http/request-origin.ts'
 import { PiecesBody } from '../../core/buffers.ts'
 import { fieldError } from '../../core/errors.ts'
-import { priceUsd, nanosToUsd, usdToNanos } from '../../core/money.ts'
+import { nanosToUsd } from '../../core/money.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { AuthContext } from '../caller.ts'
-import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
+import type { CatalogModel, Region } from '../catalog/catalog.schemas.ts'
 import { invalidModelId } from '../catalog/catalog.errors.ts'
+import { transcriptionNanos } from '../meter/meter.pricers.ts'
 import { billAudio } from './audio.billing.ts'
 import { notATranscriptionModel } from './audio.errors.ts'
 import type { TranscriptionResult } from './audio.schemas.ts'
@@ -80,16 +81,6 @@ export function transcriptionModel(ctx: EmulatorContext, id: string): CatalogMod
   return model
 }
 
-/**
- * What a transcription costs at an endpoint: its `audio` price per second of input (as the catalog
- * prices transcription models), the text's tokens at its completion price, and its request price,
- * rounded once. The input's audio tokens are reported, and priced through the seconds only.
- */
-export function transcriptionCostNanos(endpoint: CatalogEndpoint, seconds: number, outputTokens: number): number {
-  const pricing = endpoint.pricing
-  return usdToNanos(seconds * priceUsd(pricing.audio) + outputTokens * priceUsd(pricing.completion) + priceUsd(pricing.request))
-}
-
 const round3 = (n: number): number => Math.round(n * 1000) / 1000
 
 export async function createTranscription(
@@ -130,7 +121,8 @@ export async function createTranscription(
   const billed = billAudio(ctx, caller, model, region, {
     operation: 'audio.transcriptions',
     apiType: 'stt',
-    price: (endpoint) => ({ prompt_tokens: inputTokens, completion_tokens: outputTokens, cost_nanos: transcriptionCostNanos(endpoint, seconds, outputTokens) }),
+    tokens: { prompt: inputTokens, completion: outputTokens },
+    price: (endpoint) => transcriptionNanos(endpoint.pricing, seconds, outputTokens),
     workTokens: outputTokens,
     origin,
     user: ask.user ?? null,

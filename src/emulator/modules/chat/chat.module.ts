@@ -1,16 +1,14 @@
 // Chat and text completions: the two surfaces of the text engine that speak chat's words (their routes,
-// bodies and renderings, registered with the engine), and the generations table every billed answer
-// is recorded in (GET /api/v1/generation reads it).
+// bodies and renderings, registered with the engine). GET /api/v1/generation is mounted among its routes
+// (where the OpenAPI document lists it); the generations module answers it.
 import type { Limit } from '../../core/limits.ts'
 import { defineModule } from '../module.ts'
 import { MAX_CHOICES, MAX_MESSAGES, MAX_TOOLS } from './chat.schemas.ts'
-import { createGenerationsRepo, generationsState, type GenerationsRepo } from './chat.repo.ts'
 import { chatRoutes } from './chat.routes.ts'
 import { chatSurface, completionsSurface } from './chat.service.ts'
 
-export interface ChatService {
-  generations: GenerationsRepo
-}
+/** Chat offers the other areas nothing but its registration with the engine. */
+export type ChatService = Record<never, never>
 
 declare module '../module.ts' {
   interface Services {
@@ -28,12 +26,11 @@ const LIMITS: readonly Limit[] = [
 export const chatModule = defineModule({
   name: 'chat',
   limits: LIMITS,
-  needs: ['catalog', 'presets', 'text'],
+  needs: ['catalog', 'generations', 'presets', 'text'],
   create: (ctx) => {
     ctx.services.text.ports.registerSurface(chatSurface)
     ctx.services.text.ports.registerSurface(completionsSurface)
-    return { generations: createGenerationsRepo(ctx.db, ctx.ids) }
+    return {}
   },
-  state: (ctx) => [generationsState(ctx.db)],
   gateway: chatRoutes,
 })

@@ -70,8 +70,6 @@ export const CompletionBody = Type.Object({
 })
 export type CompletionBody = Static<typeof CompletionBody>
 
-export const GenerationQuery = Type.Object({ id: Type.String({ minLength: 1, maxLength: 256 }) })
-
 // ---- Answers (documented; the service writes them, so extra fields are never dropped) --------------
 
 const Usage = Type.Object(
@@ -159,30 +157,4 @@ export const CompletionResponse = {
   200: { description: 'The text; with `stream: true`, server-sent events', content: { 'application/json': { schema: CompletionResult } } },
   '4xx': ErrorEnvelope,
   '5xx': ErrorEnvelope,
-}
-
-export const GenerationView = Type.Object(
-  {
-    id: Type.String(),
-    model: Type.String(),
-    provider_name: Nullable(Type.String()),
-    total_cost: Type.Number(),
-    usage: Type.Number(),
-    tokens_prompt: Nullable(Type.Integer()),
-    tokens_completion: Nullable(Type.Integer()),
-    streamed: Nullable(Type.Boolean()),
-    finish_reason: Nullable(Type.String()),
-    latency: Nullable(Type.Number({ description: 'ms to the first token' })),
-    generation_time: Nullable(Type.Number({ description: 'ms in all' })),
-    created_at: Type.String(),
-  },
-  { additionalProperties: true },
-)
-
-export const GenerationResponse = {
-  200: {
-    description: 'A past chat or text completion of the calling key’s account',
-    content: { 'application/json': { schema: Type.Object({ data: GenerationView }) } },
-  },
-  '4xx': ErrorEnvelope,
 }

@@ -4,9 +4,9 @@
 // pulled towards the model's quality (models.ts), so a frontier model leads every board; prices are
 // the catalog's. The filters and their combinations are the real document's.
 import type { Static } from 'typebox'
-import { priceUsd } from '../../core/money.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { CatalogModel } from '../catalog/catalog.schemas.ts'
+import { estimateUsd } from '../meter/meter.pricers.ts'
 import { notTogether, unknownCategory } from './datasets.errors.ts'
 import { CLASSIC_BENCHMARKS, SEARCH_BENCHMARKS, type BenchmarksFixture } from './datasets.fixtures.ts'
 import type { BenchmarksQuery, BenchmarksResponse } from './datasets.schemas.ts'
@@ -34,8 +34,7 @@ interface Scored {
 const pricingOf = (model: CatalogModel) => ({ prompt: model.pricing.prompt, completion: model.pricing.completion })
 
 /** USD of one task of `tokens` (four fifths prompt, one fifth completion) at the model's prices. */
-const taskCost = (model: CatalogModel, tokens: number): number =>
-  round(tokens * 0.8 * priceUsd(model.pricing.prompt) + tokens * 0.2 * priceUsd(model.pricing.completion), 6)
+const taskCost = (model: CatalogModel, tokens: number): number => round(estimateUsd(model.pricing, { prompt: tokens * 0.8, completion: tokens * 0.2 }), 6)
 
 /** The day of a board's latest run: boards rerun fortnightly, each on its own day of the cycle. */
 const lastRun = (key: number, today: number): string => secondsIso((today - ((today + Math.floor(constant(key, 9) * 14)) % 14)) * DAY + 12 * 3_600_000)

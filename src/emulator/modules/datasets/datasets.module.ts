@@ -23,7 +23,7 @@ export const DATASET_LIMITS = { keyPerMinute: 30, keyPerDay: null, accountPerMin
 
 export const datasetsModule = defineModule({
   name: 'datasets',
-  needs: ['catalog', 'ratelimit'],
+  needs: ['catalog', 'meter', 'ratelimit'],
   create: (ctx) => ({ fixtures: loadDatasetFixtures(ctx.config.fixtures), limiter: createRateLimiter(DATASET_LIMITS) }),
   // Counts live in memory, like the inference limits': a reset or an import starts them afresh.
   state: (ctx) => [{ name: 'datasets', tables: [], afterStateChange: () => ctx.services.datasets.limiter.clear() }],

@@ -4,10 +4,10 @@
 // prompt tokens at the cache-read price), so a pricier model costs more, with a little weekly noise.
 // The snapshot is refreshed weekly on the virtual clock, as the real one is.
 import type { Static } from 'typebox'
-import { priceUsd } from '../../core/money.ts'
 import { createRng } from '../../core/rng.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { CatalogModel } from '../catalog/catalog.schemas.ts'
+import { estimateUsd } from '../meter/meter.pricers.ts'
 import { TURN_RANGES, type SessionCostFixture } from './datasets.fixtures.ts'
 import type { SessionCostQuery, SessionCostResponse } from './datasets.schemas.ts'
 import { constant, dayIndex, isoDay, keyOf, unitAt, within } from './draws.ts'
@@ -53,14 +53,12 @@ export function sessionCost(ctx: EmulatorContext, fixture: SessionCostFixture, q
       const prompt = within(fixture.prompt_tokens_per_turn, constant(key, 0))
       const completion = within(fixture.completion_tokens_per_turn, constant(key, 1))
       const cached = within(fixture.cached_prompt_share, constant(key, 2))
-      const promptPrice = priceUsd(model.pricing.prompt)
-      const cachePrice = model.pricing.input_cache_read === undefined ? promptPrice : priceUsd(model.pricing.input_cache_read)
       for (const [i, turnRange] of TURN_RANGES.entries()) {
         if (query.turn_range !== undefined && turnRange !== query.turn_range) continue
         const turns = fixture.turns[turnRange]
         // The context grows as a session goes on, so a long session's turns read more.
         const promptPerTurn = prompt * (1 + 0.1 * Math.log(turns))
-        const perTurn = promptPerTurn * ((1 - cached) * promptPrice + cached * cachePrice) + completion * priceUsd(model.pricing.completion)
+        const perTurn = estimateUsd(model.pricing, { prompt: promptPerTurn, completion, cachedShare: cached })
         const noise = 1 + fixture.weekly_noise * (2 * unitAt(key, snapshot * 4 + i) - 1)
         cells.push({
           app_slug: harness.app_slug,

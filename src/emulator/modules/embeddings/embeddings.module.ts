@@ -1,4 +1,4 @@
-// Embeddings: deterministic vectors, billed through the ledger.
+// Embeddings: deterministic vectors, billed through the meter.
 import type { Limit } from '../../core/limits.ts'
 import { defineModule } from '../module.ts'
 import { MAX_INPUTS } from './embeddings.schemas.ts'
@@ -21,6 +21,6 @@ export const embeddingsModule = defineModule({
   name: 'embeddings',
   config: EMBEDDINGS_CONFIG,
   limits: LIMITS,
-  needs: ['catalog', 'ratelimit', 'ledger'],
+  needs: ['catalog', 'meter'],
   gateway: embeddingsRoutes,
 })

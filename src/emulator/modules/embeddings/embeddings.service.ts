@@ -1,12 +1,13 @@
 // Embeddings: checks the model and dimensions, routes to a provider by the caller's preferences,
-// bills through the ledger, then makes the vectors. Nothing is billed for a request that fails.
+// bills through the meter, then makes the vectors. Nothing is billed for a request that fails.
 import { PiecesBody } from '../../core/buffers.ts'
 import { fieldError } from '../../core/errors.ts'
-import { nanosToUsd, tokenCostNanos } from '../../core/money.ts'
+import { nanosToUsd } from '../../core/money.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { AuthContext } from '../../http/auth.ts'
 import type { CatalogModel, Region } from '../catalog/catalog.schemas.ts'
-import { bill } from '../ledger/ledger.service.ts'
+import { tokensNanos } from '../meter/meter.pricers.ts'
+import { meter } from '../meter/meter.service.ts'
 import { invalidModelId } from '../catalog/catalog.errors.ts'
 import { notAnEmbeddingsModel } from './embeddings.errors.ts'
 import { routeByPreferences } from '../catalog/routing.ts'
@@ -61,15 +62,17 @@ export async function createEmbeddings(ctx: EmulatorContext, caller: AuthContext
   )
   const tokens = computed.reduce((n, c) => n + c.tokens, 0)
 
-  ctx.services.ratelimit.admit(caller.key.hash, caller.account.id, ctx.clock.now())
-  const billed = bill(ctx, {
+  // No generation row: an embeddings call is its usage row (its id is made from it).
+  const billed = meter(ctx, {
     caller,
     operation: 'embeddings.create',
     model: { id: model.id, canonical_slug: model.canonical_slug },
     endpoints: model.endpoints,
     region,
     route: routeByPreferences(model, body.provider),
-    price: (endpoint) => ({ prompt_tokens: tokens, cost_nanos: tokenCostNanos(endpoint.pricing, tokens) }),
+    tokens: { prompt: tokens },
+    price: (endpoint) => tokensNanos(endpoint.pricing, { prompt: tokens }),
+    generation: null,
   })
 
   const data = dataMember(computed, body.encoding_format === 'base64')

@@ -1,10 +1,13 @@
-// What the generation content and feedback routes refuse: generations the caller's account did not make,
-// and generations whose content the emulator does not keep (or no longer keeps).
+// What the generation routes refuse: generations the caller's account did not make, and generations
+// whose content the emulator does not keep (or no longer keeps).
 import { ApiError } from '../../core/errors.ts'
 import { MAX_ACCOUNT_CONTENT_BYTES, MAX_ACCOUNT_CONTENTS } from './generations.schemas.ts'
 
 export const generationNotFound = (id: string, field: string, location: string): ApiError =>
   new ApiError(404, `Generation ${id} not found`, { metadata: { field, location } })
+
+/** GET /generation of an id the caller's account did not make (as the real service words it, without metadata). */
+export const unknownGeneration = (id: string): ApiError => new ApiError(404, `Generation ${id} not found`)
 
 /** A text generation without content was relayed upstream, or is older than what its account keeps (its content dropped). */
 export const contentNotStored = (id: string, apiType: string): ApiError =>

@@ -1,10 +1,11 @@
-// Generation content and feedback: the prompt and answer of each text generation (kept by the text
-// engine as it records the generation), and the feedback given on a generation.
+// Generations: the row of every billed call (recorded by the meter as it bills; GET /generation reads
+// it), the prompt and answer of each text generation (kept by the text engine as it records the
+// generation), and the feedback given on a generation.
 import { checkBounds, textBytes } from '../../core/lifecycle.ts'
 import type { Limit } from '../../core/limits.ts'
 import { defineModule } from '../module.ts'
 import { generationsAdminRoutes } from './generations.admin.ts'
-import { createGenerationsContentRepo, generationsContentState } from './generations.repo.ts'
+import { createGenerationsContentRepo, createGenerationsRepo, generationsContentState, generationsState } from './generations.repo.ts'
 import { generationsRoutes } from './generations.routes.ts'
 import { ContentInput, MAX_ACCOUNT_CONTENT_BYTES, MAX_ACCOUNT_CONTENTS, MAX_TOTAL_CONTENT_BYTES, MAX_TOTAL_CONTENTS } from './generations.schemas.ts'
 import { createGenerationsService, MAX_INPUT_CHARS, MAX_OUTPUT_CHARS, type GenerationsService } from './generations.service.ts'
@@ -33,13 +34,18 @@ const LIMITS: readonly Limit[] = [
 export const generationsModule = defineModule({
   name: 'generations',
   limits: LIMITS,
-  needs: ['accounts', 'chat'],
-  create: (ctx) => createGenerationsService(createGenerationsContentRepo(ctx.db)),
+  needs: ['accounts', 'usage'],
+  create: (ctx) =>
+    createGenerationsService(
+      createGenerationsContentRepo(ctx.db),
+      createGenerationsRepo(ctx.db, ctx.ids, () => ctx.services.usage),
+    ),
   state: (ctx) => {
     const owner = generationsContentState(ctx.db)
     const bytes = (row: Readonly<Record<string, unknown>>) => textBytes(row['input']) + textBytes(row['completion']) + textBytes(row['reasoning'])
     const account = (row: Readonly<Record<string, unknown>>) => row['account_id']
     return [
+      generationsState(ctx.db),
       {
         ...owner,
         // The counts of what is kept follow the table, whatever changed it.

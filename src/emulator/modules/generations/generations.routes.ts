@@ -21,7 +21,7 @@ export const generationsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext
     async (request) => {
       const { account } = caller(request)
       const { id } = request.query
-      const generation = ctx.services.chat.generations.get(id, account.id)
+      const generation = ctx.services.generations.get(id, account.id)
       if (!generation) throw generationNotFound(id, 'id', 'querystring')
       const row = repo.content(id, account.id)
       if (!row) throw contentNotStored(id, generation.api_type)
@@ -40,7 +40,7 @@ export const generationsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext
       const { generation_id, category, comment } = request.body
       ctx.db
         .transaction(() => {
-          if (!ctx.services.chat.generations.get(generation_id, account.id)) throw generationNotFound(generation_id, 'generation_id', 'body')
+          if (!ctx.services.generations.get(generation_id, account.id)) throw generationNotFound(generation_id, 'generation_id', 'body')
           repo.upsertFeedback({ generation_id, account_id: account.id, category, comment: comment ?? null, created_at: ctx.clock.now(), updated_at: null })
         })
         .immediate()

@@ -1,5 +1,5 @@
-// A past generation's stored content (GET /generation/content) and feedback on it (POST
-// /generation/feedback), in the real document's shapes.
+// A past generation (GET /generation), its stored content (GET /generation/content) and feedback on it
+// (POST /generation/feedback), in the real document's shapes.
 import { Type, type Static } from 'typebox'
 import { ErrorEnvelope, Nullable, Shape, StringEnum } from '../../http/schemas.ts'
 
@@ -76,3 +76,36 @@ export const FeedbackView = Shape({
   updated_at: Nullable(Type.String({ format: 'date-time' })),
 })
 export type FeedbackView = Static<typeof FeedbackView>
+
+// ---- GET /generation -------------------------------------------------------------------------------
+
+export const GenerationQuery = Type.Object({ id: Type.String({ minLength: 1, maxLength: 256 }) })
+
+export const GenerationView = Type.Object(
+  {
+    id: Type.String(),
+    model: Type.String(),
+    provider_name: Nullable(Type.String()),
+    total_cost: Type.Number(),
+    usage: Type.Number(),
+    tokens_prompt: Nullable(Type.Integer()),
+    tokens_completion: Nullable(Type.Integer()),
+    streamed: Nullable(Type.Boolean()),
+    finish_reason: Nullable(Type.String()),
+    latency: Nullable(Type.Number({ description: 'ms to the first token' })),
+    generation_time: Nullable(Type.Number({ description: 'ms in all' })),
+    created_at: Type.String(),
+  },
+  { additionalProperties: true },
+)
+
+/** What GET /generation answers in `data`: the view's fields and the rest of the document's (served as the handler writes them). */
+export type GenerationDocument = Static<typeof GenerationView> & Record<string, unknown>
+
+export const GenerationResponse = {
+  200: {
+    description: 'A past chat or text completion of the calling key’s account',
+    content: { 'application/json': { schema: Type.Object({ data: GenerationView }) } },
+  },
+  '4xx': ErrorEnvelope,
+}

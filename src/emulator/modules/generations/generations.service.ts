@@ -3,12 +3,12 @@
 // reasoning. Bounded (each part cut at a fixed size, saying how much was cut; the newest contents kept
 // per account and in all, older ones dropped) and redacted (the emulator's own keys never kept), in
 // the transaction that records the generation.
+import { toIso } from '../../core/clock.ts'
 import { textBytes } from '../../core/lifecycle.ts'
+import { nanosToUsd } from '../../core/money.ts'
 import { redact } from '../../core/redact.ts'
-import type { Answer } from '../text/text.answer.ts'
-import type { Message } from '../text/text.input.ts'
-import type { GenerationView } from '../chat/chat.repo.ts'
-import type { ContentRow, ContentTotals, GenerationsContentRepo } from './generations.repo.ts'
+import { unknownGeneration } from './generations.errors.ts'
+import type { ContentRow, ContentTotals, GenerationsContentRepo, GenerationsRepo, GenerationView, NewGeneration } from './generations.repo.ts'
 import {
   MAX_ACCOUNT_CONTENT_BYTES,
   MAX_ACCOUNT_CONTENTS,
@@ -16,6 +16,7 @@ import {
   MAX_TOTAL_CONTENTS,
   type ContentInput,
   type GenerationContent,
+  type GenerationDocument,
 } from './generations.schemas.ts'
 
 /** The most characters of input kept for one generation (the messages' texts together). */
@@ -35,7 +36,7 @@ function bounded(text: string, budget: { left: number }): string {
   return `${kept}…[${clean.length - kept.length} more characters not kept]`
 }
 
-function inputOf(operation: string, messages: readonly Message[]): ContentInput {
+function inputOf(operation: string, messages: readonly KeptMessage[]): ContentInput {
   const budget = { left: MAX_INPUT_CHARS }
   // The legacy completion's prompt is its one user message.
   if (operation === 'completions.create') return { prompt: bounded(messages[0]?.text ?? '', budget) }
@@ -50,13 +51,26 @@ function inputOf(operation: string, messages: readonly Message[]): ContentInput 
   }
 }
 
+/** A message as the text engine read it (its Message is one): what of it is kept. */
+export interface KeptMessage {
+  role: string
+  text: string
+  toolCalls: ReadonlyArray<{ id: string; type: string; function: { name: string; arguments: string } }>
+}
+
+/** An answer the text engine wrote (its Answer is one): what of it is kept. */
+export interface KeptAnswer {
+  content: string | null
+  reasoning: string | null
+}
+
 export interface KeptGeneration {
   generationId: string
   accountId: string
   /** The surface's operation id (`completions.create` keeps a prompt, the rest messages). */
   operation: string
-  messages: readonly Message[]
-  answers: readonly Answer[]
+  messages: readonly KeptMessage[]
+  answers: readonly KeptAnswer[]
 }
 
 export function contentRow(kept: KeptGeneration): ContentRow {
@@ -82,8 +96,65 @@ export function contentView(row: ContentRow, generation: GenerationView): Genera
   }
 }
 
+/** A generation as GET /api/v1/generation answers it (the real document's fields; what the emulator does not track is null). */
+export function generationDocument(found: GenerationView): GenerationDocument {
+  const cost = nanosToUsd(found.cost_nanos)
+  return {
+    id: found.id,
+    upstream_id: null,
+    total_cost: cost,
+    cache_discount: null,
+    upstream_inference_cost: null,
+    created_at: toIso(found.created_at),
+    model: found.model,
+    app_id: null,
+    streamed: found.streamed === 1,
+    cancelled: false,
+    provider_name: found.provider,
+    latency: found.latency_ms,
+    moderation_latency: null,
+    generation_time: found.generation_time_ms,
+    finish_reason: found.finish_reason,
+    native_finish_reason: found.finish_reason,
+    tokens_prompt: found.prompt_tokens,
+    tokens_completion: found.completion_tokens,
+    native_tokens_prompt: found.prompt_tokens,
+    native_tokens_completion: found.completion_tokens,
+    native_tokens_completion_images: null,
+    native_tokens_reasoning: found.reasoning_tokens,
+    native_tokens_cached: 0,
+    num_media_prompt: null,
+    num_input_audio_prompt: null,
+    num_media_completion: null,
+    num_search_results: null,
+    num_fetches: null,
+    web_search_engine: null,
+    origin: found.http_referer ?? '',
+    usage: cost,
+    is_byok: found.byok === 1,
+    api_type: found.api_type,
+    http_referer: found.http_referer,
+    user_agent: found.user_agent,
+    external_user: found.external_user,
+    preset_id: null,
+    router: null,
+    workspace_id: null,
+    service_tier: null,
+    provider_responses: null,
+    data_region: 'global',
+  }
+}
+
 export interface GenerationsService {
   repo: GenerationsContentRepo
+  /** Records a billed call's generation and returns its id (the meter calls it in the billing transaction). */
+  record(generation: NewGeneration): string
+  /** How a generation ended after all (a stream broken by a fault: `error`, or null when cut; a video job's end). */
+  finish(id: string, finishReason: string | null): void
+  /** One of the account's generations with its usage figures, or undefined (another account's is as unknown as none). */
+  get(id: string, accountId: string): GenerationView | undefined
+  /** GET /api/v1/generation: one of the account's generations as the document has it, or a 404. */
+  lookup(id: string, accountId: string): GenerationDocument
   /**
    * Keeps a text generation's content, and drops the oldest of its account's (and of every account's)
    * past the bounds; call inside the transaction that records the generation.
@@ -108,7 +179,7 @@ const lowered = (bound: ContentTotals): ContentTotals => ({ rows: Math.floor(bou
  * one past a bound is read again from the table before anything is dropped, and after a prune or any
  * outside change it is read again when next needed.
  */
-export function createGenerationsService(repo: GenerationsContentRepo): GenerationsService {
+export function createGenerationsService(repo: GenerationsContentRepo, rows: GenerationsRepo): GenerationsService {
   const accounts = new Map<string, ContentTotals>()
   let all: ContentTotals | null = null
   const heldBy = (accountId: string): ContentTotals => {
@@ -118,6 +189,14 @@ export function createGenerationsService(repo: GenerationsContentRepo): Generati
   }
   return {
     repo,
+    record: rows.record,
+    finish: rows.finish,
+    get: rows.get,
+    lookup(id, accountId) {
+      const found = rows.get(id, accountId)
+      if (!found) throw unknownGeneration(id)
+      return generationDocument(found)
+    },
     keep(kept) {
       const row = contentRow(kept)
       const bytes = textBytes(row.input) + textBytes(row.completion) + textBytes(row.reasoning)

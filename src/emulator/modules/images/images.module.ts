@@ -39,7 +39,7 @@ const LIMITS: readonly Limit[] = [
 export const imagesModule = defineModule({
   name: 'images',
   limits: LIMITS,
-  needs: ['catalog', 'chat', 'journal', 'ledger', 'ratelimit'],
+  needs: ['catalog', 'journal', 'meter'],
   create: (ctx) => createImagesService(ctx),
   gateway: imagesRoutes,
 })

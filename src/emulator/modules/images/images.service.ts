@@ -1,6 +1,6 @@
 // Image generation: a request (the gateway's POST /images, OpenAI's POST /images/generations, or a
 // chat asking for `modalities: ["image"]`) is read into a job (model, prompt, count, size, format),
-// checked against the model's facts (image-models.ts), billed through the ledger at the endpoint's
+// checked against the model's facts (image-models.ts), billed through the meter at the endpoint's
 // per-image price (402 before anything is made), recorded as a generation of api_type `image`, and
 // then drawn and encoded (media/picture.ts, media/image-encode.ts) in a media worker thread, after
 // the account's other images, speech and transcriptions (a place in its queue is taken before the
@@ -10,15 +10,15 @@ import { createHash } from 'node:crypto'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { RequestOrigin } from '../../http/request-origin.ts'
 import { fieldError } from '../../core/errors.ts'
-import { nanosToUsd, priceUsd, tokenCostNanos, usdToNanos } from '../../core/money.ts'
+import { nanosToUsd } from '../../core/money.ts'
 import { countTokens, loadTokenizer } from '../../core/tokens.ts'
-import { immediateTransaction } from '../../store/db.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
-import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
+import type { CatalogModel, Region } from '../catalog/catalog.schemas.ts'
 import { invalidModelId } from '../catalog/catalog.errors.ts'
-import { routeByPreferences, type ProviderPreferences, p50 } from '../catalog/routing.ts'
-import { bill } from '../ledger/ledger.service.ts'
+import { routeByPreferences, type ProviderPreferences } from '../catalog/routing.ts'
+import { imagesNanos, tokensNanos } from '../meter/meter.pricers.ts'
+import { meter, servedBy } from '../meter/meter.service.ts'
 import { DEFAULT_JPEG_QUALITY, MEDIA_TYPES, type ImageFormat } from '../../media/image-encode.ts'
 import type { MediaTicket } from '../../media/media-queue.ts'
 import { isBase64, SLICE_CHARS, slices } from '../../media/slices.ts'
@@ -324,11 +324,6 @@ function checkPixels(field: string, count: number, { width, height }: Dimensions
   }
 }
 
-/** What `count` images and a prompt cost at an endpoint: its per-image price, and its prompt price where it has one. */
-export function imageCostNanos(pricing: CatalogEndpoint['pricing'], count: number, promptTokens: number): number {
-  return count * usdToNanos(priceUsd(pricing.image)) + tokenCostNanos(pricing, promptTokens)
-}
-
 /** Bills and records the job (one transaction: a 402 or 429 makes nothing), then draws and encodes its images. */
 export async function makeImages(
   ctx: EmulatorContext,
@@ -358,7 +353,7 @@ export async function makeImages(
     promptTokens,
     costNanos: recorded.billed.charge.cost_nanos,
     byok: recorded.billed.byok,
-    promptCostNanos: tokenCostNanos(recorded.billed.endpoint.pricing, promptTokens),
+    promptCostNanos: tokensNanos(recorded.billed.endpoint.pricing, { prompt: promptTokens }),
   }
 }
 
@@ -373,35 +368,31 @@ function billImages(
 ) {
   const { model, n } = job
   try {
-    ctx.services.ratelimit.admit(caller.key.hash, caller.account.id, ctx.clock.now())
-    const now = ctx.clock.now()
-    return immediateTransaction(ctx.db, () => {
-      const billed = bill(ctx, {
-        caller,
-        operation: call.operation,
-        model: { id: model.id, canonical_slug: model.canonical_slug },
-        endpoints: model.endpoints,
-        region: call.region,
-        route: routeByPreferences(model, job.provider),
-        price: (endpoint) => ({ prompt_tokens: promptTokens, completion_tokens: 0, cost_nanos: imageCostNanos(endpoint.pricing, n, promptTokens) }),
-      })
-      const latencyMs = Math.round((p50(billed.endpoint.latency_last_30m) ?? 0.5) * 1000)
-      const id = ctx.services.chat.generations.record({
-        usageId: billed.usage_id,
-        accountId: caller.account.id,
-        apiType: 'image',
-        idKind: 'img',
-        idLabel: 'img',
-        origin: call.origin,
-        user: job.user,
-        streamed: false,
-        finishReason: 'stop',
-        latencyMs,
-        generationTimeMs: latencyMs + n * RENDER_MS_PER_IMAGE,
-        now,
-      })
-      return { created: Math.floor(now / 1000), id, billed }
+    const billed = meter(ctx, {
+      caller,
+      operation: call.operation,
+      model: { id: model.id, canonical_slug: model.canonical_slug },
+      endpoints: model.endpoints,
+      region: call.region,
+      route: routeByPreferences(model, job.provider),
+      tokens: { prompt: promptTokens, completion: 0 },
+      price: (endpoint) => imagesNanos(endpoint.pricing, n, promptTokens),
+      generation: (endpoint) => {
+        const { latencyMs } = servedBy(endpoint, { latencyS: 0.5, tokensPerSecond: 50 })
+        return {
+          apiType: 'image',
+          idKind: 'img',
+          idLabel: 'img',
+          origin: call.origin,
+          user: job.user,
+          streamed: false,
+          finishReason: 'stop',
+          latencyMs,
+          generationTimeMs: latencyMs + n * RENDER_MS_PER_IMAGE,
+        }
+      },
     })
+    return { created: Math.floor(billed.now / 1000), id: billed.generationId!, billed }
   } catch (error) {
     ticket.release()
     throw error

@@ -11,16 +11,15 @@
 // module's own plugin is a scope of its own, whose onRoute hook would see only its own routes.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from '../../core/errors.ts'
-import { usdToNanos } from '../../core/money.ts'
 import { caller } from '../../http/auth.ts'
 import { isEuRequest } from '../../http/listeners.ts'
 import { requestOrigin } from '../../http/request-origin.ts'
 import { addRouteHook } from '../../http/route-hooks.ts'
 import { keepMedia, MEDIA_TYPES, noteSource, type MediaType } from '../../journal/journal.ts'
-import { immediateTransaction } from '../../store/db.ts'
-import type { ApiType } from '../chat/chat.repo.ts'
-import { routeByPreferences, p50 } from '../catalog/routing.ts'
-import { bill } from '../ledger/ledger.service.ts'
+import type { ApiType } from '../generations/generations.repo.ts'
+import { routeByPreferences } from '../catalog/routing.ts'
+import { recordedNanos } from '../meter/meter.pricers.ts'
+import { meter, servedBy } from '../meter/meter.service.ts'
 import type { EmulatorContext } from '../module.ts'
 import { noRecording } from './recordings.errors.ts'
 import type { RecordedOperation } from './recordings.format.ts'
@@ -135,7 +134,7 @@ function promptTokensOf(json: unknown): number {
 
 /**
  * Answers with a recording of another operation: its JSON or bytes, content type and status, billed
- * at the recorded cost through the ledger (402 first, guardrails, key limits), with a generation row
+ * at the recorded cost through the meter (402 first, guardrails, key limits), with a generation row
  * (its id in X-Generation-Id; the body stays as recorded). The recording's use is counted in the
  * billing transaction. Null when another request used it up meanwhile.
  */
@@ -151,39 +150,37 @@ function replayRaw(
   const { raw, model } = found
   const origin = requestOrigin(request)
   const provider = isObject(request.body) ? request.body.provider : undefined
-  ctx.services.ratelimit.admit(who.key.hash, who.account.id, ctx.clock.now())
-  const now = ctx.clock.now()
-  const generationId = immediateTransaction(ctx.db, (): string | null => {
-    if (!ctx.services.recordings.usable(found.file)) return null
-    const billed = bill(ctx, {
-      caller: who,
-      operation,
-      model: { id: model.id, canonical_slug: model.canonical_slug },
-      endpoints: found.endpoints,
-      region: isEuRequest(request.raw) ? 'eu' : null,
-      route: routeByPreferences(model, isObject(provider) ? provider : undefined),
-      price: () => ({ prompt_tokens: promptTokensOf(raw.json), cost_nanos: usdToNanos(raw.cost) }),
-    })
-    const latencyMs = Math.round(found.latencyMs ?? (p50(billed.endpoint.latency_last_30m) ?? 0.5) * 1000)
-    const id = ctx.services.chat.generations.record({
-      usageId: billed.usage_id,
-      accountId: who.account.id,
-      apiType,
-      idKind: apiType,
-      idLabel: apiType,
-      origin,
-      user: isObject(request.body) && typeof request.body.user === 'string' ? request.body.user : null,
-      streamed: false,
-      finishReason: null,
-      latencyMs,
-      generationTimeMs: latencyMs,
-      now,
-    })
-    ctx.services.recordings.use(found.file)
-    return id
+  const generationId = meter(ctx, {
+    caller: who,
+    operation,
+    model: { id: model.id, canonical_slug: model.canonical_slug },
+    endpoints: found.endpoints,
+    region: isEuRequest(request.raw) ? 'eu' : null,
+    route: routeByPreferences(model, isObject(provider) ? provider : undefined),
+    proceed: () => ctx.services.recordings.usable(found.file),
+    tokens: { prompt: promptTokensOf(raw.json) },
+    price: () => recordedNanos(raw.cost),
+    generation: (endpoint) => {
+      const latencyMs = Math.round(found.latencyMs ?? servedBy(endpoint, { latencyS: 0.5, tokensPerSecond: 50 }).latencyMs)
+      return {
+        apiType,
+        idKind: apiType,
+        idLabel: apiType,
+        origin,
+        user: isObject(request.body) && typeof request.body.user === 'string' ? request.body.user : null,
+        streamed: false,
+        finishReason: null,
+        latencyMs,
+        generationTimeMs: latencyMs,
+      }
+    },
+    after: ({ generationId }) => {
+      ctx.services.recordings.use(found.file)
+      return generationId!
+    },
+    source: { request, answer: { kind: 'replayed', file: found.file } },
   })
   if (generationId === null) return null
-  noteSource(request, { kind: 'replayed', file: found.file })
   const bytes = raw.base64 !== undefined ? Buffer.from(raw.base64, 'base64') : Buffer.from(JSON.stringify(raw.json))
   const mediaType = raw.content_type.split(';')[0]!.trim().toLowerCase()
   if (raw.base64 !== undefined && (MEDIA_TYPES as readonly string[]).includes(mediaType)) keepMedia(request, { contentType: mediaType as MediaType, bytes })

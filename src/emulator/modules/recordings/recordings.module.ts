@@ -169,7 +169,7 @@ export const recordingsModule = defineModule({
   name: 'recordings',
   config: RECORDINGS_CONFIG,
   limits: LIMITS,
-  needs: ['audio', 'catalog', 'chat', 'journal', 'ledger', 'ratelimit', 'text'],
+  needs: ['audio', 'catalog', 'journal', 'meter', 'text'],
   create: createRecordings,
   state: (ctx) => [
     {

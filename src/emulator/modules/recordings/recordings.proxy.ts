@@ -19,7 +19,7 @@ import type { LookupFunction } from 'node:net'
 import { RecordedStream } from '../../core/buffers.ts'
 import { wallClock } from '../../core/clock.ts'
 import { ApiError } from '../../core/errors.ts'
-import { nanosToUsd, priceUsd, tokenCostNanos, usdToNanos } from '../../core/money.ts'
+import { nanosToUsd } from '../../core/money.ts'
 import { http, https } from '../../core/node-http.ts'
 import { sha256Hex } from '../../core/rng.ts'
 import { countTokens, loadTokenizer } from '../../core/tokens.ts'
@@ -27,12 +27,11 @@ import { bearerToken, caller } from '../../http/auth.ts'
 import { isEuRequest } from '../../http/listeners.ts'
 import { requestOrigin, type RequestOrigin } from '../../http/request-origin.ts'
 import { keepMedia, MEDIA_TYPES, noteSource } from '../../journal/journal.ts'
-import { immediateTransaction } from '../../store/db.ts'
-import type { AuthContext } from '../caller.ts'
 import type { Region } from '../catalog/catalog.schemas.ts'
-import type { ApiType } from '../chat/chat.repo.ts'
+import type { ApiType } from '../generations/generations.repo.ts'
 import { askFromForm } from '../audio/transcription.input.ts'
-import { admit, bill } from '../ledger/ledger.service.ts'
+import { recordedNanos, textNanos } from '../meter/meter.pricers.ts'
+import { admit, chargeAdmitted, checkUnpriced, type Admitted } from '../meter/meter.service.ts'
 import type { EmulatorContext } from '../module.ts'
 import {
   isJson,
@@ -276,7 +275,8 @@ function billingTarget(ctx: EmulatorContext, operation: RecordedOperation, asked
 }
 
 interface Bill {
-  caller: AuthContext
+  /** Past the rate limit and the ledger's checks when the request came (proxyToUpstream). */
+  admitted: Admitted
   operation: RecordedOperation
   /** The generation's `api_type`, as the route declares it (`config.recordable`). */
   apiType: ApiType
@@ -296,55 +296,34 @@ interface Bill {
 }
 
 /**
- * Bills a proxied answer through the ledger, with the upstream's cost (or, where it reported none, the
+ * Bills a proxied answer through the meter, with the upstream's cost (or, where it reported none, the
  * tokens at the catalog's price of the serving endpoint), and records its generation: one transaction.
  */
 function billProxied(ctx: EmulatorContext, b: Bill): { generationId: string; costNanos: number } {
   const target = billingTarget(ctx, b.operation, b.asked, b.model, b.provider)
   const { prompt_tokens, completion_tokens, reasoning_tokens, cost } = b.usage
-  return immediateTransaction(ctx.db, () => {
-    const billed = bill(ctx, {
-      caller: b.caller,
-      operation: b.operation,
-      model: target.model,
-      endpoints: target.endpoints,
-      region: b.region,
-      price: (endpoint) => ({
-        prompt_tokens,
-        completion_tokens,
-        reasoning_tokens: reasoning_tokens ?? 0,
-        cost_nanos:
-          cost !== null
-            ? usdToNanos(cost)
-            : tokenCostNanos(endpoint.pricing, prompt_tokens, completion_tokens) + usdToNanos(priceUsd(endpoint.pricing.request)),
-      }),
-    })
-    const now = ctx.clock.now()
-    const row = {
-      usage_id: billed.usage_id,
-      account_id: b.caller.account.id,
-      api_type: b.apiType,
-      streamed: b.streamed ? (1 as const) : (0 as const),
-      finish_reason: b.finishReason,
-      latency_ms: Math.round(b.latencyMs),
-      generation_time_ms: Math.round(b.totalMs),
-      http_referer: b.origin.referer,
-      app_title: b.origin.title,
-      user_agent: b.origin.userAgent,
-      external_user: b.user,
-      created_at: now,
-    }
-    const local = `gen-${Math.floor(now / 1000)}-${ctx.ids.generation(`proxy:${billed.usage_id}`)}`
-    let id = b.generationId ?? local
-    try {
-      ctx.services.chat.generations.insert({ id, ...row })
-    } catch (error) {
-      // The upstream's id is taken here already (an earlier run against the same upstream): a local one.
-      if ((error as { code?: unknown }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY' || id === local) throw error
-      ctx.services.chat.generations.insert({ id: (id = local), ...row })
-    }
-    return { generationId: id, costNanos: billed.charge.cost_nanos }
-  })
+  return chargeAdmitted(ctx, b.admitted, {
+    operation: b.operation,
+    model: target.model,
+    endpoints: target.endpoints,
+    region: b.region,
+    tokens: { prompt: prompt_tokens, completion: completion_tokens, reasoning: reasoning_tokens ?? 0 },
+    price: (endpoint) => (cost !== null ? recordedNanos(cost) : textNanos(endpoint.pricing, { prompt: prompt_tokens, completion: completion_tokens })),
+    generation: () => ({
+      apiType: b.apiType,
+      idKind: null,
+      idLabel: 'proxy',
+      // The upstream's id where it is free here, else one of the emulator's.
+      preferredId: b.generationId,
+      origin: b.origin,
+      user: b.user,
+      streamed: b.streamed,
+      finishReason: b.finishReason,
+      latencyMs: Math.round(b.latencyMs),
+      generationTimeMs: Math.round(b.totalMs),
+    }),
+    after: (metered) => ({ generationId: metered.generationId!, costNanos: metered.charge.cost_nanos }),
+  })!
 }
 
 /** A generation id the upstream gave (its header, or the answer's `gen-` id), where it looks like one. */
@@ -456,7 +435,7 @@ interface Exchange {
   reply: FastifyReply
   operation: RecordedOperation
   apiType: ApiType
-  caller: AuthContext
+  admitted: Admitted
   region: Region | null
   outgoing: Outgoing
   asked: string[]
@@ -486,9 +465,9 @@ export async function proxyToUpstream(
   const asked = modelsAsked(outgoing.body)
 
   // Refused here as a local answer would be, before anything is forwarded: rate limits, then the ledger.
-  ctx.services.ratelimit.admit(who.key.hash, who.account.id, ctx.clock.now())
+  const admitted = admit(ctx, who)
   const target = billingTarget(ctx, operation, asked, null, null)
-  admit(ctx, { caller: who, model: target.model, endpoints: target.endpoints, region })
+  checkUnpriced(ctx, admitted, { model: target.model, endpoints: target.endpoints, region })
   await loadTokenizer()
 
   const call = new UpstreamCall(url.origin, reply)
@@ -499,7 +478,7 @@ export async function proxyToUpstream(
     call.done()
     throw call.failure(error)
   }
-  const exchange: Exchange = { ctx, request, reply, operation, apiType, caller: who, region, outgoing, asked, call, answer, headMs: call.elapsed() }
+  const exchange: Exchange = { ctx, request, reply, operation, apiType, admitted, region, outgoing, asked, call, answer, headMs: call.elapsed() }
   const status = answer.statusCode ?? 0
   // Said at once, for an answer that ends in an error; said again, with its file, once it is complete.
   noteSource(request, { kind: 'proxied', upstream_status: status, upstream_ms: Math.round(exchange.headMs), recorded_file: null })
@@ -599,7 +578,7 @@ async function relayWhole(x: Exchange, contentType: string): Promise<FastifyRepl
     json = raw.raw.json
   }
   const billed = billProxied(ctx, {
-    caller: x.caller,
+    admitted: x.admitted,
     operation,
     apiType: x.apiType,
     region: x.region,
@@ -730,7 +709,7 @@ function relayThrough(x: Exchange, contentType: string, start: readonly Buffer[]
         }
     try {
       billProxied(ctx, {
-        caller: x.caller,
+        admitted: x.admitted,
         operation,
         apiType: x.apiType,
         region: x.region,
@@ -828,7 +807,7 @@ function relayStream(x: Exchange, contentType: string): FastifyReply {
     let saved: Saved | null = null
     try {
       const billed = billProxied(ctx, {
-        caller: x.caller,
+        admitted: x.admitted,
         operation,
         apiType: x.apiType,
         region: x.region,

@@ -2,15 +2,14 @@
 // an ask (through any text surface) gives its answers, billed at its recorded usage and cost and paced
 // by its recorded timing. Registered with the engine by the recordings module; asked before chat
 // fixtures and written answers.
-import { usdToNanos } from '../../core/money.ts'
 import { countTokens, loadTokenizer } from '../../core/tokens.ts'
-import { immediateTransaction } from '../../store/db.ts'
 import type { AuthContext } from '../caller.ts'
 import type { CatalogEndpoint, CatalogModel } from '../catalog/catalog.schemas.ts'
-import { routeByPreferences, p50 } from '../catalog/routing.ts'
-import { bill } from '../ledger/ledger.service.ts'
+import { routeByPreferences } from '../catalog/routing.ts'
+import { recordedNanos } from '../meter/meter.pricers.ts'
+import { meter, servedBy } from '../meter/meter.service.ts'
 import type { EmulatorContext } from '../module.ts'
-import { recordCompletion, type AnswerSource, type Completion, type TextAsk, type TextCall } from '../text/text-engine.ts'
+import { recordCompletion, textGeneration, type AnswerSource, type Completion, type TextAsk, type TextCall } from '../text/text-engine.ts'
 import { givenAnswer, type Answer, type AnswerRequest, type FinishReason } from '../text/text.answer.ts'
 import type { RecordedText } from './recordings.format.ts'
 
@@ -68,7 +67,7 @@ function recordedAnswer(request: AnswerRequest, found: RecordedTextAnswer, choic
 
 /**
  * Answers `ask` from a recording: billed at the recorded cost (not the catalog's prices) through the
- * ledger's one path (credits first, then guardrails and key limits), with the recorded token counts
+ * meter (the rate limit, then credits, guardrails and key limits), with the recorded token counts
  * where the answer is given whole (the counts of what was given where a loosened match cut it), the
  * generation recorded, and the recording's use counted in the same transaction (a 402 uses none).
  * Null when another request used the recording up meanwhile.
@@ -98,38 +97,37 @@ async function replayText(ctx: EmulatorContext, caller: AuthContext, ask: TextAs
   const completionTokens = whole ? text.usage.completion_tokens : answers.reduce((n, a) => n + a.completionTokens, 0)
   const reasoningTokens = whole && text.usage.reasoning_tokens !== undefined ? text.usage.reasoning_tokens : answers.reduce((n, a) => n + a.reasoningTokens, 0)
 
-  ctx.services.ratelimit.admit(caller.key.hash, caller.account.id, ctx.clock.now())
-  const now = ctx.clock.now()
-  return immediateTransaction(ctx.db, (): Completion | null => {
-    if (!ctx.services.recordings.usable(found.file)) return null
-    const billed = bill(ctx, {
-      caller,
-      operation: call.operation,
-      model: { id: model.id, canonical_slug: model.canonical_slug },
-      endpoints: found.endpoints,
-      region: call.region,
-      route: routeByPreferences(model, ask.provider ?? undefined),
-      price: () => ({
-        prompt_tokens: promptTokens,
-        completion_tokens: completionTokens,
-        reasoning_tokens: reasoningTokens,
-        cost_nanos: usdToNanos(text.usage.cost),
-      }),
-    })
-    const completion = recordCompletion(ctx, caller, ask, call, {
-      billed,
-      model,
-      answers,
-      promptTokens,
-      completionTokens,
-      reasoningTokens,
-      imageCount: 0,
-      latencyMs: Math.round(text.timing?.first_token_ms ?? (p50(billed.endpoint.latency_last_30m) ?? 0.5) * 1000),
-      tokensPerSecond: text.timing?.tokens_per_second ?? p50(billed.endpoint.throughput_last_30m) ?? 50,
-      now,
-      source: { kind: 'replayed', file: found.file },
-    })
-    ctx.services.recordings.use(found.file)
-    return completion
+  const timing = (endpoint: CatalogEndpoint) => {
+    const served = servedBy(endpoint, { latencyS: 0.5, tokensPerSecond: 50 })
+    const first = text.timing?.first_token_ms
+    return { latencyMs: first == null ? served.latencyMs : Math.round(first), tokensPerSecond: text.timing?.tokens_per_second ?? served.tokensPerSecond }
+  }
+  return meter(ctx, {
+    caller,
+    operation: call.operation,
+    model: { id: model.id, canonical_slug: model.canonical_slug },
+    endpoints: found.endpoints,
+    region: call.region,
+    route: routeByPreferences(model, ask.provider ?? undefined),
+    proceed: () => ctx.services.recordings.usable(found.file),
+    tokens: { prompt: promptTokens, completion: completionTokens, reasoning: reasoningTokens },
+    price: () => recordedNanos(text.usage.cost),
+    generation: (endpoint) => textGeneration(ask, call, { answers, completionTokens, ...timing(endpoint) }),
+    after: (metered) => {
+      const source = { kind: 'replayed', file: found.file } as const
+      const completion = recordCompletion(ctx, caller, ask, call, {
+        metered,
+        model,
+        answers,
+        promptTokens,
+        completionTokens,
+        reasoningTokens,
+        imageCount: 0,
+        ...timing(metered.endpoint),
+        source,
+      })
+      ctx.services.recordings.use(found.file)
+      return completion
+    },
   })
 }

@@ -1,5 +1,5 @@
 // Rerank: documents ordered by their relevance to a query, scored with the emulator's embeddings,
-// billed per search unit through the ledger and recorded as a generation.
+// billed per search unit through the meter and recorded as a generation.
 import type { Limit } from '../../core/limits.ts'
 import { defineModule } from '../module.ts'
 import { MAX_DOCUMENTS } from './rerank.schemas.ts'
@@ -17,6 +17,6 @@ const LIMITS: readonly Limit[] = [
 export const rerankModule = defineModule({
   name: 'rerank',
   limits: LIMITS,
-  needs: ['catalog', 'ratelimit', 'ledger', 'embeddings', 'chat'],
+  needs: ['catalog', 'meter', 'embeddings'],
   gateway: rerankRoutes,
 })

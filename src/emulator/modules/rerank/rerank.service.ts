@@ -1,17 +1,16 @@
 // Rerank: checks the model, the query and the documents, scores each document against the query with
-// the emulator's meaningful embeddings, then bills the search units through the ledger and records
-// the generation in one transaction (402 before anything is recorded). Nothing is billed for a
-// request that fails.
+// the emulator's meaningful embeddings, then bills the search units and records the generation through
+// the meter (402 before anything is recorded). Nothing is billed for a request that fails.
 import type { RequestOrigin } from '../../http/request-origin.ts'
 import { countTokens, IMAGE_TOKENS, loadTokenizer } from '../../core/tokens.ts'
-import { nanosToUsd, priceUsd, tokenCostNanos, usdToNanos } from '../../core/money.ts'
-import { immediateTransaction } from '../../store/db.ts'
+import { nanosToUsd } from '../../core/money.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { AuthContext } from '../caller.ts'
-import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
+import type { CatalogModel, Region } from '../catalog/catalog.schemas.ts'
 import { invalidModelId } from '../catalog/catalog.errors.ts'
-import { routeByPreferences, p50 } from '../catalog/routing.ts'
-import { bill } from '../ledger/ledger.service.ts'
+import { routeByPreferences } from '../catalog/routing.ts'
+import { searchNanos } from '../meter/meter.pricers.ts'
+import { meter, servedBy } from '../meter/meter.service.ts'
 import { cachedVector, shelf, type CachedVector } from '../embeddings/vector-cache.ts'
 import { embedFeatures, imageFeatures, textFeatures } from '../embeddings/vectors.ts'
 import { notARerankModel } from './rerank.errors.ts'
@@ -52,10 +51,6 @@ function contentVector(model: string, item: RerankItem): CachedVector {
   })
 }
 
-/** What the search units and tokens cost at an endpoint: its request price per search unit, its prompt price per token. */
-const costNanos = (endpoint: CatalogEndpoint, searchUnits: number, tokens: number): number =>
-  usdToNanos(searchUnits * priceUsd(endpoint.pricing.request)) + tokenCostNanos(endpoint.pricing, tokens)
-
 export async function createRerank(
   ctx: EmulatorContext,
   caller: AuthContext,
@@ -84,41 +79,36 @@ export async function createRerank(
     Math.min(body.top_n ?? items.length, items.length),
   )
 
-  const now = ctx.clock.now()
-  ctx.services.ratelimit.admit(caller.key.hash, caller.account.id, now)
-  return immediateTransaction(ctx.db, (): RerankResult => {
-    const billed = bill(ctx, {
-      caller,
-      operation: 'rerank.create',
-      model: { id: model.id, canonical_slug: model.canonical_slug },
-      endpoints: model.endpoints,
-      region,
-      route: routeByPreferences(model, body.provider ?? undefined),
-      price: (endpoint) => ({ prompt_tokens: totalTokens, cost_nanos: costNanos(endpoint, searchUnits, totalTokens) }),
-    })
-    const endpoint = billed.endpoint
-    const latencyMs = Math.round((p50(endpoint.latency_last_30m) ?? 0.2) * 1000)
-    const tokensPerSecond = p50(endpoint.throughput_last_30m) ?? 5000
-    const id = ctx.services.chat.generations.record({
-      usageId: billed.usage_id,
-      accountId: caller.account.id,
-      apiType: 'rerank',
-      idKind: 'rerank',
-      idLabel: 'rerank',
-      origin,
-      user: body.user ?? null,
-      streamed: false,
-      finishReason: null,
-      latencyMs,
-      generationTimeMs: latencyMs + Math.round((totalTokens / tokensPerSecond) * 1000),
-      now,
-    })
-    return {
-      id,
-      model: model.id,
-      provider: endpoint.provider_name,
-      results: ranked.map((r) => ({ index: r.index, relevance_score: r.relevance_score, document: items[r.index]!.echo })),
-      usage: { search_units: searchUnits, total_tokens: totalTokens, cost: nanosToUsd(billed.charge.cost_nanos) },
-    }
+  const metered = meter(ctx, {
+    caller,
+    operation: 'rerank.create',
+    model: { id: model.id, canonical_slug: model.canonical_slug },
+    endpoints: model.endpoints,
+    region,
+    route: routeByPreferences(model, body.provider ?? undefined),
+    tokens: { prompt: totalTokens },
+    // Its request price per search unit, its prompt price per token.
+    price: (endpoint) => searchNanos(endpoint.pricing, searchUnits, totalTokens),
+    generation: (endpoint) => {
+      const served = servedBy(endpoint, { latencyS: 0.2, tokensPerSecond: 5000 })
+      return {
+        apiType: 'rerank',
+        idKind: 'rerank',
+        idLabel: 'rerank',
+        origin,
+        user: body.user ?? null,
+        streamed: false,
+        finishReason: null,
+        latencyMs: served.latencyMs,
+        generationTimeMs: served.timeFor(totalTokens),
+      }
+    },
   })
+  return {
+    id: metered.generationId!,
+    model: model.id,
+    provider: metered.endpoint.provider_name,
+    results: ranked.map((r) => ({ index: r.index, relevance_score: r.relevance_score, document: items[r.index]!.echo })),
+    usage: { search_units: searchUnits, total_tokens: totalTokens, cost: nanosToUsd(metered.charge.cost_nanos) },
+  }
 }

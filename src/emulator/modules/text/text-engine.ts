@@ -3,23 +3,24 @@
 // output format, bounds, each checked and named in the surface's own words), and the engine does the
 // rest the same way for all of them: picks the model (or the first usable of a list) and an endpoint by
 // the caller's preferences, fits schemas to the answer's budget, writes the answers (or takes a chat
-// fixture's), bills them through the ledger (402 before anything is sent) and records the generation.
+// fixture's), bills them through the meter (402 before anything is sent), which records the generation.
 // The surface then renders the Completion as its JSON or its stream of events (text-stream.ts).
 // The answer comes from the first registered answer source (text.ports.ts) that gives one: a
 // recording (--replay, registered by the recordings module) before any of that, and last the engine's
 // own (writtenAnswers: a chat fixture's answer, or one written here).
 import { ApiError, fieldError } from '../../core/errors.ts'
-import { nanosToUsd, priceUsd, tokenCostNanos, usdToNanos } from '../../core/money.ts'
+import { nanosToUsd } from '../../core/money.ts'
 import type { RequestOrigin } from '../../http/request-origin.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
 import { immediateTransaction } from '../../store/db.ts'
 import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
 import { invalidModelId } from '../catalog/catalog.errors.ts'
-import { routeByPreferences, type ProviderPreferences, p50 } from '../catalog/routing.ts'
+import { routeByPreferences, type ProviderPreferences } from '../catalog/routing.ts'
 import { contextLengthExceeded, noToolEndpoints, notATextModel } from './text.errors.ts'
 import { countTokens, loadTokenizer } from '../../core/tokens.ts'
-import { bill, settle, type Billed } from '../ledger/ledger.service.ts'
+import { brokenStreamNanos, promptPartNanos, textNanos, type PricedText } from '../meter/meter.pricers.ts'
+import { admit, chargeAdmitted, servedBy, settleBroken as settleMetered, type Admitted, type GenerationOf, type Metered } from '../meter/meter.service.ts'
 import { loadFaker, type MakeFaker } from '../../core/faker.ts'
 import { faultError } from '../../faults/faults.ts'
 import { givenAnswer, type Answer, type AnswerRequest } from './text.answer.ts'
@@ -298,7 +299,7 @@ async function writeAnswered(ctx: EmulatorContext, caller: AuthContext, ask: Tex
 
   // The images' place in the account's media queue is given back if the answer is not made.
   try {
-    ctx.services.ratelimit.admit(caller.key.hash, caller.account.id, ctx.clock.now())
+    const admitted = admit(ctx, caller)
     const now = ctx.clock.now()
     const subject = fixtureSubject(model.id, ask.messages, ask.tools, call.origin.fixture)
     // Generated answers are written before the transaction (values of schemas in the filler's worker,
@@ -309,7 +310,7 @@ async function writeAnswered(ctx: EmulatorContext, caller: AuthContext, ask: Tex
         round === 0 && answeringFixture(ctx.services.text.fixtures, caller.account.id, subject)
           ? null
           : await ctx.services.text.answers.write(prepared.answerRequest, ask.choices, prepared.makeFaker, ctx.services.text.filler)
-      const outcome = billCompletion(ctx, caller, prepared, call, { endpoints, now, subject, generated, imageCount: images?.count })
+      const outcome = billCompletion(ctx, admitted, prepared, call, { endpoints, now, subject, generated, imageCount: images?.count })
       if (outcome === 'no answers') continue
       if ('error' in outcome) throw new ModelFailed(model.id, outcome.error)
       return images ? { ...outcome, images: (await images.draw()).map((url) => [url]) } : outcome
@@ -325,13 +326,14 @@ async function writeAnswered(ctx: EmulatorContext, caller: AuthContext, ask: Tex
  */
 function billCompletion(
   ctx: EmulatorContext,
-  caller: AuthContext,
+  admitted: Admitted,
   prepared: Prepared,
   call: TextCall,
   at: { endpoints: CatalogEndpoint[]; now: number; subject: FixtureSubject; generated: Answer[] | null; imageCount: number | undefined },
 ): Completion | { error: ApiError } | 'no answers' {
   const { model, promptTokens, ask } = prepared
   const { endpoints, now } = at
+  const { caller } = admitted
   return immediateTransaction(ctx.db, (): Completion | { error: ApiError } | 'no answers' => {
     const fixture = answeringFixture(ctx.services.text.fixtures, caller.account.id, at.subject)
     if (!fixture && !at.generated) return 'no answers'
@@ -346,42 +348,59 @@ function billCompletion(
     const answers = imagesOnly ? written.map((a): Answer => ({ ...a, content: null, completionTokens: a.reasoningTokens, finishReason: 'stop' })) : written
     const completionTokens = answers.reduce((n, a) => n + a.completionTokens, 0)
     const reasoningTokens = answers.reduce((n, a) => n + a.reasoningTokens, 0)
-    const billed = bill(ctx, {
-      caller,
+    const imageCount = at.imageCount ?? 0
+    const timing = (endpoint: CatalogEndpoint) => servedBy(endpoint, { latencyS: 0.5, tokensPerSecond: 50 })
+    return chargeAdmitted(ctx, admitted, {
       operation: call.operation,
       model: { id: model.id, canonical_slug: model.canonical_slug },
       endpoints,
       region: call.region,
       route: routeByPreferences(model, ask.provider ?? undefined),
-      price: (endpoint) => ({
-        prompt_tokens: promptTokens,
-        completion_tokens: completionTokens,
-        reasoning_tokens: reasoningTokens,
-        cost_nanos:
-          tokenCostNanos(endpoint.pricing, promptTokens, completionTokens) +
-          usdToNanos(priceUsd(endpoint.pricing.request)) +
-          (at.imageCount ?? 0) * usdToNanos(priceUsd(endpoint.pricing.image)),
-      }),
-    })
-    return recordCompletion(ctx, caller, ask, call, {
-      billed,
-      model,
-      answers,
-      promptTokens,
-      completionTokens,
-      reasoningTokens,
-      imageCount: at.imageCount ?? 0,
-      latencyMs: Math.round((p50(billed.endpoint.latency_last_30m) ?? 0.5) * 1000),
-      tokensPerSecond: p50(billed.endpoint.throughput_last_30m) ?? 50,
-      now,
-      source: { kind: 'generated' },
-    })
+      tokens: { prompt: promptTokens, completion: completionTokens, reasoning: reasoningTokens },
+      price: (endpoint) => textNanos(endpoint.pricing, { prompt: promptTokens, completion: completionTokens, images: imageCount }),
+      generation: (endpoint) => textGeneration(ask, call, { answers, completionTokens, ...timing(endpoint) }),
+      after: (metered) => {
+        const { latencyMs, tokensPerSecond } = timing(metered.endpoint)
+        const source = { kind: 'generated' } as const
+        return recordCompletion(ctx, caller, ask, call, {
+          metered,
+          model,
+          answers,
+          promptTokens,
+          completionTokens,
+          reasoningTokens,
+          imageCount,
+          latencyMs,
+          tokensPerSecond,
+          source,
+        })
+      },
+    })!
   })
 }
 
+/** A text answer's generation row: GET /api/v1/generation finds it by the completion's id. */
+export function textGeneration(
+  ask: TextAsk,
+  call: TextCall,
+  done: { answers: readonly Answer[]; completionTokens: number; latencyMs: number; tokensPerSecond: number },
+): GenerationOf {
+  return {
+    apiType: call.apiType,
+    idKind: null,
+    idLabel: 'chat',
+    origin: call.origin,
+    user: ask.user,
+    streamed: call.streamed,
+    finishReason: done.answers[0]!.finishReason,
+    latencyMs: done.latencyMs,
+    generationTimeMs: done.latencyMs + Math.round((done.completionTokens / done.tokensPerSecond) * 1000),
+  }
+}
+
 /**
- * A billed completion, generated or replayed: its generation row (GET /api/v1/generation finds it by the
- * id) and its content are recorded, in the billing transaction.
+ * A billed completion, generated or replayed (the meter has recorded its generation): its content is
+ * kept, in the billing transaction.
  */
 export function recordCompletion(
   ctx: EmulatorContext,
@@ -392,48 +411,37 @@ export function recordCompletion(
     Completion,
     'model' | 'answers' | 'promptTokens' | 'completionTokens' | 'reasoningTokens' | 'imageCount' | 'latencyMs' | 'tokensPerSecond' | 'source'
   > & {
-    billed: Billed<CatalogEndpoint>
-    now: number
+    metered: Metered<CatalogEndpoint>
   },
 ): Completion {
-  const { billed, now, ...rest } = done
-  const id = ctx.services.chat.generations.record({
-    usageId: billed.usage_id,
-    accountId: caller.account.id,
-    apiType: call.apiType,
-    idKind: null,
-    idLabel: 'chat',
-    origin: call.origin,
-    user: ask.user,
-    streamed: call.streamed,
-    finishReason: done.answers[0]!.finishReason,
-    latencyMs: done.latencyMs,
-    generationTimeMs: done.latencyMs + Math.round((done.completionTokens / done.tokensPerSecond) * 1000),
-    now,
-  })
+  const { metered, ...rest } = done
+  const id = metered.generationId!
   // Its prompt and answer, for GET /api/v1/generation/content (the generations module, reached lazily).
   ctx.services.generations.keep({ generationId: id, accountId: caller.account.id, operation: call.operation, messages: ask.messages, answers: done.answers })
   return {
     ...rest,
     id,
-    usageId: billed.usage_id,
-    created: Math.floor(now / 1000),
-    endpoint: billed.endpoint,
-    costNanos: billed.charge.cost_nanos,
-    byok: billed.byok,
+    usageId: metered.usage_id,
+    created: Math.floor(metered.now / 1000),
+    endpoint: metered.endpoint,
+    costNanos: metered.charge.cost_nanos,
+    byok: metered.byok,
   }
 }
 
-/** The prompt's share of a replayed completion's recorded cost, by its share of the tokens (the recording has one figure). */
-function recordedPromptNanos(completion: Completion): number {
-  const tokens = completion.promptTokens + completion.completionTokens
-  return tokens === 0 ? 0 : Math.round((completion.costNanos * completion.promptTokens) / tokens)
-}
+/** How a completion was priced, for the pricers. */
+const pricedText = (completion: Completion): PricedText => ({
+  recorded: completion.source.kind === 'replayed',
+  prices: completion.endpoint.pricing,
+  costNanos: completion.costNanos,
+  promptTokens: completion.promptTokens,
+  completionTokens: completion.completionTokens,
+  images: completion.imageCount,
+})
 
 /** The cost of a completion split as the gateway reports it: the prompt's part and the answer's. */
 export function costSplit(completion: Completion): { totalUsd: number; promptUsd: number; completionUsd: number } {
-  const promptNanos =
-    completion.source.kind === 'replayed' ? recordedPromptNanos(completion) : tokenCostNanos(completion.endpoint.pricing, completion.promptTokens, 0)
+  const promptNanos = promptPartNanos(pricedText(completion))
   return {
     totalUsd: nanosToUsd(completion.costNanos),
     promptUsd: nanosToUsd(promptNanos),
@@ -443,24 +451,9 @@ export function costSplit(completion: Completion): { totalUsd: number; promptUsd
 
 /**
  * An answer broken part way (a fault): bills the prompt, the completion tokens that were sent and the
- * images drawn (made before the stream started, as a provider charges for them), and records how it ended.
+ * images drawn (a replayed answer: its recorded cost's share), and records how it ended.
  */
 export function settleBroken(ctx: EmulatorContext, completion: Completion, sentTokens: number, finishReason: 'error' | null): void {
-  const pricing = completion.endpoint.pricing
-  if (completion.source.kind === 'replayed') {
-    // A replayed answer cost what was recorded: what was sent bills its share of the tokens.
-    const tokens = completion.promptTokens + completion.completionTokens
-    const cost = tokens === 0 ? 0 : Math.round((completion.costNanos * (completion.promptTokens + sentTokens)) / tokens)
-    settle(ctx, completion.usageId, { completion_tokens: sentTokens, cost_nanos: cost })
-    ctx.services.chat.generations.finish(completion.id, finishReason)
-    return
-  }
-  settle(ctx, completion.usageId, {
-    completion_tokens: sentTokens,
-    cost_nanos:
-      tokenCostNanos(pricing, completion.promptTokens, sentTokens) +
-      usdToNanos(priceUsd(pricing.request)) +
-      completion.imageCount * usdToNanos(priceUsd(pricing.image)),
-  })
-  ctx.services.chat.generations.finish(completion.id, finishReason)
+  const cost = brokenStreamNanos(pricedText(completion), sentTokens)
+  settleMetered(ctx, { usageId: completion.usageId, generationId: completion.id }, { completion_tokens: sentTokens, cost_nanos: cost }, finishReason)
 }

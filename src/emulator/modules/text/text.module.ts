@@ -61,7 +61,7 @@ export const textModule = defineModule({
   name: 'text',
   config: TEXT_CONFIG,
   limits: LIMITS,
-  needs: ['accounts', 'catalog', 'chat', 'faults', 'generations', 'images', 'journal', 'ledger', 'ratelimit'],
+  needs: ['accounts', 'catalog', 'faults', 'generations', 'images', 'journal', 'meter'],
   create: (ctx) => {
     const ports = new TextPorts()
     // A chat fixture's answer, or one written here: the last source, when nothing before answers.

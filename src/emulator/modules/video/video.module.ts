@@ -28,7 +28,7 @@ export const videoModule = defineModule({
   name: 'video',
   config: VIDEO_CONFIG,
   limits: LIMITS,
-  needs: ['ratelimit', 'callbacks', 'journal', 'ledger'],
+  needs: ['meter', 'callbacks', 'journal'],
   create: (ctx) => new VideoService(ctx, loadVideoFixtures(ctx.config.fixtures)),
   state: (ctx) => [
     {

@@ -1,17 +1,17 @@
-// Video tasks: creation (priced in credits, billed through the ledger), the engine that moves them
+// Video tasks: creation (priced in credits, billed through the meter), the engine that moves them
 // through created -> queueing -> processing -> success | failed on the virtual clock, and the views the
 // router returns (and POSTs to callback URLs). Each transition is one transaction with its callback.
 import { readFileSync } from 'node:fs'
 import type { DueSource } from '../../core/clock.ts'
 import { ApiError } from '../../core/errors.ts'
-import { usdToNanos } from '../../core/money.ts'
 import { deriveUnit } from '../../core/rng.ts'
 import { resolveFixture } from '../../config.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { AuthContext } from '../caller.ts'
 import { enqueueDelivery } from '../callbacks/callbacks.service.ts'
-import { bill, refund } from '../ledger/ledger.service.ts'
-import { recordEffect, withStagedEffects } from '../../journal/journal.ts'
+import { videoCreditsNanos } from '../meter/meter.pricers.ts'
+import { meter, refund } from '../meter/meter.service.ts'
+import { recordEffect } from '../../journal/journal.ts'
 import { frameSize, TASK_TYPE, type Operation } from './video.models.ts'
 import { createVideoRepo, videoTables, type TaskOutcome, type TaskRow, type VideoRepo } from './video.repo.ts'
 import type { TaskState, TaskView, Template } from './video.schemas.ts'
@@ -164,57 +164,45 @@ export class VideoService {
   create({ caller, request, origin, outcome }: CreateTask): TaskRow {
     const ctx = this.ctx
     const credits = priceCredits(this.fixtures.pricing, this.fixtures.templates, request)
-    const costNanos = usdToNanos(credits * ctx.config.videoCreditUsd)
-    ctx.services.ratelimit.admit(caller.key.hash, caller.account.id, ctx.clock.now())
-    // The task and its usage are reported to the journal only if the whole transaction holds.
-    return withStagedEffects(() => this.insertTask(caller, request, origin, outcome, credits, costNanos))
-  }
-
-  private insertTask(
-    caller: CreateTask['caller'],
-    request: CreateTask['request'],
-    origin: CreateTask['origin'],
-    outcome: CreateTask['outcome'],
-    credits: number,
-    costNanos: number,
-  ): TaskRow {
-    const ctx = this.ctx
-    return ctx.db
-      .transaction((): TaskRow => {
-        const label = ctx.ids.next('video-task')
-        let billed
-        try {
-          billed = bill(ctx, {
-            caller,
-            operation: `video.${request.operation.replace('-', '')}`,
-            ...videoBillable(ctx, request.model ?? `template/${request.template}`),
-            price: () => ({ prompt_tokens: 0, cost_nanos: costNanos }),
+    const costNanos = videoCreditsNanos(credits, ctx.config.videoCreditUsd)
+    // The task and its usage are reported to the journal only if the whole transaction holds. No
+    // generation row: a router task is seen through the router's own API.
+    try {
+      return meter(ctx, {
+        caller,
+        operation: `video.${request.operation.replace('-', '')}`,
+        ...videoBillable(ctx, request.model ?? `template/${request.template}`),
+        tokens: { prompt: 0 },
+        price: () => costNanos,
+        generation: null,
+        after: (billed): TaskRow => {
+          const label = ctx.ids.next('video-task')
+          const seed = request.seed ?? Math.floor(deriveUnit(ctx.config.seed, `seed:${label}`) * 2_147_483_647) + 1
+          return this.start(label, outcome, {
+            account_id: caller.account.id,
+            key_hash: caller.key.hash,
+            operation: request.operation,
+            model: request.model,
+            template: request.template,
+            request: JSON.stringify({
+              ...request,
+              images: request.images.map((img) => (img.startsWith('http') ? img : `(inline image, ${img.length} characters)`)),
+              seed,
+            }),
+            credits,
+            usage_id: billed.usage_id,
+            payload: request.payload,
+            callback_url: request.callback_url,
+            origin,
+            off_peak: request.off_peak ? 1 : 0,
+            watermark: request.watermark ? 1 : 0,
           })
-        } catch (error) {
-          throw this.denial(error)
-        }
-        const seed = request.seed ?? Math.floor(deriveUnit(ctx.config.seed, `seed:${label}`) * 2_147_483_647) + 1
-        return this.start(label, outcome, {
-          account_id: caller.account.id,
-          key_hash: caller.key.hash,
-          operation: request.operation,
-          model: request.model,
-          template: request.template,
-          request: JSON.stringify({
-            ...request,
-            images: request.images.map((img) => (img.startsWith('http') ? img : `(inline image, ${img.length} characters)`)),
-            seed,
-          }),
-          credits,
-          usage_id: billed.usage_id,
-          payload: request.payload,
-          callback_url: request.callback_url,
-          origin,
-          off_peak: request.off_peak ? 1 : 0,
-          watermark: request.watermark ? 1 : 0,
-        })
+        },
       })
-      .immediate()
+    } catch (error) {
+      // Only the ledger refuses with these (the rate limit's 429 passes as it is).
+      throw this.denial(error)
+    }
   }
 
   /**

@@ -2,7 +2,6 @@
 // fixtures/videos/models.json (what it accepts, its defaults, its per-second prices). A catalog video
 // model the file does not describe is not offered (a catalog of one's own may add one without it).
 import { readFileSync } from 'node:fs'
-import { usdToNanos } from '../../core/money.ts'
 import { resolveFixture } from '../../config.ts'
 import { checkFixture } from '../../http/validation.ts'
 import type { CatalogModel } from '../catalog/catalog.schemas.ts'
@@ -58,11 +57,9 @@ export function videoModelView(model: CatalogModel, spec: VideoModelFixture): Vi
 export const isVideoModel = (model: CatalogModel): boolean => model.architecture.output_modalities.includes('video')
 
 /**
- * The price of a video: its seconds times the model's per-second SKU, `generate_with_audio` when audio
- * is generated and the model has that SKU, else `generate` (a model with neither costs nothing).
+ * A video's price per second (USD, the model's SKU): `generate_with_audio` when audio is generated and
+ * the model has that SKU, else `generate` (a model with neither costs nothing).
  */
-export function videoCostNanos(spec: VideoModelFixture, duration: number, withAudio: boolean): number {
-  const sku = (withAudio ? spec.pricing_skus.generate_with_audio : undefined) ?? spec.pricing_skus.generate ?? '0'
-  // Nanos per second first: whole numbers, so 8 s at $0.40 is exactly $3.20.
-  return usdToNanos(Number(sku)) * duration
+export function videoSecondPrice(spec: VideoModelFixture, withAudio: boolean): string {
+  return (withAudio ? spec.pricing_skus.generate_with_audio : undefined) ?? spec.pricing_skus.generate ?? '0'
 }

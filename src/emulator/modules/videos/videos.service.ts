@@ -1,24 +1,24 @@
 // The gateway's own video API: a job is a task of the video engine (modules/video), of the operation
 // `gateway`, so it moves pending -> in_progress -> completed | failed on the same virtual clock, with
 // the same dwell times, failure rules and admin controls as the router's tasks. Creating one bills it
-// (per video second, through the ledger) and records its generation, in one transaction; a job that
+// (per video second, through the meter) and records its generation, in one transaction; a job that
 // fails is refunded by the engine. Its webhook, on completion or failure, goes out through the
 // callbacks outbox in the transaction of that step.
 import type { RequestOrigin } from '../../http/request-origin.ts'
 import { toIso } from '../../core/clock.ts'
 import { nanosToUsd } from '../../core/money.ts'
 import { deriveUnit } from '../../core/rng.ts'
-import { withStagedEffects } from '../../journal/journal.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { AuthContext } from '../caller.ts'
 import type { CatalogModel, Region } from '../catalog/catalog.schemas.ts'
 import { invalidModelId } from '../catalog/catalog.errors.ts'
-import { bill } from '../ledger/ledger.service.ts'
+import { videoSecondsNanos } from '../meter/meter.pricers.ts'
+import { meter } from '../meter/meter.service.ts'
 import type { TaskRow } from '../video/video.repo.ts'
 import { GATEWAY_OPERATION, type StoredGatewayVideoRequest, type TaskState } from '../video/video.schemas.ts'
 import type { OutcomeOverride } from '../video/video.service.ts'
 import { contentNotReady, jobNotFound, noSuchVideo, notAVideoModel, undescribedVideoModel } from './videos.errors.ts'
-import { isVideoModel, videoCostNanos, videoModelView } from './videos.models.ts'
+import { isVideoModel, videoModelView, videoSecondPrice } from './videos.models.ts'
 import type { JobStatus, VideoGenerationBody, VideoJob, VideoModel, VideoModelFixture } from './videos.schemas.ts'
 import { checkCallbackTarget, checkVideoRequest } from './videos.validate.ts'
 
@@ -72,63 +72,55 @@ export class VideosService {
     const { model, spec } = this.videoModel(job.body.model)
     const checked = await checkVideoRequest(job.body, spec, ctx.ownAddresses)
     await checkCallbackTarget(checked.callback_url, ctx.ownAddresses)
-    const costNanos = videoCostNanos(spec, checked.duration, checked.generate_audio)
-    ctx.services.ratelimit.admit(job.caller.key.hash, job.caller.account.id, ctx.clock.now())
+    const costNanos = videoSecondsNanos(videoSecondPrice(spec, checked.generate_audio), checked.duration)
+    const dwell = ctx.services.video.settings
     // The job, its usage and its generation are reported to the journal only if the whole transaction holds.
-    return withStagedEffects(() =>
-      ctx.db
-        .transaction((): TaskRow => {
-          // The job's id, plan and seed come from the engine's sequence, as a router task's do.
-          const label = ctx.ids.next('video-task')
-          const billed = bill(ctx, {
-            caller: job.caller,
-            operation: 'videos.create',
-            model: { id: model.id, canonical_slug: model.canonical_slug },
-            endpoints: model.endpoints,
-            region: job.region,
-            price: () => ({ prompt_tokens: 0, cost_nanos: costNanos }),
-          })
-          const now = ctx.clock.now()
-          const dwell = ctx.services.video.settings
-          const generationId = ctx.services.chat.generations.record({
-            usageId: billed.usage_id,
-            accountId: job.caller.account.id,
-            apiType: 'video',
-            idKind: null,
-            idLabel: 'video',
-            origin: job.from,
-            user: null,
-            streamed: false,
-            finishReason: null,
-            latencyMs: 0,
-            generationTimeMs: dwell.created_ms + dwell.queueing_ms + dwell.processing_ms,
-            now,
-          })
-          const stored: StoredGatewayVideoRequest = {
-            operation: GATEWAY_OPERATION,
-            ...checked,
-            seed: checked.seed ?? Math.floor(deriveUnit(ctx.config.seed, `seed:${label}`) * 2_147_483_647) + 1,
-            generation_id: generationId,
-          }
-          return ctx.services.video.start(label, job.outcome, {
-            account_id: job.caller.account.id,
-            key_hash: job.caller.key.hash,
-            operation: GATEWAY_OPERATION,
-            model: model.id,
-            template: null,
-            request: JSON.stringify(stored),
-            // Priced in USD on the usage row, not in the router's credits.
-            credits: 0,
-            usage_id: billed.usage_id,
-            payload: '',
-            callback_url: checked.callback_url,
-            origin: job.origin,
-            off_peak: 0,
-            watermark: 0,
-          })
+    return meter(ctx, {
+      caller: job.caller,
+      operation: 'videos.create',
+      model: { id: model.id, canonical_slug: model.canonical_slug },
+      endpoints: model.endpoints,
+      region: job.region,
+      tokens: { prompt: 0 },
+      price: () => costNanos,
+      generation: () => ({
+        apiType: 'video',
+        idKind: null,
+        idLabel: 'video',
+        origin: job.from,
+        user: null,
+        streamed: false,
+        finishReason: null,
+        latencyMs: 0,
+        generationTimeMs: dwell.created_ms + dwell.queueing_ms + dwell.processing_ms,
+      }),
+      after: (billed): TaskRow => {
+        // The job's id, plan and seed come from the engine's sequence, as a router task's do.
+        const label = ctx.ids.next('video-task')
+        const stored: StoredGatewayVideoRequest = {
+          operation: GATEWAY_OPERATION,
+          ...checked,
+          seed: checked.seed ?? Math.floor(deriveUnit(ctx.config.seed, `seed:${label}`) * 2_147_483_647) + 1,
+          generation_id: billed.generationId!,
+        }
+        return ctx.services.video.start(label, job.outcome, {
+          account_id: job.caller.account.id,
+          key_hash: job.caller.key.hash,
+          operation: GATEWAY_OPERATION,
+          model: model.id,
+          template: null,
+          request: JSON.stringify(stored),
+          // Priced in USD on the usage row, not in the router's credits.
+          credits: 0,
+          usage_id: billed.usage_id,
+          payload: '',
+          callback_url: checked.callback_url,
+          origin: job.origin,
+          off_peak: 0,
+          watermark: 0,
         })
-        .immediate(),
-    )
+      },
+    })
   }
 
   /** The caller's job, or 404: another account's job, or a router task, is as unknown as a missing one. */
@@ -168,7 +160,7 @@ export class VideosService {
   private stepped(task: TaskRow, state: TaskState, at: number): string | null {
     if (state !== 'success' && state !== 'failed') return null
     const job = this.view(task)
-    this.ctx.services.chat.generations.finish(job.generation_id!, state === 'success' ? 'stop' : 'error')
+    this.ctx.services.generations.finish(job.generation_id!, state === 'success' ? 'stop' : 'error')
     const { polling_url: _, ...data } = job
     return JSON.stringify({ type: `video.generation.${job.status}`, created_at: toIso(at), data: { ...data, model: task.model } })
   }

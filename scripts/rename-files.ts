@@ -110,9 +110,9 @@ export const REPLACEMENTS: readonly { readonly pattern: RegExp; readonly replace
 /** A relative specifier in an import, an export, a dynamic import or a worker's URL. */
 const SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\bnew URL\(\s*)(['"])(\.\.?\/[^'"\n]+)\2/g
 
-const SCOPE = ['src', 'test', 'scripts']
+const SCOPE = ['src', 'test', 'scripts', 'docs']
 const SKIP_DIRS = new Set(['node_modules', 'dist', 'out', '.git'])
-const CODE = /\.(ts|tsx|mts|cts|mjs|cjs|js)$/
+const CODE = /\.(ts|tsx|mts|cts|mjs|cjs|js|md)$/
 
 function walk(dir: string, out: string[] = []): string[] {
   if (!existsSync(dir)) return out
@@ -143,6 +143,26 @@ function applyReplacements(text: string): string {
   return REPLACEMENTS.reduce((out, { pattern, replacement }) => out.replace(pattern, replacement), text)
 }
 
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+const lastTwo = (path: string): string => path.split('/').slice(-2).join('/')
+
+/**
+ * Mentions of a renamed file in comments and docs: as `<folder>/<file>.ts` anywhere, and by its bare
+ * name in the files of its own folder (old or new) and of its area's test folders.
+ */
+export function rewriteMentions(text: string, file: string): string {
+  let out = text
+  const path = posix(relative(ROOT, file))
+  for (const [from, to] of RENAMES) {
+    if (!from.startsWith('src/')) continue
+    out = out.replace(new RegExp(`(?<![\\w-])${escape(lastTwo(from))}(?![\\w-])`, 'g'), lastTwo(to))
+    const folders = [dirname(from), dirname(to)].map((folder) => folder.split('/').at(-1)!)
+    const near = folders.some((folder) => path.startsWith(`${M}/${folder}/`) || new RegExp(`^test/[a-z]+/${escape(folder)}/`).test(path))
+    if (near) out = out.replace(new RegExp(`(?<![\\w./-])${escape(from.split('/').at(-1)!)}(?![\\w-])`, 'g'), to.split('/').at(-1)!)
+  }
+  return out
+}
+
 function main(dryRun: boolean): void {
   const moves = new Map<string, string>()
   const renamed = new Map<string, string>()
@@ -162,9 +182,10 @@ function main(dryRun: boolean): void {
 
   const edits = new Map<string, string>()
   for (const file of SCOPE.flatMap((dir) => walk(join(ROOT, dir)))) {
+    if (file === import.meta.filename) continue // its table names the old paths on purpose
     const text = readFileSync(file, 'utf8')
     const to = moves.get(file) ?? file
-    const out = applyReplacements(rewriteImports(text, file, to, renamed))
+    const out = rewriteMentions(applyReplacements(rewriteImports(text, file, to, renamed)), to)
     if (out !== text) edits.set(to, out)
   }
 

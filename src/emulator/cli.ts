@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util'
 import { CLI_FLAGS, ConfigError, helpText, loadConfig, settingFlags, VERSION } from './config.ts'
 import { startEmulator } from './emulator.ts'
 import { problemLine } from './modules/recordings/recordings.errors.ts'
-import { loadFolder } from './modules/recordings/recordings.store.ts'
+import { loadFolder } from './modules/recordings/recordings-replay.service.ts'
 
 /** A repeat of the signal that started the stop, within this many ms, is the same stop delivered twice. */
 const DUPLICATE_SIGNAL_MS = 500

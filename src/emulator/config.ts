@@ -26,7 +26,7 @@ import { TEXT_CONFIG } from './modules/text/text.config.ts'
 import { LEDGER_CONFIG } from './modules/ledger/ledger.config.ts'
 import { RATELIMIT_CONFIG } from './modules/ratelimit/ratelimit.config.ts'
 import { checkRecordAndReplay, RECORDINGS_CONFIG } from './modules/recordings/recordings.config.ts'
-import { MULTIFRAME_CONFIG, VIDEO_TASKS_CONFIG } from './modules/video/video.config.ts'
+import { MULTIFRAME_CONFIG, VIDEO_TASKS_CONFIG } from './modules/video-router/video-router.config.ts'
 
 export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug'
 

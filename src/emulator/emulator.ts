@@ -20,8 +20,8 @@ import { migrate } from './store/migrate.ts'
 import { migrations } from './store/migrations/index.ts'
 import { defaultAccountId, loadSeed, resetState, SeedMismatchError, seededKeys, storedSeed, type SeededKeys, type SeedPreset } from './store/seed.ts'
 import { loadFaker } from './core/faker.ts'
-import { backfillDemoUsage } from './modules/activity/demo.ts'
-import { checkStateOwners } from './modules/state/state.ts'
+import { backfillDemoUsage } from './modules/activity/activity-demo.service.ts'
+import { checkStateOwners } from './modules/state/state.service.ts'
 
 export type EmulatorOptions = Partial<EmulatorConfig> & { config?: string }
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningEmulator } from '../../src/emulator/index.ts'
-import { RECORDING_FORMAT, type RecordingFile } from '../../src/emulator/modules/recordings/recordings.format.ts'
+import { RECORDING_FORMAT, type RecordingFile } from '../../src/emulator/modules/recordings/recordings-format.service.ts'
 import { closeBrowser, hasChromium, openUi } from './harness.ts'
 
 const MODEL = 'openai/gpt-4o-mini'

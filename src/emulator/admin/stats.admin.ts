@@ -2,7 +2,7 @@
 // (or a curious user) can see that the journal and the caches stay under their byte limits.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { EmulatorContext } from '../modules/module.ts'
-import { vectorCacheStats } from '../modules/embeddings/vector-cache.ts'
+import { vectorCacheStats } from '../modules/embeddings/embeddings-cache.service.ts'
 import { Stats } from './admin.responses.ts'
 import { data } from '../http/schemas.ts'
 

@@ -22,7 +22,7 @@ import type {
   CreateChatFixtureBody,
   TestChatFixtureBody,
   UpdateChatFixtureBody,
-} from '../modules/text/fixtures.schemas.ts'
+} from '../modules/text/text-fixtures.schemas.ts'
 import type { ActivityItem, ActivityQuery as ActivityQuerySchema } from '../modules/activity/activity.schemas.ts'
 import type { GuardrailObject, KeyAssignmentObject, MemberAssignmentObject } from '../modules/guardrails/guardrails.schemas.ts'
 
@@ -122,10 +122,10 @@ export type { StreamEvents } from '../journal/journal.schemas.ts'
 // ---- Types owned by their areas, re-exported for the testing helper and the inspector ----------
 
 export type { FaultRule, FaultPreset } from '../faults/faults.schemas.ts'
-export type { ChatFixture, ChatFixtureTest } from '../modules/text/fixtures.schemas.ts'
+export type { ChatFixture, ChatFixtureTest } from '../modules/text/text-fixtures.schemas.ts'
 export type { JournalEntry, JournalSummary } from '../journal/journal.schemas.ts'
 export type { ChargeStatus, Charge } from '../modules/credits/credits.schemas.ts'
-export type { VideoTaskOutcome, VideoCreation, VideoTask } from '../modules/video/video.schemas.ts'
+export type { VideoTaskOutcome, VideoCreation, VideoTask } from '../modules/video-router/video-router.schemas.ts'
 export type { CallbackDeliveryStatus, CallbackDelivery } from '../modules/callbacks/callbacks.schemas.ts'
 export type { AccountGuardrail } from '../modules/guardrails/guardrails.schemas.ts'
 export type { Member, Account, AccountDetail, CreatedAccount } from '../modules/accounts/accounts.schemas.ts'

@@ -39,7 +39,7 @@ import { rerankModule } from './rerank/rerank.module.ts'
 import { signupModule } from './signup/signup.module.ts'
 import { recordingsModule } from './recordings/recordings.module.ts'
 import { usageModule } from './usage/usage.module.ts'
-import { videoModule } from './video/video.module.ts'
+import { videoModule } from './video-router/video-router.module.ts'
 import { videosModule } from './videos/videos.module.ts'
 import { workspacesModule } from './workspaces/workspaces.module.ts'
 

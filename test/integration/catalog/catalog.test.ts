@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { XMLParser } from 'fast-xml-parser'
 import { describe, expect, it } from 'vitest'
 import { createEmulator } from '../../../src/emulator/index.ts'
-import { validateCatalog } from '../../../src/emulator/modules/catalog/catalog.ts'
+import { validateCatalog } from '../../../src/emulator/modules/catalog/catalog-index.service.ts'
 import type { CatalogDocument, CatalogModel } from '../../../src/emulator/modules/catalog/catalog.schemas.ts'
 import { listeningEmulator, testEmulator } from '../../helpers/emulator.ts'
 

@@ -4,7 +4,7 @@
 // Each attack runs beside a heartbeat that must answer within a second.
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import { describe, expect, it, vi } from 'vitest'
-import { DEFAULT_MAX_COMPLETION_TOKENS } from '../../../src/emulator/modules/text/text-engine.ts'
+import { DEFAULT_MAX_COMPLETION_TOKENS } from '../../../src/emulator/modules/text/text-engine.service.ts'
 import { listeningEmulator, testEmulator, type TestEmulator } from '../../helpers/emulator.ts'
 import { withHeartbeat } from '../../helpers/heartbeat.ts'
 

@@ -6,7 +6,7 @@ import { createOpenRouter } from '@openrouter/ai-sdk-provider'
 import { embedMany } from 'ai'
 import OpenAI from 'openai'
 import { describe, expect, it } from 'vitest'
-import { cosine } from '../../../src/emulator/modules/embeddings/vectors.ts'
+import { cosine } from '../../../src/emulator/modules/embeddings/embeddings-vectors.service.ts'
 import { listeningEmulator } from '../../helpers/emulator.ts'
 
 const MODEL = 'openai/text-embedding-3-small'

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { sha256Hex } from '../../../src/emulator/core/rng.ts'
-import { cosine, embedFeatures, textFeatures } from '../../../src/emulator/modules/embeddings/vectors.ts'
+import { cosine, embedFeatures, textFeatures } from '../../../src/emulator/modules/embeddings/embeddings-vectors.service.ts'
 import { listeningEmulator, testEmulator, type TestEmulator } from '../../helpers/emulator.ts'
 
 const MODEL = 'openai/text-embedding-3-small'

@@ -46,7 +46,7 @@ describe('a failure in background work', () => {
     // A running clock and no dwell: the clock's own timer moves the tasks, as in a real run.
     const emu = await listeningEmulator({ clock: 'system', videoCreatedMs: 0, videoQueueingMs: 0, videoProcessingMs: 0 })
     const warn = vi.spyOn(emu.ctx, 'warn')
-    const repo = emu.ctx.services.video.tasks
+    const repo = emu.ctx.services['video-router'].tasks
     const recordState = repo.recordState
     let broken: string | null = null
     // The first step taken (after creation) cannot be written.

@@ -2,7 +2,7 @@
 // owner, every owned table and every run-time setting survives export -> reset -> import, and reset
 // returns every setting to its default. Nothing here names a table or a setting by hand.
 import { describe, expect, it } from 'vitest'
-import { checkStateOwners, describeSchema } from '../../../src/emulator/modules/state/state.ts'
+import { checkStateOwners, describeSchema } from '../../../src/emulator/modules/state/state.service.ts'
 import { testEmulator, type TestEmulator } from '../../helpers/emulator.ts'
 import { startSink } from '../../helpers/sink.ts'
 

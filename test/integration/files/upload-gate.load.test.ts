@@ -6,7 +6,7 @@ import { request as httpRequest, type ClientRequest } from 'node:http'
 import { connect } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { BODIES_PER_ACCOUNT, bodyGateOf } from '../../../src/emulator/http/body-gate.ts'
-import { MAX_FORM_BYTES } from '../../../src/emulator/modules/audio/transcription.input.ts'
+import { MAX_FORM_BYTES } from '../../../src/emulator/modules/audio/audio-transcription.input.ts'
 import { listeningEmulator, type TestEmulator } from '../../helpers/emulator.ts'
 import { withHeartbeat } from '../../helpers/heartbeat.ts'
 

@@ -229,7 +229,7 @@ describe('rate limits through the admin API', () => {
   })
 
   // Source bug (reported): RateLimitsBody (src/emulator/admin/admin.routes.ts) allows additional
-  // properties and configure() (src/emulator/modules/ratelimit/ratelimit.ts) spreads the whole body
+  // properties and configure() (src/emulator/modules/ratelimit/ratelimit.service.ts) spreads the whole body
   // into the limits, so a misspelt name is accepted with a 200 and shows up in GET as if it were a limit,
   // while no limit applies. Expected: a 400 naming the field, or at least not echoed back.
   it('does not take an unknown name (a typo) for a limit', async () => {

@@ -13,9 +13,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished, vi } from 'vitest'
-import { MAX_FILE_BYTES, MAX_FILES, MAX_FOLDER_BYTES } from '../../../src/emulator/modules/recordings/recordings.files.ts'
-import { saveRecording } from '../../../src/emulator/modules/recordings/recordings.record.ts'
-import { loadFolder } from '../../../src/emulator/modules/recordings/recordings.store.ts'
+import { MAX_FILE_BYTES, MAX_FILES, MAX_FOLDER_BYTES } from '../../../src/emulator/modules/recordings/recordings-files.service.ts'
+import { saveRecording } from '../../../src/emulator/modules/recordings/recordings-recorder.service.ts'
+import { loadFolder } from '../../../src/emulator/modules/recordings/recordings-replay.service.ts'
 import { listeningEmulator, testEmulator } from '../../helpers/emulator.ts'
 
 const MODEL = 'openai/gpt-4o-mini'

@@ -1,11 +1,11 @@
-// The readers of upstream answers (recordings.answers.ts), fed real answers of the emulator itself: each
+// The readers of upstream answers (recordings-answers.service.ts), fed real answers of the emulator itself: each
 // text surface's JSON and its stream read into the same RecordedText (content, tool calls, reasoning,
 // the finish reason in chat's words, model, provider, usage and cost), timing taken from arrival times,
 // raw answers kept as JSON or bytes up to RAW_ANSWER_BYTES, and events parsed from any cut of the bytes.
 import { describe, expect, it } from 'vitest'
-import { rawFromAnswer, SseParser, textFromJson, TextStreamReader, type SseEvent } from '../../../src/emulator/modules/recordings/recordings.answers.ts'
-import { RAW_ANSWER_BYTES } from '../../../src/emulator/modules/recordings/recordings.format.ts'
-import type { TextOperation } from '../../../src/emulator/modules/recordings/recordings.normal.ts'
+import { rawFromAnswer, SseParser, textFromJson, TextStreamReader, type SseEvent } from '../../../src/emulator/modules/recordings/recordings-answers.service.ts'
+import { RAW_ANSWER_BYTES } from '../../../src/emulator/modules/recordings/recordings-format.service.ts'
+import type { TextOperation } from '../../../src/emulator/modules/recordings/recordings-normal.service.ts'
 import { testEmulator, type TestEmulator } from '../../helpers/emulator.ts'
 
 const WEATHER = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }

@@ -14,7 +14,7 @@ import OpenAI, { toFile } from 'openai'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { compileCheck } from '../../../src/emulator/http/validation.ts'
 import type { EmulatorOptions } from '../../../src/emulator/index.ts'
-import { RecordingFile } from '../../../src/emulator/modules/recordings/recordings.format.ts'
+import { RecordingFile } from '../../../src/emulator/modules/recordings/recordings-format.service.ts'
 import { listeningEmulator, recordUsage, TEST_START, testEmulator } from '../../helpers/emulator.ts'
 
 const MODEL = 'openai/gpt-4o-mini'

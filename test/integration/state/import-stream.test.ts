@@ -4,7 +4,7 @@
 // nothing changes; a document sent in small chunks imports as one sent whole.
 import { Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { IMPORT_BODY_LIMIT, MAX_IMPORT_VALUE_BYTES } from '../../../src/emulator/modules/state/state.bounds.ts'
+import { IMPORT_BODY_LIMIT, MAX_IMPORT_VALUE_BYTES } from '../../../src/emulator/modules/state/state-bounds.service.ts'
 import { testEmulator, type TestEmulator } from '../../helpers/emulator.ts'
 
 const ADMIN = '/_emulator/api'

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { sha256Hex } from '../../../src/emulator/core/rng.ts'
-import { describeSchema } from '../../../src/emulator/modules/state/state.ts'
+import { describeSchema } from '../../../src/emulator/modules/state/state.service.ts'
 import { testEmulator, type TestEmulator } from '../../helpers/emulator.ts'
 import { startSink } from '../../helpers/sink.ts'
 

@@ -1,11 +1,11 @@
 // A transcription's answer is written by hand around the timeline the media job wrote as JSON
-// (transcription.service.ts: answerBody): byte for byte what the route's schema would serialize from the
+// (audio-transcription.service.ts: answerBody): byte for byte what the route's schema would serialize from the
 // same answer as objects, for json and verbose_json, with and without words, for text that needs escapes.
 import fastJson from 'fast-json-stringify'
 import { describe, expect, it } from 'vitest'
 import { writeTranscript, type TranscriptJob } from '../../../src/emulator/media/transcript.ts'
 import { TranscriptionResult } from '../../../src/emulator/modules/audio/audio.schemas.ts'
-import { answerBody } from '../../../src/emulator/modules/audio/transcription.service.ts'
+import { answerBody } from '../../../src/emulator/modules/audio/audio-transcription.service.ts'
 
 const serialize = fastJson(TranscriptionResult)
 

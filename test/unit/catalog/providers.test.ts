@@ -2,7 +2,7 @@
 // fixtures describe it and with nulls where nothing is known.
 import { describe, expect, it } from 'vitest'
 import type { CatalogModel, ProviderObject } from '../../../src/emulator/modules/catalog/catalog.schemas.ts'
-import { providersOf } from '../../../src/emulator/modules/catalog/providers.ts'
+import { providersOf } from '../../../src/emulator/modules/catalog/catalog-providers.service.ts'
 
 const endpoint = (provider: string, provider_name: string) => ({ provider, provider_name }) as CatalogModel['endpoints'][number]
 const model = (...endpoints: Array<CatalogModel['endpoints'][number]>) => ({ endpoints }) as CatalogModel

@@ -4,10 +4,10 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { loadFaker, type MakeFaker } from '../../../src/emulator/core/faker.ts'
 import { loadTokenizer } from '../../../src/emulator/core/tokens.ts'
-import { createAnswerCache } from '../../../src/emulator/modules/text/answer-cache.ts'
-import { writeAnswers, type AnswerRequest } from '../../../src/emulator/modules/text/text.answer.ts'
+import { createAnswerCache } from '../../../src/emulator/modules/text/text-answer-cache.service.ts'
+import { writeAnswers, type AnswerRequest } from '../../../src/emulator/modules/text/text-answer.service.ts'
 import { parseMessages } from '../../../src/emulator/modules/text/text.input.ts'
-import { SchemaFiller } from '../../../src/emulator/modules/text/schema-filler.ts'
+import { SchemaFiller } from '../../../src/emulator/modules/text/text-schema-filler.service.ts'
 
 let makeFaker: MakeFaker
 beforeAll(async () => {

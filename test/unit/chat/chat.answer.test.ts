@@ -4,10 +4,10 @@
 // their value from the schema filler and are cut the same way.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadFaker, type MakeFaker } from '../../../src/emulator/core/faker.ts'
-import { givenAnswer, writeAnswers, type AnswerRequest } from '../../../src/emulator/modules/text/text.answer.ts'
+import { givenAnswer, writeAnswers, type AnswerRequest } from '../../../src/emulator/modules/text/text-answer.service.ts'
 import { parseMessages, parseResponseFormat, parseToolChoice, parseTools } from '../../../src/emulator/modules/text/text.input.ts'
-import { SchemaFiller, type FillJob } from '../../../src/emulator/modules/text/schema-filler.ts'
-import { fitSchema } from '../../../src/emulator/modules/text/schema-fit.ts'
+import { SchemaFiller, type FillJob } from '../../../src/emulator/modules/text/text-schema-filler.service.ts'
+import { fitSchema } from '../../../src/emulator/modules/text/text-schema-fit.service.ts'
 import { countTokens, loadTokenizer } from '../../../src/emulator/core/tokens.ts'
 
 let makeFaker: MakeFaker

@@ -1,8 +1,8 @@
 // The schema filler's worker budget (time, then a new worker) and the schema fitting it relies on:
 // the shortest match of a pattern, bounds lowered to a budget, what no value can satisfy.
 import { afterEach, describe, expect, it } from 'vitest'
-import { FILL_MS, SchemaFiller } from '../../../src/emulator/modules/text/schema-filler.ts'
-import { fitSchema, shortestMatch } from '../../../src/emulator/modules/text/schema-fit.ts'
+import { FILL_MS, SchemaFiller } from '../../../src/emulator/modules/text/text-schema-filler.service.ts'
+import { fitSchema, shortestMatch } from '../../../src/emulator/modules/text/text-schema-fit.service.ts'
 
 describe('shortestMatch', () => {
   it.each([

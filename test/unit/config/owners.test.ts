@@ -45,7 +45,7 @@ describe('who declares each setting', () => {
   it('gives the areas most of the settings (over thirty, of nine areas)', () => {
     expect(declared.length).toBe(31)
     expect(new Set(declared.map((d) => d.owner))).toEqual(
-      new Set(['ledger', 'credits', 'embeddings', 'text', 'recordings', 'video', 'ratelimit', 'callbacks', 'journal']),
+      new Set(['ledger', 'credits', 'embeddings', 'text', 'recordings', 'video-router', 'ratelimit', 'callbacks', 'journal']),
     )
   })
 })

@@ -11,7 +11,7 @@ import {
 } from '../../../src/emulator/modules/embeddings/embeddings.input.ts'
 import { MAX_INPUTS } from '../../../src/emulator/modules/embeddings/embeddings.schemas.ts'
 import { countTokens, IMAGE_TOKENS, loadTokenizer, tokenizerNow } from '../../../src/emulator/core/tokens.ts'
-import { imageFeatures, textFeatures } from '../../../src/emulator/modules/embeddings/vectors.ts'
+import { imageFeatures, textFeatures } from '../../../src/emulator/modules/embeddings/embeddings-vectors.service.ts'
 import { fieldRefusal, refusal } from '../../helpers/refusal.ts'
 
 const MODEL = 'openai/text-embedding-3-small'

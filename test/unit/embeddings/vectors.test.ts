@@ -1,4 +1,4 @@
-// Seeded feature hashing without a model (vectors.ts): the features a text or an image gives, vectors
+// Seeded feature hashing without a model (embeddings-vectors.service.ts): the features a text or an image gives, vectors
 // that are deterministic, of the asked dimensions and unit length, that score related texts above
 // unrelated ones, and the JSON writer that serves their components with 9 decimals.
 import { describe, expect, it } from 'vitest'
@@ -10,7 +10,7 @@ import {
   jsonVectorCapacity,
   textFeatures,
   writeJsonVector,
-} from '../../../src/emulator/modules/embeddings/vectors.ts'
+} from '../../../src/emulator/modules/embeddings/embeddings-vectors.service.ts'
 
 const MODEL = 'openai/text-embedding-3-small'
 const embed = (text: string, dimensions = 1536, model = MODEL) => embedFeatures(model, textFeatures(text), dimensions, text)

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { BUNDLED_FIXTURES } from '../../../src/emulator/config.ts'
 import type { CatalogModel } from '../../../src/emulator/modules/catalog/catalog.schemas.ts'
-import { loadImageModels } from '../../../src/emulator/modules/images/image-models.ts'
+import { loadImageModels } from '../../../src/emulator/modules/images/images.models.ts'
 
 const catalog = JSON.parse(readFileSync(join(BUNDLED_FIXTURES, 'catalog', 'catalog.json'), 'utf8')) as { models: CatalogModel[] }
 const bundled = JSON.parse(readFileSync(join(BUNDLED_FIXTURES, 'images', 'models.json'), 'utf8')) as { defaults: object; models: Record<string, object> }

@@ -3,7 +3,7 @@
 // asked beside them), each refusal a 400 naming its field.
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../../src/emulator/core/errors.ts'
-import { aspectRatioOf, settleSize, tierOf, type ImageModelFacts, type SizeAsk } from '../../../src/emulator/modules/images/image-models.ts'
+import { aspectRatioOf, settleSize, tierOf, type ImageModelFacts, type SizeAsk } from '../../../src/emulator/modules/images/images.models.ts'
 
 const FIELDS = { size: 'size', resolution: 'resolution', aspectRatio: 'aspect_ratio' }
 const common = {

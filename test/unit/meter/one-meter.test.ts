@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 const SRC = join(import.meta.dirname, '../../../src/emulator')
 
 /** Files that read catalog prices to show them, and compute no charge. */
-const SHOWS_PRICES = new Set(['core/money.ts', 'modules/images/images.views.ts', 'modules/datasets/models.ts'])
+const SHOWS_PRICES = new Set(['core/money.ts', 'modules/images/images-views.service.ts', 'modules/datasets/datasets.models.ts'])
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

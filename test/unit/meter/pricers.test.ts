@@ -1,4 +1,4 @@
-// The pricers (modules/meter/meter.pricers.ts): what each kind of call costs, in nano-USD, rounded once
+// The pricers (modules/meter/meter-pricers.service.ts): what each kind of call costs, in nano-USD, rounded once
 // where the real figures are. Each is pinned by values worked out by hand, and by the formula it replaced
 // on the surfaces, so a served cost stays the same to the nano.
 import { describe, expect, it } from 'vitest'
@@ -19,7 +19,7 @@ import {
   videoCreditsNanos,
   videoSecondsNanos,
   type PricedText,
-} from '../../../src/emulator/modules/meter/meter.pricers.ts'
+} from '../../../src/emulator/modules/meter/meter-pricers.service.ts'
 
 /** Prices with no common factor, so a term added in another order or rounded apart shows. */
 const PRICES = {

@@ -8,9 +8,9 @@ import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { BUNDLED_FIXTURES } from '../../../src/emulator/config.ts'
 import { checkFixture } from '../../../src/emulator/http/validation.ts'
-import { loadProviders } from '../../../src/emulator/modules/catalog/providers.ts'
+import { loadProviders } from '../../../src/emulator/modules/catalog/catalog-providers.service.ts'
 import { loadDatasetFixtures } from '../../../src/emulator/modules/datasets/datasets.fixtures.ts'
-import { loadImageModels } from '../../../src/emulator/modules/images/image-models.ts'
+import { loadImageModels } from '../../../src/emulator/modules/images/images.models.ts'
 import { loadVideoModels } from '../../../src/emulator/modules/videos/videos.models.ts'
 
 /** A fixtures folder holding copies of the bundled `folders`: files of one's own, so checked. */

@@ -29,9 +29,12 @@ function used(name: string): Set<string> {
   }
   for (const file of files) {
     const text = readFileSync(join(folderOf(name), file), 'utf8')
-    for (const [, service] of text.matchAll(/\bservices\.([a-z]+)\b/g)) if (names.has(service!)) out.add(service!)
+    for (const [, dotted, quoted] of text.matchAll(/\bservices(?:\.([a-z]+)\b|\['([a-z-]+)'\])/g)) {
+      const service = dotted ?? quoted!
+      if (names.has(service)) out.add(service)
+    }
     // store/ is also the kernel's database (db.ts): importing it is no need of the store module.
-    for (const [, area] of text.matchAll(/^import (?!type )[^\n]*? from '(?:\.\.\/)+(?:modules\/)?([a-z]+)\//gm))
+    for (const [, area] of text.matchAll(/^import (?!type )[^\n]*? from '(?:\.\.\/)+(?:modules\/)?([a-z-]+)\//gm))
       if (names.has(area!) && area !== 'store') out.add(area!)
   }
   out.delete(name)

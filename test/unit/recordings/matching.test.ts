@@ -1,4 +1,4 @@
-// Finding a recording (recordings.store.ts): by the whole request or by loosened conditions, in name
+// Finding a recording (recordings-replay.service.ts): by the whole request or by loosened conditions, in name
 // order, with `times` counted per use; raw recordings answer their own operation only; the model a
 // recording is billed through; and the folder's bounds.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -9,7 +9,7 @@ import catalogDocument from '../../../fixtures/catalog/catalog.json' with { type
 import type { CatalogModel } from '../../../src/emulator/modules/catalog/catalog.schemas.ts'
 import { chatAsk } from '../../../src/emulator/modules/chat/chat.service.ts'
 import type { ChatBody } from '../../../src/emulator/modules/chat/chat.schemas.ts'
-import { RECORDING_FORMAT } from '../../../src/emulator/modules/recordings/recordings.format.ts'
+import { RECORDING_FORMAT } from '../../../src/emulator/modules/recordings/recordings-format.service.ts'
 import {
   checkRecording,
   loadFolder,
@@ -18,7 +18,7 @@ import {
   RecordingSet,
   servingModel,
   type Recording,
-} from '../../../src/emulator/modules/recordings/recordings.store.ts'
+} from '../../../src/emulator/modules/recordings/recordings-replay.service.ts'
 
 const MODEL = 'openai/gpt-4o-mini'
 const TEXT = {

@@ -1,11 +1,11 @@
-// Requests in normal form (recordings.normal.ts): what makes two requests the same recording's. The
+// Requests in normal form (recordings-normal.service.ts): what makes two requests the same recording's. The
 // same conversation through chat and the Responses API gives byte-equal forms; what changes no answer
 // (ids of tool calls, spacing of arguments, `$schema`, defaults, a developer role, routing fields) is
 // left out; what changes one (a word, max tokens, a tool's schema) is kept; key order is fixed.
 import { describe, expect, it } from 'vitest'
 import { chatAsk } from '../../../src/emulator/modules/chat/chat.service.ts'
 import type { ChatBody } from '../../../src/emulator/modules/chat/chat.schemas.ts'
-import { canonicalText, normalRawRequest, normalTextRequest, sortedKeys } from '../../../src/emulator/modules/recordings/recordings.normal.ts'
+import { canonicalText, normalRawRequest, normalTextRequest, sortedKeys } from '../../../src/emulator/modules/recordings/recordings-normal.service.ts'
 import { askOf } from '../../../src/emulator/modules/responses/responses.service.ts'
 import type { ResponsesBody } from '../../../src/emulator/modules/responses/responses.schemas.ts'
 

@@ -1,9 +1,9 @@
-// Skimming a JSON answer too large to hold (recordings.skim.ts): whatever pieces the bytes arrive in,
+// Skimming a JSON answer too large to hold (recordings-skim.service.ts): whatever pieces the bytes arrive in,
 // the skeleton holds exactly the short scalars at most three deep, as JSON.parse reads them, and
 // nothing else (long strings, vectors, deeper values); what bills an answer is read from it.
 import { describe, expect, it } from 'vitest'
-import { textFromJson } from '../../../src/emulator/modules/recordings/recordings.answers.ts'
-import { JsonSkimmer } from '../../../src/emulator/modules/recordings/recordings.skim.ts'
+import { textFromJson } from '../../../src/emulator/modules/recordings/recordings-answers.service.ts'
+import { JsonSkimmer } from '../../../src/emulator/modules/recordings/recordings-skim.service.ts'
 
 /** A small seeded generator: the same documents and splits every run. */
 function rng(seed: number): () => number {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ChatFixture } from '../../../src/emulator/admin/types.ts'
 import { compileCheck } from '../../../src/emulator/http/validation.ts'
-import { CreateChatFixtureBody, TestChatFixtureBody, UpdateChatFixtureBody } from '../../../src/emulator/modules/text/fixtures.schemas.ts'
+import { CreateChatFixtureBody, TestChatFixtureBody, UpdateChatFixtureBody } from '../../../src/emulator/modules/text/text-fixtures.schemas.ts'
 import {
   createBody,
   emptyDraft,

@@ -2,7 +2,7 @@
 // request is billed for (chunks and search units).
 import { describe, expect, it } from 'vitest'
 import { maxQueryTokens, measure } from '../../../src/emulator/modules/rerank/rerank.input.ts'
-import { rank, relevanceOf } from '../../../src/emulator/modules/rerank/rerank.score.ts'
+import { rank, relevanceOf } from '../../../src/emulator/modules/rerank/rerank-score.service.ts'
 
 describe('relevanceOf', () => {
   it('maps similarity onto [0, 1], rising with it, unrelated texts near 0 and the same text near 1', () => {

@@ -10,7 +10,7 @@ import { MAX_TOTAL_CONTENT_BYTES, MAX_TOTAL_CONTENTS } from '../../../src/emulat
 import { MAX_TOTAL_DESTINATIONS } from '../../../src/emulator/modules/observability/observability.service.ts'
 import { MAX_TOTAL_MAPPINGS } from '../../../src/emulator/modules/organization/organization.schemas.ts'
 import { MAX_TOTAL_PRESET_BYTES, MAX_TOTAL_VERSIONS } from '../../../src/emulator/modules/presets/presets.schemas.ts'
-import { IMPORT_BODY_LIMIT, MAX_IMPORT_VALUE_BYTES } from '../../../src/emulator/modules/state/state.bounds.ts'
+import { IMPORT_BODY_LIMIT, MAX_IMPORT_VALUE_BYTES } from '../../../src/emulator/modules/state/state-bounds.service.ts'
 import { MAX_TOTAL_WORKSPACES } from '../../../src/emulator/modules/workspaces/workspaces.schemas.ts'
 
 const KiB = 1024

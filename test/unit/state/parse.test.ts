@@ -1,11 +1,11 @@
-// The state document's reader (modules/state/state.parse.ts): the value JSON.parse gives, however the
+// The state document's reader (modules/state/state-parse.service.ts): the value JSON.parse gives, however the
 // body is cut into chunks (an escape, a multi-byte character, a key split between two); every way a
 // body is not JSON refused as Fastify's parser refuses it; a value over its bound, a body over its
 // bound and nesting too deep refused as they pass them.
 import { errorCodes } from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../../src/emulator/core/errors.ts'
-import { StateDocumentReader, type DocumentBounds } from '../../../src/emulator/modules/state/state.parse.ts'
+import { StateDocumentReader, type DocumentBounds } from '../../../src/emulator/modules/state/state-parse.service.ts'
 
 const BOUNDS: DocumentBounds = { bodyBytes: 10_000, valueBytes: 200, depth: 8 }
 

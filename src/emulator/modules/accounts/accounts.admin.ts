@@ -6,7 +6,7 @@ import { ApiError, fieldError } from '../../core/errors.ts'
 import { formatUsd, nanosToUsd, usdToNanos } from '../../core/money.ts'
 import { data, Deleted } from '../../http/schemas.ts'
 import type { EmulatorContext } from '../module.ts'
-import { resetAccount } from '../state/state.ts'
+import { resetAccount } from '../state/state.service.ts'
 import { Account, AccountCreditsBody, AccountDetail, AccountParams, UpdateAccountBody } from './accounts.schemas.ts'
 import { accountView, requireAccount } from './accounts.service.ts'
 

@@ -3,7 +3,7 @@
 import type { Limit } from '../../core/limits.ts'
 import { defineModule } from '../module.ts'
 import { MAX_FILTER_VALUES, MAX_LIMIT, MAX_VALUE_LENGTH } from './analytics.schemas.ts'
-import { MAX_RANGE_DAYS } from './analytics.query.ts'
+import { MAX_RANGE_DAYS } from './analytics.service.ts'
 import { analyticsRoutes } from './analytics.routes.ts'
 
 /** What this area bounds (docs/limits.md). */

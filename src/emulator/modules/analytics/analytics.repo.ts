@@ -3,7 +3,7 @@
 // its expressions only from the meta's own (never from a client's text); a client's values are bound
 // parameters.
 import type { UsageRepo } from '../usage/usage.repo.ts'
-import type { DimensionDef, GranularityDef, GroupSums, OperatorName } from './analytics.meta.ts'
+import type { DimensionDef, GranularityDef, GroupSums, OperatorName } from './analytics-meta.service.ts'
 
 export interface SqlFilter {
   dimension: DimensionDef

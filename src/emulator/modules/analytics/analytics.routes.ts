@@ -3,8 +3,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { EmulatorContext } from '../module.ts'
 import { caller } from '../../http/auth.ts'
-import { analyticsMeta } from './analytics.meta.ts'
-import { planQuery, runQuery } from './analytics.query.ts'
+import { analyticsMeta } from './analytics-meta.service.ts'
+import { planQuery, runQuery } from './analytics.service.ts'
 import { createAnalyticsRepo } from './analytics.repo.ts'
 import { AnalyticsMetaResponse, AnalyticsQueryBody, AnalyticsQueryResponse } from './analytics.schemas.ts'
 

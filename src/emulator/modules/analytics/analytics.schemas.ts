@@ -1,8 +1,8 @@
 // GET /api/v1/analytics/meta and POST /api/v1/analytics/query: the query body (its shape only; what
-// the names mean is checked against the meta in analytics.query.ts, naming the field) and the answers.
+// the names mean is checked against the meta in analytics.service.ts, naming the field) and the answers.
 import { Type, type Static } from 'typebox'
 import { ErrorEnvelope, StringEnum } from '../../http/schemas.ts'
-import { DISPLAY_FORMATS, GRANULARITY_NAMES, OPERATOR_NAMES } from './analytics.meta.ts'
+import { DISPLAY_FORMATS, GRANULARITY_NAMES, OPERATOR_NAMES } from './analytics-meta.service.ts'
 
 /** The most rows one query answers (the default is 1,000). */
 export const MAX_LIMIT = 10_000
@@ -12,7 +12,7 @@ export const MAX_FILTER_VALUES = 1_000
 const Name = Type.String({ minLength: 1, maxLength: 100 })
 /** The most characters of one filter value. */
 export const MAX_VALUE_LENGTH = 1000
-// Checked where the operator is known (analytics.query.ts), so a refusal says what this operator takes.
+// Checked where the operator is known (analytics.service.ts), so a refusal says what this operator takes.
 const FilterValue = Type.Unknown({
   description: `A string or number for eq, neq, gt, gte, lt and lte; an array of up to ${MAX_FILTER_VALUES} of them for in and not_in`,
 })

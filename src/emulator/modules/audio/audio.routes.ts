@@ -14,9 +14,9 @@ import { gateBodies } from '../../http/body-gate.ts'
 import { installMediaJsonParser } from '../../http/media-body.ts'
 import { unsupportedContentType } from './audio.errors.ts'
 import { MAX_BASE64_CHARS, SpeechBody, SpeechResponse, TranscriptionRequest, TranscriptionResponse, type TranscriptionBody } from './audio.schemas.ts'
-import { createSpeech } from './speech.service.ts'
-import { askFromForm, askFromJson, refuseOversizedForm, TRANSCRIPTION_MEDIA } from './transcription.input.ts'
-import { createTranscription } from './transcription.service.ts'
+import { createSpeech } from './audio-speech.service.ts'
+import { askFromForm, askFromJson, refuseOversizedForm, TRANSCRIPTION_MEDIA } from './audio-transcription.input.ts'
+import { createTranscription } from './audio-transcription.service.ts'
 
 /** Room for the document's 20 MiB voice references (which no endpoint takes, but the answer is a 404, not a 413). */
 const SPEECH_BODY_LIMIT = 24 * 1024 * 1024
@@ -81,7 +81,7 @@ export const audioRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = 
           })
         else ask = await askFromJson(request.body as TranscriptionBody)
         const answer = await createTranscription(ctx, caller(request), ask, isEuRequest(request.raw) ? 'eu' : null, requestOrigin(request))
-        // Bytes written as the schema would write them (transcription.service.ts: answerBody), sent piece by piece.
+        // Bytes written as the schema would write them (audio-transcription.service.ts: answerBody), sent piece by piece.
         return (reply as FastifyReply)
           .header('x-generation-id', answer.generationId)
           .type('application/json; charset=utf-8')

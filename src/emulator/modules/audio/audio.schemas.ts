@@ -101,7 +101,7 @@ export const TranscriptionBody = Type.Object({
   ...transcriptionFields,
   input_audio: Type.Object({
     // Neither maxLength nor minLength, which count every character of a 43 MB string again in JavaScript
-    // (90 ms): the body's reader bounds it as it arrives (transcription.input.ts: TRANSCRIPTION_MEDIA), in
+    // (90 ms): the body's reader bounds it as it arrives (audio-transcription.input.ts: TRANSCRIPTION_MEDIA), in
     // the area's words, and askFromJson refuses it empty.
     data: Type.String({
       description: `Base64 of the audio (raw bytes, not a data URI), at most ${MAX_BASE64_CHARS} characters: ${MAX_JSON_AUDIO_BYTES / 1024 / 1024} MB decoded`,

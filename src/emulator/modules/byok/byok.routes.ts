@@ -16,8 +16,8 @@ import {
   UpdateByokBody,
 } from './byok.schemas.ts'
 import { byokView, isKnownProvider, newCredentialRow, patchedCredentialRow, requireCredential } from './byok.service.ts'
-import { journalRedacted } from './secrets.ts'
-import { workspaceFor } from './workspace.ts'
+import { journalRedacted } from './byok-secrets.service.ts'
+import { workspaceFor } from './byok-workspace.service.ts'
 
 /** Bodies are small: a provider key and a few lists. */
 const BODY_LIMIT = 64 * 1024

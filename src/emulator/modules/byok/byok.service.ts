@@ -2,8 +2,8 @@
 // is this call, routed to this provider, paid with the caller's own provider key?
 import { toIso } from '../../core/clock.ts'
 import type { AccountRow } from '../accounts/accounts.repo.ts'
-import type { Catalog } from '../catalog/catalog.ts'
-import { modelNamedIn, type ModelNames } from '../catalog/policy.ts'
+import type { Catalog } from '../catalog/catalog-index.service.ts'
+import { modelNamedIn, type ModelNames } from '../catalog/catalog-policy.service.ts'
 import type { KeyRow } from '../keys/keys.repo.ts'
 import type { EmulatorContext } from '../module.ts'
 import { credentialNotFound, notAnAccountKey, tooManyCredentials, unknownProvider } from './byok.errors.ts'
@@ -16,8 +16,8 @@ import {
   type CreateByokBody,
   type UpdateByokBody,
 } from './byok.schemas.ts'
-import { maskSecret } from './secrets.ts'
-import { workspaceFor, workspaceOfKey } from './workspace.ts'
+import { maskSecret } from './byok-secrets.service.ts'
+import { workspaceFor, workspaceOfKey } from './byok-workspace.service.ts'
 
 /** The characters of a provider key its label shows before the dots (`sk-...AbCd`). */
 const LABEL_HEAD = 3

@@ -5,7 +5,7 @@ import { Type } from 'typebox'
 import { ApiError } from '../../core/errors.ts'
 import type { EmulatorContext } from '../module.ts'
 import { modelNotFound } from './catalog.errors.ts'
-import { CatalogError, mergeCatalog, validateCatalog, type Catalog } from './catalog.ts'
+import { CatalogError, mergeCatalog, validateCatalog, type Catalog } from './catalog-index.service.ts'
 import { CatalogDocument, CatalogExtension, CatalogSummary, ModelPathParams } from './catalog.schemas.ts'
 import { data, OpenObject } from '../../http/schemas.ts'
 

@@ -2,11 +2,11 @@
 // shape what a caller sees of it, its gateway routes and its admin API.
 import { defineModule } from '../module.ts'
 import { catalogAdminRoutes } from './catalog.admin.ts'
-import { loadCatalogDocument } from './catalog.ts'
+import { loadCatalogDocument } from './catalog-index.service.ts'
 import { createCatalogRepo } from './catalog.repo.ts'
 import { catalogRoutes } from './catalog.routes.ts'
 import type { ProviderObject } from './catalog.schemas.ts'
-import { loadProviders } from './providers.ts'
+import { loadProviders } from './catalog-providers.service.ts'
 import { catalogState, createCatalogHolder, createPolicyRegistry, type CatalogHolder, type PolicyRegistry } from './catalog.service.ts'
 
 export interface CatalogService extends CatalogHolder {

@@ -8,7 +8,7 @@ import type { EmulatorContext } from '../module.ts'
 import { modelNotFound } from './catalog.errors.ts'
 import { isEuRequest } from '../../http/listeners.ts'
 import { caller } from '../../http/auth.ts'
-import type { Catalog, ModelFilters } from './catalog.ts'
+import type { Catalog, ModelFilters } from './catalog-index.service.ts'
 import {
   EmbeddingsModelsQuery,
   EmbeddingsModelsResponse,
@@ -25,9 +25,9 @@ import {
   type CatalogModel,
   type Region,
 } from './catalog.schemas.ts'
-import { modelsFeed } from './catalog.rss.ts'
-import { providersOf } from './providers.ts'
-import type { EndpointPolicy } from './policy.ts'
+import { modelsFeed } from './catalog-rss.service.ts'
+import { providersOf } from './catalog-providers.service.ts'
+import type { EndpointPolicy } from './catalog-policy.service.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 

@@ -1,10 +1,10 @@
 // The running catalog and the restrictions that shape what a caller sees of it. The fixtures'
 // catalog is the default; an admin change is persisted and outlives restarts until a reset.
 import type { AuthContext } from '../caller.ts'
-import { buildCatalog, validateCatalog, type Catalog } from './catalog.ts'
+import { buildCatalog, validateCatalog, type Catalog } from './catalog-index.service.ts'
 import type { CatalogRepo } from './catalog.repo.ts'
 import type { CatalogDocument, Region } from './catalog.schemas.ts'
-import type { EndpointPolicy } from './policy.ts'
+import type { EndpointPolicy } from './catalog-policy.service.ts'
 import type { StateOwner } from '../../core/lifecycle.ts'
 
 export interface CatalogHolder {

@@ -9,7 +9,7 @@ import { ChatBody, ChatResponse, CompletionBody, CompletionResponse } from './ch
 import { GenerationQuery, GenerationResponse } from '../generations/generations.schemas.ts'
 import { chatResult, createChatCompletion, createTextCompletion, textResult } from './chat.service.ts'
 import { chatFrames } from './chat.stream.ts'
-import { answerText } from '../text/text-stream.ts'
+import { answerText } from '../text/text.stream.ts'
 
 /** Messages may carry images as data URIs. */
 const CHAT_BODY_LIMIT = 32 * 1024 * 1024

@@ -5,7 +5,7 @@
 // as the real gateway ignores what a provider does not support.
 import { Type, type Static } from 'typebox'
 import { ErrorEnvelope, Nullable, StringEnum } from '../../http/schemas.ts'
-import { ProviderPreferences } from '../catalog/routing.ts'
+import { ProviderPreferences } from '../catalog/catalog-routing.service.ts'
 import { MAX_MESSAGES, ReasoningEffort } from '../text/text.schemas.ts'
 
 export { MAX_MESSAGES, ReasoningEffort }

@@ -8,10 +8,10 @@ import type { EmulatorContext } from '../module.ts'
 import type { Region } from '../catalog/catalog.schemas.ts'
 import { parseMessages, parseResponseFormat, parseToolChoice, parseTools } from '../text/text.input.ts'
 import type { ChatBody, CompletionBody } from './chat.schemas.ts'
-import { costSplit, generateText, type Completion, type TextAsk } from '../text/text-engine.ts'
-import type { TextSurface } from '../text/text.ports.ts'
+import { costSplit, generateText, type Completion, type TextAsk } from '../text/text-engine.service.ts'
+import type { TextSurface } from '../text/text-ports.service.ts'
 import type { ChatPresetBody } from '../presets/presets.schemas.ts'
-import { fromChat } from './chat.preset.ts'
+import { fromChat } from './chat-preset.service.ts'
 
 const CHAT_FIELDS: TextAsk['fields'] = { tool: (i) => `tools[${i}].function.parameters`, format: 'response_format.json_schema.schema' }
 

@@ -3,8 +3,8 @@
 // first, reasoning, content or tool-call argument deltas, the finish reason), a chunk with the usage,
 // and `data: [DONE]`. Pacing, batching and faults are the text engine's (text-stream.ts).
 import { usageOf } from './chat.service.ts'
-import type { Completion } from '../text/text-engine.ts'
-import { ARGUMENT_PIECE, ERROR_TYPES, pieces, type FrameSource } from '../text/text-stream.ts'
+import type { Completion } from '../text/text-engine.service.ts'
+import { ARGUMENT_PIECE, ERROR_TYPES, pieces, type FrameSource } from '../text/text.stream.ts'
 
 /** What the real gateway sends first, while the model "thinks". */
 const PROCESSING = ': OPENROUTER PROCESSING\n\n'

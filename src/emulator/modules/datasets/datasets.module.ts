@@ -1,7 +1,7 @@
 // Public datasets and rankings: benchmarks, task classifications, app and model rankings and session
 // costs, generated from the seed over the catalog's models and the fixture files of `datasets/`.
 import { defineModule } from '../module.ts'
-import { createRateLimiter, type RateLimiter } from '../ratelimit/ratelimit.ts'
+import { createRateLimiter, type RateLimiter } from '../ratelimit/ratelimit.service.ts'
 import { loadDatasetFixtures, type DatasetFixtures } from './datasets.fixtures.ts'
 import { datasetsRoutes } from './datasets.routes.ts'
 

@@ -5,9 +5,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import type { EmulatorContext } from '../module.ts'
 import { caller } from '../../http/auth.ts'
-import { appRankings } from './apps.ts'
-import { benchmarks } from './benchmarks.ts'
-import { taskClassifications } from './classifications.ts'
+import { appRankings } from './datasets-apps.service.ts'
+import { benchmarks } from './datasets-benchmarks.service.ts'
+import { taskClassifications } from './datasets-classifications.service.ts'
 import {
   AppRankingsQuery,
   AppRankingsResponse,
@@ -20,8 +20,8 @@ import {
   TaskClassificationsQuery,
   TaskClassificationsResponse,
 } from './datasets.schemas.ts'
-import { rankingsDaily } from './rankings.ts'
-import { sessionCost } from './session-cost.ts'
+import { rankingsDaily } from './datasets-rankings.service.ts'
+import { sessionCost } from './datasets-session-cost.service.ts'
 
 export const datasetsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
   const { fixtures, limiter } = ctx.services.datasets

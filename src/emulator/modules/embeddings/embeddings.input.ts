@@ -4,8 +4,8 @@
 import { fieldError } from '../../core/errors.ts'
 import { overContext, overContextBytes, overRequestBytes, overRequestTokens } from './embeddings.errors.ts'
 import { countTokens, IMAGE_TOKENS, tokenizerNow } from '../../core/tokens.ts'
-import { imageFeatures, textFeatures, type Features } from './vectors.ts'
-import type { InputKind } from './vector-cache.ts'
+import { imageFeatures, textFeatures, type Features } from './embeddings-vectors.service.ts'
+import type { InputKind } from './embeddings-cache.service.ts'
 import { MAX_INPUTS } from './embeddings.schemas.ts'
 
 export interface EmbeddingItem {

@@ -2,7 +2,7 @@
 // checked by hand (embeddings.input.ts) so that each problem names its exact place.
 import { Type, type Static } from 'typebox'
 import { ErrorEnvelope, StringEnum } from '../../http/schemas.ts'
-import { ProviderPreferences } from '../catalog/routing.ts'
+import { ProviderPreferences } from '../catalog/catalog-routing.service.ts'
 
 export const EmbeddingsBody = Type.Object({
   model: Type.String({ minLength: 1 }),

@@ -8,7 +8,7 @@ import { installMediaJsonParser, type MediaBody } from '../../http/media-body.ts
 import { data } from '../../http/schemas.ts'
 import type { EmulatorContext } from '../module.ts'
 import { requireAccount } from '../accounts/accounts.service.ts'
-import { defaultWorkspace, requireWorkspace } from '../organization/workspace-scope.ts'
+import { defaultWorkspace, requireWorkspace } from '../organization/organization-workspace.service.ts'
 import { MAX_FILE_BASE64_CHARS, OpenRouterFile, ServerFileBody } from './files.schemas.ts'
 import { anthropicLikeView, decodeBase64, keepFile, sniffUpload } from './files.service.ts'
 

@@ -1,11 +1,11 @@
 // Files: uploads kept per workspace and storage, within bounds per file, per account and in all, and
 // files "created server-side" (over the admin API) that can be downloaded byte for byte. Their bytes
-// are kept in parts (files.content.ts); a start removes the parts of a file a crash cut off.
+// are kept in parts (files-content.service.ts); a start removes the parts of a file a crash cut off.
 import type { Limit } from '../../core/limits.ts'
 import { defineModule } from '../module.ts'
 import { MAX_ACCOUNT_BYTES, MAX_ACCOUNT_FILES, MAX_FILE_BYTES, MAX_FILENAME_CHARS, MAX_TOTAL_FILE_BYTES, MAX_TOTAL_FILES } from './files.schemas.ts'
 import { filesAdminRoutes } from './files.admin.ts'
-import { FileWrites } from './files.content.ts'
+import { FileWrites } from './files-content.service.ts'
 import { createFilesRepo, type FilesRepo } from './files.repo.ts'
 import { filesRoutes } from './files.routes.ts'
 import { filesState } from './files.state.ts'

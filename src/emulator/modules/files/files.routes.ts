@@ -10,7 +10,7 @@ import { gateBodies } from '../../http/body-gate.ts'
 import { declaredLength } from '../../http/body-limits.ts'
 import { validatorCompiler } from '../../http/validation.ts'
 import type { EmulatorContext } from '../module.ts'
-import { contentStream } from './files.content.ts'
+import { contentStream } from './files-content.service.ts'
 import { notAForm, notDownloadable } from './files.errors.ts'
 import {
   FileContentResponse,
@@ -75,7 +75,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = 
       const file = requireFile(repo, scope, request.params.file_id)
       if (file.downloadable === 0) throw notDownloadable(file.id)
       // Bytes a client asked for, never a page of this origin: an attachment, not sniffed, sandboxed.
-      // Sent a part at a time as the client takes them (files.content.ts).
+      // Sent a part at a time as the client takes them (files-content.service.ts).
       return (reply as FastifyReply)
         .type('application/octet-stream')
         .header('content-length', file.size_bytes)

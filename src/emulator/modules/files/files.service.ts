@@ -14,7 +14,7 @@ import { sniffHead } from '../../media/file-sniff.ts'
 import type { JobResult } from '../../media/jobs.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
-import { ownsWorkspace, workspaceOfKey } from '../organization/workspace-scope.ts'
+import { ownsWorkspace, workspaceOfKey } from '../organization/organization-workspace.service.ts'
 import {
   accountStorageFull,
   emptyFile,
@@ -26,7 +26,7 @@ import {
   unsupportedFileType,
   workspaceForbidden,
 } from './files.errors.ts'
-import { writeFile, type NewFile } from './files.content.ts'
+import { writeFile, type NewFile } from './files-content.service.ts'
 import type { FileRow, FileScope, FilesRepo } from './files.repo.ts'
 import {
   FILE_PART_CHARS,
@@ -273,7 +273,7 @@ function checkRoom(repo: FilesRepo, accountId: string, bytes: number): void {
 
 /**
  * Keeps a file within the account's room and the emulator's (bytes and count), a part of its bytes per
- * turn of the event loop, visible all at once when its row is written (files.content.ts), and answers
+ * turn of the event loop, visible all at once when its row is written (files-content.service.ts), and answers
  * its row. The room is checked where the id is minted and again where the row is written.
  */
 export function keepFile(ctx: EmulatorContext, scope: FileScope, file: NewFile): Promise<FileRow> {

@@ -5,7 +5,7 @@
 // is read: its content cut into parts as migration 15 cuts a database's.
 import { checkBounds, importRowError, type StateOwner } from '../../core/lifecycle.ts'
 import type { DB } from '../../store/db.ts'
-import type { FileWrites } from './files.content.ts'
+import type { FileWrites } from './files-content.service.ts'
 import {
   FILE_PART_BYTES,
   FILE_PART_CHARS,

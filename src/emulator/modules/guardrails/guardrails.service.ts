@@ -6,7 +6,7 @@ import { toIso } from '../../core/clock.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { AuthContext } from '../caller.ts'
 import type { AccountRow } from '../accounts/accounts.repo.ts'
-import type { EndpointPolicy } from '../catalog/policy.ts'
+import type { EndpointPolicy } from '../catalog/catalog-policy.service.ts'
 import type { GuardrailRow, GuardrailsRepo, KeyAssignmentRow, MemberAssignmentRow } from './guardrails.repo.ts'
 import {
   GUARDRAIL_COLUMNS,

@@ -3,7 +3,7 @@
 import type { Limit } from '../../core/limits.ts'
 import { defineModule } from '../module.ts'
 import { MAX_N, MAX_PROMPT_CHARS, MAX_REFERENCES } from './images.schemas.ts'
-import { MAX_REQUEST_PIXELS } from './image-models.ts'
+import { MAX_REQUEST_PIXELS } from './images.models.ts'
 import { imagesRoutes } from './images.routes.ts'
 import { createImagesService, type ImagesService } from './images.service.ts'
 

@@ -12,7 +12,7 @@ import { keepMedia } from '../../journal/journal.ts'
 import type { EmulatorContext } from '../module.ts'
 import { ModelPathParams } from '../catalog/catalog.schemas.ts'
 import { MEDIA_TYPES } from '../../media/image-encode.ts'
-import { imageModelEndpoints, imageModelsList } from './images.views.ts'
+import { imageModelEndpoints, imageModelsList } from './images-views.service.ts'
 import { ImageModelEndpointsResponse, ImageModelsResponse, ImagesBody, ImagesResponse, OpenAiImagesBody, OpenAiImagesResponse } from './images.schemas.ts'
 import { gatewayAnswer, gatewayJob, makeImages, openAiAnswer, openAiJob, type MadeImages } from './images.service.ts'
 

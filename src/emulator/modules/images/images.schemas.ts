@@ -4,7 +4,7 @@
 // document them.
 import { Type, type Static } from 'typebox'
 import { ErrorEnvelope, Nullable, StringEnum } from '../../http/schemas.ts'
-import { ASPECT_RATIOS, BACKGROUNDS, QUALITIES, RESOLUTIONS } from './image-models.ts'
+import { ASPECT_RATIOS, BACKGROUNDS, QUALITIES, RESOLUTIONS } from './images.models.ts'
 
 /** Characters of a prompt, at most (far beyond any model's context; the context length is checked in tokens). */
 export const MAX_PROMPT_CHARS = 128_000

@@ -1,6 +1,6 @@
 // Image generation: a request (the gateway's POST /images, OpenAI's POST /images/generations, or a
 // chat asking for `modalities: ["image"]`) is read into a job (model, prompt, count, size, format),
-// checked against the model's facts (image-models.ts), billed through the meter at the endpoint's
+// checked against the model's facts (images.models.ts), billed through the meter at the endpoint's
 // per-image price (402 before anything is made), recorded as a generation of api_type `image`, and
 // then drawn and encoded (media/picture.ts, media/image-encode.ts) in a media worker thread, after
 // the account's other images, speech and transcriptions (a place in its queue is taken before the
@@ -16,8 +16,8 @@ import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { CatalogModel, Region } from '../catalog/catalog.schemas.ts'
 import { invalidModelId } from '../catalog/catalog.errors.ts'
-import { routeByPreferences, type ProviderPreferences } from '../catalog/routing.ts'
-import { imagesNanos, tokensNanos } from '../meter/meter.pricers.ts'
+import { routeByPreferences, type ProviderPreferences } from '../catalog/catalog-routing.service.ts'
+import { imagesNanos, tokensNanos } from '../meter/meter-pricers.service.ts'
 import { meter, servedBy } from '../meter/meter.service.ts'
 import { DEFAULT_JPEG_QUALITY, MEDIA_TYPES, type ImageFormat } from '../../media/image-encode.ts'
 import type { MediaTicket } from '../../media/media-queue.ts'
@@ -35,7 +35,7 @@ import {
   type ImageModelFacts,
   type ImageModels,
   type Resolution,
-} from './image-models.ts'
+} from './images.models.ts'
 import { notAnImageModel } from './images.errors.ts'
 import type { ImageProviderPreferences, ImagesBody, OpenAiImagesBody } from './images.schemas.ts'
 

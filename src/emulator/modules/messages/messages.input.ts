@@ -6,7 +6,7 @@
 // tool_result answering the tool_use just before it, a least thinking budget) are not enforced.
 import { fieldError } from '../../core/errors.ts'
 import { checkSchema, checkToolName, type Message, type ResponseFormat, type Tool, type ToolCall, type ToolChoice } from '../text/text.input.ts'
-import type { ReasoningEffort, TextAsk } from '../text/text-engine.ts'
+import type { ReasoningEffort, TextAsk } from '../text/text-engine.service.ts'
 import { MAX_BLOCKS } from './messages.schemas.ts'
 
 type Json = Record<string, unknown>

@@ -5,7 +5,7 @@ import { defineModule } from '../module.ts'
 import { MAX_BLOCKS, MAX_MESSAGES, MAX_STOP_SEQUENCES, MAX_TOOLS } from './messages.schemas.ts'
 import { messagesRoutes } from './messages.routes.ts'
 import { messagesSurface } from './messages.service.ts'
-import type { TextSurface } from '../text/text.ports.ts'
+import type { TextSurface } from '../text/text-ports.service.ts'
 
 declare module '../module.ts' {
   interface Services {

@@ -5,7 +5,7 @@
 // (cache_control, context_management, plugins, service_tier, speed...) are accepted and ignored.
 import { Type, type Static } from 'typebox'
 import { Nullable, StringEnum } from '../../http/schemas.ts'
-import { ProviderPreferences } from '../catalog/routing.ts'
+import { ProviderPreferences } from '../catalog/catalog-routing.service.ts'
 
 /** More than any real conversation, far below what would make counting its tokens slow. */
 export const MAX_MESSAGES = 4096

@@ -4,8 +4,8 @@
 // reason and the usage) and message_stop. Pacing, batching and faults are the text engine's
 // (text-stream.ts); a fault part way ends the stream with Anthropic's `event: error`.
 import { anthropicError } from '../../http/error-handler.ts'
-import type { Completion } from '../text/text-engine.ts'
-import { ARGUMENT_PIECE, pieces, sse, type Frame, type FrameSource } from '../text/text-stream.ts'
+import type { Completion } from '../text/text-engine.service.ts'
+import { ARGUMENT_PIECE, pieces, sse, type Frame, type FrameSource } from '../text/text.stream.ts'
 import { blocksOf, messageHead, stopOf, usageOf, type ContentBlock, type MessageOptions } from './messages.service.ts'
 
 const frame = (data: { type: string } & Record<string, unknown>, tokens = 0): Frame => ({ text: sse(data, data.type), tokens })

@@ -3,14 +3,14 @@
 // usage row and the debit) at the price of the endpoint that serves the call, the generation row (GET
 // /api/v1/generation), and whatever else the call writes with them (a video task); once that holds it
 // tells the journal where the answer came from. A refusal anywhere writes nothing. The pricers
-// (meter.pricers.ts) say what a call costs; only this folder reaches the ledger's writes
+// (meter-pricers.service.ts) say what a call costs; only this folder reaches the ledger's writes
 // (.dependency-cruiser.cjs), so no surface bills, settles or refunds another way.
 import type { FastifyRequest } from 'fastify'
 import { noteSource, withStagedEffects, type AnswerSource } from '../../journal/journal.ts'
 import { immediateTransaction } from '../../store/db.ts'
 import type { AuthContext } from '../caller.ts'
 import type { CatalogEndpoint } from '../catalog/catalog.schemas.ts'
-import { p50 } from '../catalog/routing.ts'
+import { p50 } from '../catalog/catalog-routing.service.ts'
 import type { NewGeneration } from '../generations/generations.repo.ts'
 import { admit as admitUnpriced, bill, refund as refundUsage, settle } from '../ledger/ledger.service.ts'
 import type { AdmissionRequest, Billed, LedgerEndpoint } from '../ledger/ledger.service.ts'
@@ -38,7 +38,7 @@ export interface MeterCall<E extends LedgerEndpoint, T> {
   route?: (allowed: readonly E[]) => E
   /** The tokens the usage row records. */
   tokens: { prompt: number; completion?: number; reasoning?: number }
-  /** What the call costs on the serving endpoint, in nano-USD: a pricer's (meter.pricers.ts). */
+  /** What the call costs on the serving endpoint, in nano-USD: a pricer's (meter-pricers.service.ts). */
   price: (endpoint: E) => number
   /** Paid through the caller's own provider key: recorded, but not debited from credits. Default: as its workspace's credentials say. */
   byok?: boolean

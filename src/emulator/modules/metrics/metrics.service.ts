@@ -9,8 +9,8 @@
 import { createRequire } from 'node:module'
 import type { Counter as CounterClass, Gauge as GaugeClass, Histogram as HistogramClass, Registry as RegistryClass } from 'prom-client'
 import { NANOS_PER_USD } from '../../core/money.ts'
-import { ANSWER_CACHE_CHARS } from '../text/answer-cache.ts'
-import { vectorCacheStats } from '../embeddings/vector-cache.ts'
+import { ANSWER_CACHE_CHARS } from '../text/text-answer-cache.service.ts'
+import { vectorCacheStats } from '../embeddings/embeddings-cache.service.ts'
 import type { EmulatorContext } from '../module.ts'
 
 // prom-client's index also loads its default process metrics, the push gateway, cluster aggregation

@@ -2,10 +2,10 @@
 // of a config are masked in every answer and redacted from the journal's copy of the request.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { caller } from '../../http/auth.ts'
-import { journalRedacted, redactSecretFields } from '../byok/secrets.ts'
-import { workspaceFor } from '../byok/workspace.ts'
+import { journalRedacted, redactSecretFields } from '../byok/byok-secrets.service.ts'
+import { workspaceFor } from '../byok/byok-workspace.service.ts'
 import type { EmulatorContext } from '../module.ts'
-import { checkDeliveryTarget, type DestinationType } from './destination-types.ts'
+import { checkDeliveryTarget, type DestinationType } from './observability-destinations.service.ts'
 import {
   CreateDestinationBody,
   DestinationCreatedResponse,

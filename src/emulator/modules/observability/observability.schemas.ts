@@ -3,7 +3,7 @@
 import { Type, type Static } from 'typebox'
 import { ErrorEnvelope, Nullable, Shape, StringEnum } from '../../http/schemas.ts'
 import { KeyHashList } from '../byok/byok.schemas.ts'
-import { DESTINATION_TYPES } from './destination-types.ts'
+import { DESTINATION_TYPES } from './observability-destinations.service.ts'
 
 export const FILTER_FIELDS = [
   'model',
@@ -66,7 +66,7 @@ const DestinationFields = {
   regions: Type.Optional(Type.Array(StringEnum(REGIONS_IN), { minItems: 1, maxItems: 4 })),
 }
 
-/** A config is checked by its type's rules (destination-types.ts), naming `config.<field>`. */
+/** A config is checked by its type's rules (observability-destinations.service.ts), naming `config.<field>`. */
 const Config = Type.Record(Type.String(), Type.Unknown(), { maxProperties: 32, description: "The type's settings; secrets are masked in every answer" })
 
 export const CreateDestinationBody = Type.Object({

@@ -6,7 +6,7 @@ import { defineModule } from '../module.ts'
 import { createOrganizationRepo, organizationState, type OrganizationRepo } from './organization.repo.ts'
 import { organizationRoutes } from './organization.routes.ts'
 import { MAX_ACCOUNT_MAPPINGS, MAX_TOTAL_MAPPINGS } from './organization.schemas.ts'
-import { createScimDirectory, type ScimDirectory } from './scim.directory.ts'
+import { createScimDirectory, type ScimDirectory } from './organization-scim.service.ts'
 
 export interface OrganizationService {
   mappings: OrganizationRepo

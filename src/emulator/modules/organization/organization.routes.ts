@@ -25,7 +25,7 @@ import {
   type OrganizationMember,
   type ScimGroupMapping,
 } from './organization.schemas.ts'
-import { requireWorkspace } from './workspace-scope.ts'
+import { requireWorkspace } from './organization-workspace.service.ts'
 
 const DEFAULT_LIMIT = 50
 

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { EmulatorContext } from '../module.ts'
 import { addRouteHook } from '../../http/route-hooks.ts'
-import { applyPreset, presetReference, type PresetApi, type PresetContent } from './presets.config.ts'
+import { applyPreset, presetReference, type PresetApi, type PresetContent } from './presets-config.service.ts'
 import { requestedPresetUnavailable } from './presets.errors.ts'
 import type { PresetRead, PresetsRepo } from './presets.repo.ts'
 import type { PresetConfig } from './presets.schemas.ts'

@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { EmulatorContext } from '../module.ts'
 import { caller } from '../../http/auth.ts'
-import type { PresetContent } from './presets.config.ts'
+import type { PresetContent } from './presets-config.service.ts'
 import { presetVersionNotFound } from './presets.errors.ts'
 import {
   ChatPresetBody,

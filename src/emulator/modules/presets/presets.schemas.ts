@@ -5,7 +5,7 @@
 // real document says. The stored `config` uses chat completions' names, whichever API it came from.
 import { Type, type Static, type TSchema } from 'typebox'
 import { ErrorEnvelope, Nullable, Shape } from '../../http/schemas.ts'
-import { ProviderPreferences } from '../catalog/routing.ts'
+import { ProviderPreferences } from '../catalog/catalog-routing.service.ts'
 import { MAX_MESSAGES, ReasoningEffort, SummaryVerbosity } from '../text/text.schemas.ts'
 
 /** Characters of a preset's system prompt: it is prepended to every request that names the preset. */

@@ -3,7 +3,7 @@ import { toIso } from '../../core/clock.ts'
 import { textBytes } from '../../core/lifecycle.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
-import type { PresetContent } from './presets.config.ts'
+import type { PresetContent } from './presets-config.service.ts'
 import { presetBytesFull, presetNotFound, tooManyPresets, tooManyPresetsInAll, tooManyVersions, tooManyVersionsIn } from './presets.errors.ts'
 import type { PresetRead, PresetRow, PresetsRepo, PresetVersionRow } from './presets.repo.ts'
 import {

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { data } from '../../http/schemas.ts'
 import type { EmulatorContext } from '../module.ts'
-import { RateLimits, RateLimitsBody } from './ratelimit.ts'
+import { RateLimits, RateLimitsBody } from './ratelimit.service.ts'
 
 export const ratelimitAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
   app.get('/rate-limits', { config: { operation: 'admin.rateLimits.get' }, schema: { response: data(RateLimits) } }, async () => ({

@@ -1,7 +1,7 @@
 // Optional request limits on inference routes, per key and per account.
 import { defineModule, type EmulatorContext } from '../module.ts'
 import { ratelimitAdminRoutes } from './ratelimit.admin.ts'
-import { createRateLimiter, rateLimitState, type RateLimiter, type RateLimits } from './ratelimit.ts'
+import { createRateLimiter, rateLimitState, type RateLimiter, type RateLimits } from './ratelimit.service.ts'
 import { RATELIMIT_CONFIG } from './ratelimit.config.ts'
 
 declare module '../module.ts' {

@@ -17,16 +17,16 @@ import { requestOrigin } from '../../http/request-origin.ts'
 import { addRouteHook } from '../../http/route-hooks.ts'
 import { keepMedia, MEDIA_TYPES, noteSource, type MediaType } from '../../journal/journal.ts'
 import type { ApiType } from '../generations/generations.repo.ts'
-import { routeByPreferences } from '../catalog/routing.ts'
-import { recordedNanos } from '../meter/meter.pricers.ts'
+import { routeByPreferences } from '../catalog/catalog-routing.service.ts'
+import { recordedNanos } from '../meter/meter-pricers.service.ts'
 import { meter, servedBy } from '../meter/meter.service.ts'
 import type { EmulatorContext } from '../module.ts'
 import { noRecording } from './recordings.errors.ts'
-import type { RecordedOperation } from './recordings.format.ts'
-import { isRawOperation, normalTextRequest, type RawOperation } from './recordings.normal.ts'
-import { proxyToUpstream } from './recordings.proxy.ts'
-import type { RecordedRawAnswer } from './recordings.store.ts'
-import type { TextSurface } from '../text/text.ports.ts'
+import type { RecordedOperation } from './recordings-format.service.ts'
+import { isRawOperation, normalTextRequest, type RawOperation } from './recordings-normal.service.ts'
+import { proxyToUpstream } from './recordings-proxy.service.ts'
+import type { RecordedRawAnswer } from './recordings-replay.service.ts'
+import type { TextSurface } from '../text/text-ports.service.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -52,7 +52,7 @@ export function installRecordingsHook(app: FastifyInstance, ctx: EmulatorContext
     const surface = config.text === undefined ? null : ctx.services.text.ports.surface(config.text)
     if (surface === undefined) throw new Error(`route ${operation} names text surface ${config.text}, which is not registered`)
     if (surface === null && !isRawOperation(operation))
-      throw new Error(`${operation} is recordable, but a recording file cannot keep its answer (recordings.format.ts)`)
+      throw new Error(`${operation} is recordable, but a recording file cannot keep its answer (recordings-format.service.ts)`)
     const recorded: Recorded = { operation, apiType, surface }
     addRouteHook(route, 'preHandler', async (request, reply) => replayOrMiss(ctx, request, reply, recorded))
   })

@@ -4,20 +4,20 @@
 // are saved with --record. The recordings live in memory: `times` counts per process, a reset gives
 // the uses back, and no table holds them.
 import type { OnMiss } from '../../core/types.ts'
-import type { TextAsk } from '../text/text-engine.ts'
+import type { TextAsk } from '../text/text-engine.service.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { Limit } from '../../core/limits.ts'
 import { defineModule } from '../module.ts'
-import { MAX_DEPTH, MAX_FILE_BYTES, MAX_FILES, MAX_FOLDER_BYTES } from './recordings.files.ts'
+import { MAX_DEPTH, MAX_FILE_BYTES, MAX_FILES, MAX_FOLDER_BYTES } from './recordings-files.service.ts'
 import { recordingsAdminRoutes } from './recordings.admin.ts'
 import type { RecordingView } from './recordings.schemas.ts'
 import { noRecording, problemLine, RecordingsError, reloadRefused } from './recordings.errors.ts'
 import { RECORDINGS_CONFIG, onMissOf } from './recordings.config.ts'
 import { installRecordingsHook } from './recordings.hook.ts'
-import { TEXT_OPERATIONS } from './recordings.format.ts'
-import type { RawOperation } from './recordings.normal.ts'
-import { recordingsSource, type RecordedTextAnswer } from './recordings.source.ts'
-import { loadFolder, loadFolderAsync, rawAnswerOf, RecordingSet, textAnswerOf, watchFolder, type RecordedRawAnswer } from './recordings.store.ts'
+import { TEXT_OPERATIONS } from './recordings-format.service.ts'
+import type { RawOperation } from './recordings-normal.service.ts'
+import { recordingsSource, type RecordedTextAnswer } from './recordings-source.service.ts'
+import { loadFolder, loadFolderAsync, rawAnswerOf, RecordingSet, textAnswerOf, watchFolder, type RecordedRawAnswer } from './recordings-replay.service.ts'
 
 export interface RecordingsService {
   /** The --replay folder, as given; null without one. */
@@ -80,7 +80,7 @@ function createRecordings(ctx: EmulatorContext): RecordingsService {
   let watcher: { close(): void } | null = null
   if (folder !== null) {
     // A malformed file refuses the start, naming the file and the field. Read synchronously: nothing
-    // is served yet, and the reading is bounded as a reload's is (recordings.files.ts).
+    // is served yet, and the reading is bounded as a reload's is (recordings-files.service.ts).
     const loaded = loadFolder(folder)
     if (loaded.problems.length > 0) throw new RecordingsError(folder, loaded.problems)
     set.replace(loaded.recordings)
@@ -108,7 +108,7 @@ function createRecordings(ctx: EmulatorContext): RecordingsService {
   // A recording file names the operation it was recorded through: every text surface must be one the format knows.
   for (const surface of ctx.services.text.ports.surfaces())
     if (!(TEXT_OPERATIONS as readonly string[]).includes(surface.operation))
-      throw new Error(`text surface ${surface.name}: recordings.format.ts has no text operation ${surface.operation}`)
+      throw new Error(`text surface ${surface.name}: recordings-format.service.ts has no text operation ${surface.operation}`)
   /** What the hook found, by ask, until the engine takes it. */
   const found = new WeakMap<TextAsk, RecordedTextAnswer | null>()
   const findText = (ask: TextAsk, header: string | null): RecordedTextAnswer | null => {

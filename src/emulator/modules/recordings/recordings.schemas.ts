@@ -3,7 +3,7 @@
 import { Type, type Static } from 'typebox'
 import { ON_MISS } from '../../core/types.ts'
 import { Nullable, Shape, StringEnum } from '../../http/schemas.ts'
-import { RAW_OPERATIONS, TEXT_OPERATIONS } from './recordings.format.ts'
+import { RAW_OPERATIONS, TEXT_OPERATIONS } from './recordings-format.service.ts'
 
 export const RecordingView = Shape({
   file: Type.String({ description: 'The file, relative to the --replay folder' }),

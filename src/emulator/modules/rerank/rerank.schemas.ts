@@ -4,7 +4,7 @@
 // trace) are accepted and ignored, as the real gateway ignores them.
 import { Type, type Static } from 'typebox'
 import { ErrorEnvelope, Nullable } from '../../http/schemas.ts'
-import { ProviderPreferences } from '../catalog/routing.ts'
+import { ProviderPreferences } from '../catalog/catalog-routing.service.ts'
 
 /** At most this many documents in one request (Cohere documents 10,000 and advises 1,000 at most). */
 export const MAX_DOCUMENTS = 1000

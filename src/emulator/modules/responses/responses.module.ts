@@ -5,7 +5,7 @@ import { defineModule } from '../module.ts'
 import { MAX_INPUT_ITEMS, MAX_METADATA_KEY_CHARS, MAX_METADATA_KEYS, MAX_TEXT_CHARS, MAX_TOOLS } from './responses.schemas.ts'
 import { responsesRoutes } from './responses.routes.ts'
 import { responsesSurface } from './responses.service.ts'
-import type { TextSurface } from '../text/text.ports.ts'
+import type { TextSurface } from '../text/text-ports.service.ts'
 
 declare module '../module.ts' {
   interface Services {

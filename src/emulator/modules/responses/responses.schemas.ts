@@ -5,7 +5,7 @@
 // service_tier...) are accepted and ignored, as the real gateway ignores what a provider does not take.
 import { Type, type Static } from 'typebox'
 import { ErrorEnvelope, Nullable, StringEnum } from '../../http/schemas.ts'
-import { ProviderPreferences } from '../catalog/routing.ts'
+import { ProviderPreferences } from '../catalog/catalog-routing.service.ts'
 import { ReasoningEffort, SummaryVerbosity } from '../text/text.schemas.ts'
 
 /** Input items in one request: more than any real conversation, far below what would make counting its tokens slow. */

@@ -4,12 +4,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { EmulatorContext } from '../module.ts'
-import { exportStateToFile, exportStream } from './state.export.ts'
-import { importState } from './state.ts'
+import { exportStateToFile, exportStream } from './state-export.service.ts'
+import { importState } from './state.service.ts'
 import { data, ErrorEnvelope, OpenObject, Shape } from '../../http/schemas.ts'
 import { MAX_JSON_DEPTH } from '../../http/json-body.ts'
-import { installStateDocumentParser } from './state.parse.ts'
-import { IMPORT_BODY_LIMIT, MAX_IMPORT_VALUE_BYTES } from './state.bounds.ts'
+import { installStateDocumentParser } from './state-parse.service.ts'
+import { IMPORT_BODY_LIMIT, MAX_IMPORT_VALUE_BYTES } from './state-bounds.service.ts'
 
 const ExportFileBody = Type.Object({ path: Type.String({ minLength: 1 }) })
 
@@ -40,7 +40,7 @@ export const stateAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
     }),
   )
 
-  // In a scope of its own: its JSON body is read as it arrives (state.parse.ts), never as one text.
+  // In a scope of its own: its JSON body is read as it arrives (state-parse.service.ts), never as one text.
   await app.register(async (scope) => {
     installStateDocumentParser(scope, { valueBytes: MAX_IMPORT_VALUE_BYTES, depth: MAX_JSON_DEPTH })
     scope.post(

@@ -1,5 +1,5 @@
 // The words for what the state's export and import refuse beyond a bad document (which is a 400 naming
-// the value, from state.ts): too many exports at once, a snapshot that could not be taken, and a
+// the value, from state.service.ts): too many exports at once, a snapshot that could not be taken, and a
 // document's value larger than any the export writes.
 import { ApiError } from '../../core/errors.ts'
 

@@ -8,9 +8,9 @@ import { ApiError, fieldError } from '../../core/errors.ts'
 import type { EmulatorContext } from '../module.ts'
 import { immediateTransaction } from '../../store/db.ts'
 import { parseMessages, parseTools } from './text.input.ts'
-import { fixtureSubject } from './text-engine.ts'
-import type { ChatFixtureRow } from './fixtures.repo.ts'
-import { badRegex, explainFixture, mismatch } from './fixtures.service.ts'
+import { fixtureSubject } from './text-engine.service.ts'
+import type { ChatFixtureRow } from './text-fixtures.repo.ts'
+import { badRegex, explainFixture, mismatch } from './text-fixtures.service.ts'
 import {
   ChatFixture,
   type ChatFixtureAnswer,
@@ -21,7 +21,7 @@ import {
   CreateChatFixtureBody,
   TestChatFixtureBody,
   UpdateChatFixtureBody,
-} from './fixtures.schemas.ts'
+} from './text-fixtures.schemas.ts'
 import { data, Deleted } from '../../http/schemas.ts'
 
 const AccountParams = Type.Object({ id: Type.String() })

@@ -1,4 +1,4 @@
-// The text engine (text-engine.ts) as a module: the chat fixtures and run-time settings it answers by,
+// The text engine (text-engine.service.ts) as a module: the chat fixtures and run-time settings it answers by,
 // the pacer and schema worker every text surface shares, the answers it has written, and what is
 // registered with it: the text surfaces (chat and text completions, the Responses API, the Messages
 // API, each from its own module) and the answer sources (recordings; chat fixtures and written
@@ -7,16 +7,16 @@ import { uuidIds } from '../../core/lifecycle.ts'
 import type { Limit } from '../../core/limits.ts'
 import type { ModuleRoutes } from '../module.ts'
 import { defineModule } from '../module.ts'
-import { createAnswerCache, type AnswerCache } from './answer-cache.ts'
-import { ChatFixtureAnswer, ChatFixtureMatch } from './fixtures.schemas.ts'
-import { checkImportedFixture } from './fixtures.service.ts'
-import { chatFixturesState, createChatFixturesRepo, type ChatFixturesRepo } from './fixtures.repo.ts'
-import { FILL_MS, SchemaFiller } from './schema-filler.ts'
-import { writtenAnswers } from './text-engine.ts'
+import { createAnswerCache, type AnswerCache } from './text-answer-cache.service.ts'
+import { ChatFixtureAnswer, ChatFixtureMatch } from './text-fixtures.schemas.ts'
+import { checkImportedFixture } from './text-fixtures.service.ts'
+import { chatFixturesState, createChatFixturesRepo, type ChatFixturesRepo } from './text-fixtures.repo.ts'
+import { FILL_MS, SchemaFiller } from './text-schema-filler.service.ts'
+import { writtenAnswers } from './text-engine.service.ts'
 import { chatAdminRoutes } from './text.admin.ts'
-import { createPacer, type Pacer } from './text.pace.ts'
+import { createPacer, type Pacer } from './text-pace.service.ts'
 import { TEXT_CONFIG } from './text.config.ts'
-import { TextPorts } from './text.ports.ts'
+import { TextPorts } from './text-ports.service.ts'
 import { chatSettingsState, createChatSettings, type ChatSettingsHolder } from './text.settings.ts'
 
 export interface TextService {

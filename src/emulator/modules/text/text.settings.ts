@@ -4,7 +4,7 @@
 import type { EmulatorConfig } from '../../config.ts'
 import type { StateOwner } from '../../core/lifecycle.ts'
 import { checkedSettings } from '../../http/validation.ts'
-import { ChatSettingsBody, type ChatSettings } from './fixtures.schemas.ts'
+import { ChatSettingsBody, type ChatSettings } from './text-fixtures.schemas.ts'
 
 export interface ChatSettingsHolder {
   current: ChatSettings

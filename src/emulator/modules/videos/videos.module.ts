@@ -32,7 +32,7 @@ const LIMITS: readonly Limit[] = [
 export const videosModule = defineModule({
   name: 'videos',
   limits: LIMITS,
-  needs: ['video', 'catalog', 'meter', 'generations', 'usage'],
+  needs: ['video-router', 'catalog', 'meter', 'generations', 'usage'],
   create: (ctx) => new VideosService(ctx, loadVideoModels(ctx.config.fixtures)),
   gateway: videosRoutes,
 })

@@ -1,7 +1,7 @@
 // The gateway's own asynchronous video API in TypeBox, after the real document: the create body
 // (VideoGenerationRequest), the job (VideoGenerationResponse), the video models (VideoModel) and the
 // fixture file that describes what each video model accepts. What depends on the model is checked
-// after the schema, in code (videos.validate.ts).
+// after the schema, in code (videos.input.ts).
 import { Type, type Static } from 'typebox'
 import { ErrorEnvelope, Nullable, StringEnum } from '../../http/schemas.ts'
 

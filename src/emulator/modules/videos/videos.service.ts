@@ -12,15 +12,15 @@ import type { EmulatorContext } from '../module.ts'
 import type { AuthContext } from '../caller.ts'
 import type { CatalogModel, Region } from '../catalog/catalog.schemas.ts'
 import { invalidModelId } from '../catalog/catalog.errors.ts'
-import { videoSecondsNanos } from '../meter/meter.pricers.ts'
+import { videoSecondsNanos } from '../meter/meter-pricers.service.ts'
 import { meter } from '../meter/meter.service.ts'
-import type { TaskRow } from '../video/video.repo.ts'
-import { GATEWAY_OPERATION, type StoredGatewayVideoRequest, type TaskState } from '../video/video.schemas.ts'
-import type { OutcomeOverride } from '../video/video.service.ts'
+import type { TaskRow } from '../video-router/video-router.repo.ts'
+import { GATEWAY_OPERATION, type StoredGatewayVideoRequest, type TaskState } from '../video-router/video-router.schemas.ts'
+import type { OutcomeOverride } from '../video-router/video-router.service.ts'
 import { contentNotReady, jobNotFound, noSuchVideo, notAVideoModel, undescribedVideoModel } from './videos.errors.ts'
 import { isVideoModel, videoModelView, videoSecondPrice } from './videos.models.ts'
 import type { JobStatus, VideoGenerationBody, VideoJob, VideoModel, VideoModelFixture } from './videos.schemas.ts'
-import { checkCallbackTarget, checkVideoRequest } from './videos.validate.ts'
+import { checkCallbackTarget, checkVideoRequest } from './videos.input.ts'
 
 export interface CreateJob {
   caller: AuthContext
@@ -47,7 +47,7 @@ export class VideosService {
   constructor(ctx: EmulatorContext, specs: ReadonlyMap<string, VideoModelFixture>) {
     this.ctx = ctx
     this.specs = specs
-    ctx.services.video.registerSurface(GATEWAY_OPERATION, { stepped: (task, state, at) => this.stepped(task, state, at) })
+    ctx.services['video-router'].registerSurface(GATEWAY_OPERATION, { stepped: (task, state, at) => this.stepped(task, state, at) })
   }
 
   /** GET /videos/models: the catalog's video models the fixture describes, in catalog order. */
@@ -73,7 +73,7 @@ export class VideosService {
     const checked = await checkVideoRequest(job.body, spec, ctx.ownAddresses)
     await checkCallbackTarget(checked.callback_url, ctx.ownAddresses)
     const costNanos = videoSecondsNanos(videoSecondPrice(spec, checked.generate_audio), checked.duration)
-    const dwell = ctx.services.video.settings
+    const dwell = ctx.services['video-router'].settings
     // The job, its usage and its generation are reported to the journal only if the whole transaction holds.
     return meter(ctx, {
       caller: job.caller,
@@ -103,7 +103,7 @@ export class VideosService {
           seed: checked.seed ?? Math.floor(deriveUnit(ctx.config.seed, `seed:${label}`) * 2_147_483_647) + 1,
           generation_id: billed.generationId!,
         }
-        return ctx.services.video.start(label, job.outcome, {
+        return ctx.services['video-router'].start(label, job.outcome, {
           account_id: job.caller.account.id,
           key_hash: job.caller.key.hash,
           operation: GATEWAY_OPERATION,
@@ -125,7 +125,7 @@ export class VideosService {
 
   /** The caller's job, or 404: another account's job, or a router task, is as unknown as a missing one. */
   own(caller: AuthContext, id: string): TaskRow {
-    const task = this.ctx.services.video.tasks.get(id)
+    const task = this.ctx.services['video-router'].tasks.get(id)
     if (!task || task.operation !== GATEWAY_OPERATION || task.account_id !== caller.account.id) throw jobNotFound(id)
     return task
   }

@@ -1,0 +1,251 @@
+// Deterministic answers. Everything is drawn from a stream seeded by (the emulator's seed, the model,
+// the request's `seed`, the messages), so the same request gives the same answer and a different
+// conversation a different one. Text is English-like sentences from faker that pick up key words of
+// the last user message; tool arguments and structured outputs are values generated from the given
+// JSON Schema (json-schema-faker in a worker, seeded from the same stream), so they validate against
+// it. Every answer is bounded by its max tokens: text is written only that far, and a schema's bounds
+// are lowered to what that can hold (text-schema-fit.service.ts), the value then cut with finish_reason "length".
+import type { MakeFaker } from '../../core/faker.ts'
+import { createRng, sha256Hex, type Rng } from '../../core/rng.ts'
+import { countTokens, firstTokens } from '../../core/tokens.ts'
+import type { Message, ResponseFormat, Tool, ToolCall, ToolChoice } from './text.input.ts'
+import type { FillJob, SchemaFiller } from './text-schema-filler.service.ts'
+import type { FittedSchema } from './text-schema-fit.service.ts'
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls'
+
+export interface Answer {
+  content: string | null
+  toolCalls: ToolCall[]
+  finishReason: FinishReason
+  /** Output tokens, reasoning included. */
+  completionTokens: number
+  /** The model's reasoning before its answer, where it was asked for and the model reasons. */
+  reasoning: string | null
+  reasoningTokens: number
+  /** The stop sequence the text ended at (finish_reason "stop"), where one did (the Messages API names it). */
+  stopSequence?: string
+}
+
+export interface AnswerRequest {
+  seed: number
+  model: string
+  requestSeed: number | null
+  messages: readonly Message[]
+  tools: readonly Tool[]
+  toolChoice: ToolChoice
+  format: ResponseFormat
+  /** The most tokens the answer may have: it is cut there (`finish_reason: "length"`). */
+  maxTokens: number
+  stop: readonly string[]
+  /** Tokens a text answer aims at (about; whole sentences). */
+  answerTokens: number
+  /** Tokens of reasoning to write before the answer (0: none); within `maxTokens`. */
+  reasoningTokens: number
+  /** How the asking surface names its schemas' fields, for the errors of their values. */
+  fields: { tool(index: number): string; format: string }
+  /** The schemas values are generated from, fitted to the answer's budget: by tool name, and the format's. */
+  fitted: { tools: ReadonlyMap<string, FittedSchema>; format: FittedSchema | null }
+}
+
+const STOPWORDS = new Set(
+  (
+    'a an and are as at be but by can could do does for from had has have how i if in into is it its me my of on or our please ' +
+    'should so tell than that the their them then there these they this to was we were what when where which who why will with would you your ' +
+    // Words of asking rather than of the topic: an answer about "want" or "explain" reads as a bug.
+    'about also been before being could describe does doing explain give hello help here just know like make many more much need ' +
+    'show some thank thanks very want write'
+  ).split(' '),
+)
+
+/** The words of a text worth echoing: longest first, no stopwords, at most `count`. */
+function keyWords(text: string, count: number): string[] {
+  const words = (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 4 && !STOPWORDS.has(w))
+  return [...new Set(words)].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).slice(0, count)
+}
+
+/** The words of a tool's name (`get_weather`, `getWeather` -> get, weather). */
+const nameWords = (name: string): string[] =>
+  name
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length >= 4)
+
+/**
+ * The tool to call, or null for a text answer. `auto` calls a tool when the last message is the
+ * user's and names one (a word of the tool's name, e.g. "weather" for get_weather): an agent loop
+ * then runs, and after the tool results (the last message is the tool's) the answer is text.
+ */
+function toolToCall(request: AnswerRequest, rng: Rng): Tool | null {
+  const { tools, toolChoice, messages } = request
+  const last = messages.at(-1)
+  switch (toolChoice.kind) {
+    case 'none':
+      return null
+    case 'named':
+      return tools.find((t) => t.name === toolChoice.name) ?? null
+    case 'required': {
+      const mentioned = last ? mentionedTool(tools, last.text) : null
+      return mentioned ?? rng.pick(tools)
+    }
+    case 'auto':
+      return last?.role === 'user' ? mentionedTool(tools, last.text) : null
+  }
+}
+
+function mentionedTool(tools: readonly Tool[], text: string): Tool | null {
+  const words = new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
+  return tools.find((tool) => nameWords(tool.name).some((w) => words.has(w) && !STOPWORDS.has(w) && w !== 'get' && w !== 'list')) ?? null
+}
+
+function sentences(makeFaker: MakeFaker, rng: Rng, topic: readonly string[], targetTokens: number): string {
+  const faker = makeFaker(rng)
+  const out: string[] = []
+  if (topic.length > 0) {
+    const subject = topic.length === 1 ? topic[0]! : `${topic.slice(0, -1).join(', ')} and ${topic.at(-1)!}`
+    out.push(`${rng.pick(['About', 'On', 'Regarding'])} ${subject}: ${lowerFirst(faker.hacker.phrase())}`)
+  }
+  let tokens = out.length > 0 ? countTokens(out[0]!) : 0
+  while (tokens < targetTokens) {
+    const sentence = rng.chance(0.5) ? faker.hacker.phrase() : `${faker.company.catchPhrase()}.`
+    out.push(sentence)
+    tokens += countTokens(sentence) + 1
+  }
+  return out.join(' ')
+}
+
+const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1)
+
+/** `text` cut at the first stop sequence or at `maxTokens`, with why it ended. */
+function bounded(text: string, request: AnswerRequest): { text: string; finishReason: FinishReason; tokens: number; stopSequence: string | null } {
+  let matched: string | null = null
+  for (const stop of request.stop) {
+    const at = stop === '' ? -1 : text.indexOf(stop)
+    if (at === -1) continue
+    text = text.slice(0, at)
+    matched = stop
+  }
+  const kept = firstTokens(text, request.maxTokens)
+  return { text: kept.text, finishReason: kept.cut ? 'length' : 'stop', tokens: kept.tokens, stopSequence: kept.cut ? null : matched }
+}
+
+/** What one choice will be, before any schema is filled: its stream, the tool it calls, the value it needs. */
+interface AnswerPlan {
+  rng: Rng
+  tool: Tool | null
+  fill: (FillJob & { lowered: boolean }) | null
+}
+
+function planAnswer(request: AnswerRequest, choice: number): AnswerPlan {
+  const rng = createRng(request.seed, `chat:${request.model}:${request.requestSeed ?? ''}:${digestOf(request)}:${choice}`)
+  const tool = toolToCall(request, rng)
+  const fitted = tool ? request.fitted.tools.get(tool.name) : request.format.kind === 'json_schema' ? request.fitted.format : null
+  if (!fitted) return { rng, tool, fill: null }
+  const field = tool ? request.fields.tool(request.tools.indexOf(tool)) : request.fields.format
+  return { rng, tool, fill: { schema: fitted.schema, seed: rng.int(1, 2 ** 31 - 1), field, lowered: fitted.lowered } }
+}
+
+/**
+ * The answers to one request, `choices` of them, each its own. Values of schemas are made in the
+ * filler's worker, within its budget; the rest runs here (the tokenizer and faker are loaded by then).
+ */
+export async function writeAnswers(request: AnswerRequest, choices: number, makeFaker: MakeFaker, filler: SchemaFiller): Promise<Answer[]> {
+  const plans = Array.from({ length: choices }, (_, choice) => planAnswer(request, choice))
+  const values = await filler.fill(plans.flatMap((plan) => (plan.fill ? [plan.fill] : [])))
+  let next = 0
+  return plans.map((plan, choice) => {
+    const thought = reasoningOf(request, choice, makeFaker)
+    // The answer has what the reasoning left of the bound.
+    const rest = thought ? { ...request, maxTokens: Math.max(1, request.maxTokens - thought.tokens) } : request
+    const answer = writeAnswer(rest, plan, plan.fill ? values[next++]! : null, makeFaker)
+    return thought
+      ? { ...answer, reasoning: thought.text, reasoningTokens: thought.tokens, completionTokens: answer.completionTokens + thought.tokens }
+      : answer
+  })
+}
+
+/**
+ * Reasoning, from a stream of its own (so an answer reads the same with or without it): a few
+ * sentences on the last user message's key words, cut at the reasoning budget.
+ */
+function reasoningOf(request: AnswerRequest, choice: number, makeFaker: MakeFaker): { text: string; tokens: number } | null {
+  if (request.reasoningTokens <= 0) return null
+  const rng = createRng(request.seed, `reasoning:${request.model}:${request.requestSeed ?? ''}:${digestOf(request)}:${choice}`)
+  const last = request.messages.findLast((m) => m.role === 'user')
+  const topic = keyWords(last?.text ?? '', 2)
+  const opening = topic.length > 0 ? `The question is about ${topic.join(' and ')}. ` : 'Let me work through the request. '
+  const kept = firstTokens(opening + sentences(makeFaker, rng, [], request.reasoningTokens), request.reasoningTokens)
+  return { text: kept.text, tokens: kept.tokens }
+}
+
+function writeAnswer(request: AnswerRequest, plan: AnswerPlan, value: string | null, makeFaker: MakeFaker): Answer {
+  // A value of a lowered schema stands for a longer one: the answer ran out of tokens.
+  const lowered = plan.fill?.lowered === true
+  if (plan.tool) return toolCallsAnswer([{ name: plan.tool.name, arguments: value ?? '{}' }], plan.rng, null, request.maxTokens, lowered)
+  const last = [...request.messages].reverse().find((m) => m.role === 'user')
+  // Never more than the answer can hold: a few tokens past the cut keep it where a longer text would cut.
+  const target = Math.min(request.answerTokens, request.maxTokens + 8)
+  let text: string
+  if (value !== null) text = value
+  else if (request.format.kind === 'json_object')
+    text = JSON.stringify({ answer: sentences(makeFaker, plan.rng, keyWords(last?.text ?? '', 2), Math.min(target, 24)) })
+  else text = sentences(makeFaker, plan.rng, keyWords(last?.text ?? '', 2), target)
+  const cut = bounded(text, request)
+  return {
+    content: cut.text,
+    toolCalls: [],
+    finishReason: lowered ? 'length' : cut.finishReason,
+    completionTokens: cut.tokens,
+    reasoning: null,
+    reasoningTokens: 0,
+    ...(cut.stopSequence !== null && !lowered && { stopSequence: cut.stopSequence }),
+  }
+}
+
+const digestOf = (request: AnswerRequest): string => sha256Hex(JSON.stringify([request.messages, request.tools.map((t) => t.name), request.format]))
+
+/** Tool calls, their arguments cut at `maxTokens` (finish_reason "length") as a model's that ran out. */
+function toolCallsAnswer(
+  calls: ReadonlyArray<{ name: string; arguments: string }>,
+  rng: Rng,
+  content: string | null,
+  maxTokens: number,
+  lowered = false,
+): Answer {
+  const contentTokens = content === null ? 0 : countTokens(content)
+  let tokens = contentTokens
+  let cut = lowered
+  const toolCalls: ToolCall[] = calls.map((call) => {
+    // A call costs its name, its arguments and a few tokens of framing.
+    const framing = countTokens(call.name) + 3
+    const args = firstTokens(call.arguments, Math.max(0, maxTokens - tokens - framing))
+    tokens += framing + args.tokens
+    cut ||= args.cut
+    return { id: `call_${rng.hex(24)}`, type: 'function', function: { name: call.name, arguments: args.text } }
+  })
+  return { content, toolCalls, finishReason: cut ? 'length' : 'tool_calls', completionTokens: tokens, reasoning: null, reasoningTokens: 0 }
+}
+
+/**
+ * An answer a fixture gives: its text (cut by `stop` and `max_tokens` as a generated one) or its tool
+ * calls, with call ids drawn from the request's stream and `label` (the fixture and its use).
+ */
+export function givenAnswer(
+  request: AnswerRequest,
+  given: { content?: string | undefined; tool_calls?: ReadonlyArray<{ name: string; arguments: string }> | undefined },
+  label: string,
+): Answer {
+  if (given.tool_calls)
+    return toolCallsAnswer(given.tool_calls, createRng(request.seed, `fixture:${label}:${digestOf(request)}`), given.content ?? null, request.maxTokens)
+  const cut = bounded(given.content ?? '', request)
+  return {
+    content: cut.text,
+    toolCalls: [],
+    finishReason: cut.finishReason,
+    completionTokens: cut.tokens,
+    reasoning: null,
+    reasoningTokens: 0,
+    ...(cut.stopSequence !== null && { stopSequence: cut.stopSequence }),
+  }
+}

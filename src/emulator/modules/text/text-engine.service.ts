@@ -1,0 +1,459 @@
+// The text engine behind every API that answers in text: chat and text completions, the Responses API
+// and the Messages API. Each surface reads its own body into a TextAsk (messages, tools, tool choice,
+// output format, bounds, each checked and named in the surface's own words), and the engine does the
+// rest the same way for all of them: picks the model (or the first usable of a list) and an endpoint by
+// the caller's preferences, fits schemas to the answer's budget, writes the answers (or takes a chat
+// fixture's), bills them through the meter (402 before anything is sent), which records the generation.
+// The surface then renders the Completion as its JSON or its stream of events (text.stream.ts).
+// The answer comes from the first registered answer source (text-ports.service.ts) that gives one: a
+// recording (--replay, registered by the recordings module) before any of that, and last the engine's
+// own (writtenAnswers: a chat fixture's answer, or one written here).
+import { ApiError, fieldError } from '../../core/errors.ts'
+import { nanosToUsd } from '../../core/money.ts'
+import type { RequestOrigin } from '../../http/request-origin.ts'
+import type { AuthContext } from '../caller.ts'
+import type { EmulatorContext } from '../module.ts'
+import { immediateTransaction } from '../../store/db.ts'
+import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
+import { invalidModelId } from '../catalog/catalog.errors.ts'
+import { routeByPreferences, type ProviderPreferences } from '../catalog/catalog-routing.service.ts'
+import { contextLengthExceeded, noToolEndpoints, notATextModel } from './text.errors.ts'
+import { countTokens, loadTokenizer } from '../../core/tokens.ts'
+import { brokenStreamNanos, promptPartNanos, textNanos, type PricedText } from '../meter/meter-pricers.service.ts'
+import { admit, chargeAdmitted, servedBy, settleBroken as settleMetered, type Admitted, type GenerationOf, type Metered } from '../meter/meter.service.ts'
+import { loadFaker, type MakeFaker } from '../../core/faker.ts'
+import { faultError } from '../../faults/faults.ts'
+import { givenAnswer, type Answer, type AnswerRequest } from './text-answer.service.ts'
+import type { ChatFixtureAnswer } from './text-fixtures.schemas.ts'
+import { answeringFixture, type FixtureSubject } from './text-fixtures.service.ts'
+import { answerTokensFor } from './text.settings.ts'
+import { mediaTokens, type Message, type ResponseFormat, type Tool, type ToolChoice } from './text.input.ts'
+import { fitSchema, type FittedSchema } from './text-schema-fit.service.ts'
+
+/** The most tokens an answer has when the catalog gives its model no output bound (max_completion_tokens). */
+export const DEFAULT_MAX_COMPLETION_TOKENS = 16_384
+/** The most characters of JSON a schema's value is generated to, whatever the max tokens: 1 MiB. */
+export const SCHEMA_VALUE_CHARS = 1024 * 1024
+/** Characters of a schema's value per token of the answer: enough that a lowered value still fills it. */
+const CHARS_PER_TOKEN = 16
+/** Reasoning tokens written when a request asks for reasoning without a budget, by effort. */
+const REASONING_BY_EFFORT = { minimal: 16, low: 32, medium: 64, high: 128, xhigh: 192, max: 256 } as const
+export type ReasoningEffort = keyof typeof REASONING_BY_EFFORT
+
+/** What a surface asks the engine for, already checked and named in the surface's own fields. */
+export interface TextAsk {
+  /** The model, then the fallbacks to try in order (the first text model here answers). */
+  candidates: readonly string[]
+  messages: Message[]
+  tools: Tool[]
+  toolChoice: ToolChoice
+  format: ResponseFormat
+  /** The most output tokens asked for, or null. */
+  maxTokens: number | null
+  stop: string[]
+  /** Answers to write (chat's `n`). */
+  choices: number
+  /** The request's own seed: the same seed and request give the same answer. */
+  seed: number | null
+  /** Reasoning asked for: an effort, or a budget of tokens; null for none. Written only by models that reason. */
+  reasoning: { effort?: ReasoningEffort | undefined; maxTokens?: number | undefined } | null
+  provider: ProviderPreferences | null | undefined
+  user: string | null
+  /** How the surface names its fields, for the errors of its schemas and bounds. */
+  fields: { tool(index: number): string; format: string }
+  /** Images asked for (chat's `modalities` with `image`): made by a model that makes them, with its text only if asked too. */
+  images?: { withText: boolean; config: unknown } | null
+}
+
+/** How the call is recorded: its operation id (usage rows, journal), its `api_type`, where it came from. */
+export interface TextCall {
+  operation: string
+  /** The generation's `api_type`: a text answer is a completion, whatever surface asked. */
+  apiType: 'completions'
+  region: Region | null
+  streamed: boolean
+  origin: RequestOrigin
+}
+
+/** A billed completion, ready to be rendered as JSON or as events by the surface that asked. */
+export interface Completion {
+  id: string
+  usageId: number
+  created: number
+  model: CatalogModel
+  endpoint: CatalogEndpoint
+  answers: Answer[]
+  promptTokens: number
+  /** Output tokens of all answers, reasoning included. */
+  completionTokens: number
+  reasoningTokens: number
+  costNanos: number
+  /** Paid with the caller's own provider key (a BYOK credential of its workspace): the answer's `is_byok`. */
+  byok: boolean
+  /** Images drawn for the answers (chat with image modalities), billed per image. */
+  imageCount: number
+  /** Simulated figures of the serving endpoint: time to the first token and tokens a second. */
+  latencyMs: number
+  tokensPerSecond: number
+  /** Each answer's images (PNG data URLs), where asked for and the model makes them. */
+  images?: string[][]
+  /** Where the answers came from: written here (or a chat fixture's), or a recording's (the journal shows it). */
+  source: CompletionSource
+}
+
+export type CompletionSource = { kind: 'generated' } | { kind: 'replayed'; file: string }
+
+/** Answers an ask, or passes (null) to the next source; registered with the engine (text-ports.service.ts). */
+export interface AnswerSource {
+  readonly name: string
+  /** Sources are asked in this order, lowest first. */
+  readonly order: number
+  answer(ctx: EmulatorContext, caller: AuthContext, ask: TextAsk, call: TextCall): Promise<Completion | null>
+  /** Whether it answers a model the catalog lacks (a recording names its own). */
+  answersModel?(id: string): boolean
+}
+
+const isText = (model: CatalogModel): boolean => model.architecture.output_modalities.includes('text')
+
+const makesImages = (model: CatalogModel): boolean => model.architecture.output_modalities.includes('image')
+
+/** The model asked for, or the first of the candidates that is a text model here (or makes images, when they are asked for). */
+function textModel(ctx: EmulatorContext, candidates: readonly string[], images: boolean): CatalogModel {
+  const catalog = ctx.services.catalog.get()
+  if (candidates.length === 0) throw fieldError('model', 'is required (or `models`, a list to try in order)')
+  for (const id of candidates) {
+    const model = catalog.find(id)
+    if (model && (isText(model) || (images && makesImages(model)))) return model
+  }
+  const id = candidates[0]!
+  const model = catalog.find(id)
+  if (!model) throw invalidModelId(id)
+  throw notATextModel(id, model.architecture.output_modalities)
+}
+
+const supports = (model: CatalogModel, endpoint: CatalogEndpoint | null, parameter: string): boolean =>
+  ((endpoint ? endpoint.supported_parameters : null) ?? model.supported_parameters ?? []).includes(parameter)
+
+/** Prompt tokens as chat models count them: each message's text and a few tokens of framing. */
+function promptTokensOf(messages: readonly Message[], tools: readonly Tool[]): number {
+  let tokens = 3
+  for (const message of messages) {
+    tokens += 4 + countTokens(message.text)
+    for (const call of message.toolCalls) tokens += countTokens(call.function.name) + countTokens(call.function.arguments)
+  }
+  if (tools.length > 0) tokens += countTokens(JSON.stringify(tools))
+  return tokens + mediaTokens(messages)
+}
+
+interface Prepared {
+  model: CatalogModel
+  ask: TextAsk
+  promptTokens: number
+  /** What the answers are written from (with the maximum tokens already capped). */
+  answerRequest: AnswerRequest
+  makeFaker: MakeFaker
+}
+
+/** What was asked, fitted to the model; its answers are written only once it may be billed. */
+async function prepare(ctx: EmulatorContext, ask: TextAsk): Promise<Prepared> {
+  const model = textModel(ctx, ask.candidates, Boolean(ask.images))
+  const [makeFaker] = await Promise.all([loadFaker(), loadTokenizer()])
+  const promptTokens = promptTokensOf(ask.messages, ask.tools)
+  const answerMax = cap(model, promptTokens, ask.maxTokens)
+  // Schemas are fitted to what the answer can hold before anything is billed: what no value can
+  // satisfy is a 400 here, and no value is generated larger than the budget.
+  const budget = Math.min(SCHEMA_VALUE_CHARS, answerMax * CHARS_PER_TOKEN)
+  const fitted = {
+    tools: new Map<string, FittedSchema>(ask.tools.map((tool, i) => [tool.name, fitSchema(withoutDialect(tool.parameters), budget, ask.fields.tool(i))])),
+    format: ask.format.kind === 'json_schema' ? fitSchema(withoutDialect(ask.format.schema), budget, ask.fields.format) : null,
+  }
+  return {
+    model,
+    ask,
+    promptTokens,
+    makeFaker,
+    answerRequest: {
+      seed: ctx.config.seed,
+      model: model.id,
+      requestSeed: ask.seed,
+      messages: ask.messages,
+      tools: ask.tools,
+      toolChoice: ask.tools.length === 0 ? { kind: 'none' } : ask.toolChoice,
+      format: ask.format,
+      maxTokens: answerMax,
+      stop: ask.stop,
+      answerTokens: answerTokensFor(ctx.services.text.settings.current, model.id),
+      reasoningTokens: reasoningBudget(model, ask, answerMax),
+      fields: ask.fields,
+      fitted,
+    },
+  }
+}
+
+/** Tokens of reasoning to write: none unless asked and the model reasons; at most half the answer's bound. */
+function reasoningBudget(model: CatalogModel, ask: TextAsk, answerMax: number): number {
+  if (!ask.reasoning || !supports(model, null, 'reasoning')) return 0
+  const wanted = ask.reasoning.maxTokens ?? REASONING_BY_EFFORT[ask.reasoning.effort ?? 'medium']
+  return Math.max(0, Math.min(wanted, Math.floor(answerMax / 2)))
+}
+
+/** A schema without its `$schema` (the generator would try to fetch the dialect). */
+function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = schema
+  return rest
+}
+
+/** What a chat fixture sees of a request. */
+export function fixtureSubject(model: string, messages: readonly Message[], tools: readonly Tool[], header: string | null): FixtureSubject {
+  return {
+    model,
+    lastUser: messages.findLast((m) => m.role === 'user')?.text ?? '',
+    system: messages
+      .filter((m) => m.role === 'system' || m.role === 'developer')
+      .map((m) => m.text)
+      .join('\n'),
+    tools: tools.map((t) => t.name),
+    header,
+  }
+}
+
+/**
+ * The most tokens an answer may have: what was asked, the endpoint's output bound (or
+ * DEFAULT_MAX_COMPLETION_TOKENS where the catalog has none), and the context left.
+ */
+function cap(model: CatalogModel, promptTokens: number, asked: number | null): number {
+  const context = model.context_length ?? 128_000
+  const output = model.top_provider?.max_completion_tokens ?? DEFAULT_MAX_COMPLETION_TOKENS
+  return Math.max(1, Math.min(asked ?? Number.POSITIVE_INFINITY, output, context - promptTokens))
+}
+
+function checkContext(model: CatalogModel, promptTokens: number, asked: number | null): void {
+  const context = model.context_length ?? 128_000
+  if (promptTokens + (asked ?? 0) > context) throw contextLengthExceeded(context, promptTokens, asked ?? 0)
+}
+
+/** Writes, bills and records the answers to `ask`: the one way every text surface generates. */
+export async function generateText(ctx: EmulatorContext, caller: AuthContext, ask: TextAsk, call: TextCall): Promise<Completion> {
+  // With fallback models, a model whose answer is an error (a chat fixture's) hands the request to the
+  // next one, as the real router does when a provider fails; the answer names the model that served it.
+  for (let candidates = ask.candidates; ;) {
+    try {
+      // The ask itself first: a source may know it (the recordings, searched once before the handler).
+      return await generateWith(ctx, caller, candidates === ask.candidates ? ask : { ...ask, candidates }, call)
+    } catch (error) {
+      if (!(error instanceof ModelFailed)) throw error
+      // The candidate that named the failed model (by its id or another name the catalog knows it by).
+      const at = candidates.findIndex((c) => c === error.model || ctx.services.catalog.get().find(c)?.id === error.model)
+      const next = at === -1 ? [] : candidates.slice(at + 1)
+      if (next.length === 0) throw error.error
+      candidates = next
+    }
+  }
+}
+
+/** A model's answer was an error: the request may go on to the next model of its list. */
+class ModelFailed extends Error {
+  readonly model: string
+  readonly error: ApiError
+  constructor(model: string, error: ApiError) {
+    super(error.message)
+    this.model = model
+    this.error = error
+  }
+}
+
+/** The answer of the first usable model of `ask.candidates`: the first registered source's that gives one. */
+async function generateWith(ctx: EmulatorContext, caller: AuthContext, ask: TextAsk, call: TextCall): Promise<Completion> {
+  for (const source of ctx.services.text.ports.sources()) {
+    const answered = await source.answer(ctx, caller, ask, call)
+    if (answered) return answered
+  }
+  throw new Error('no answer source answered: the engine registers writtenAnswers last, which always does')
+}
+
+/** The engine's own answers, the last source: a chat fixture's, or answers written here. */
+export const writtenAnswers: AnswerSource = {
+  name: 'written',
+  order: 1000,
+  answer: writeAnswered,
+}
+
+async function writeAnswered(ctx: EmulatorContext, caller: AuthContext, ask: TextAsk, call: TextCall): Promise<Completion> {
+  const prepared = await prepare(ctx, ask)
+  const { model, promptTokens } = prepared
+  checkContext(model, promptTokens, ask.maxTokens)
+  // Tools narrow the endpoints to those that take them, as the real router does.
+  const endpoints = ask.tools.length > 0 ? model.endpoints.filter((e) => supports(model, e, 'tools')) : model.endpoints
+  if (endpoints.length === 0) throw noToolEndpoints()
+  // Checked now (a bad image_config is a 400 before anything is billed), drawn once billed.
+  const images =
+    ask.images && makesImages(model)
+      ? ctx.services.images.forChat(model, {
+          prompt: ask.messages.findLast((m) => m.role === 'user')?.text ?? '',
+          seed: ask.seed,
+          choices: ask.choices,
+          config: ask.images.config,
+          account: caller.account.id,
+        })
+      : undefined
+
+  // The images' place in the account's media queue is given back if the answer is not made.
+  try {
+    const admitted = admit(ctx, caller)
+    const now = ctx.clock.now()
+    const subject = fixtureSubject(model.id, ask.messages, ask.tools, call.origin.fixture)
+    // Generated answers are written before the transaction (values of schemas in the filler's worker,
+    // which takes time), unless a fixture will answer. Should a fixture be used up meanwhile, the
+    // transaction finds none and the answers are written then (the second round writes them anyway).
+    for (let round = 0; ; round++) {
+      const generated =
+        round === 0 && answeringFixture(ctx.services.text.fixtures, caller.account.id, subject)
+          ? null
+          : await ctx.services.text.answers.write(prepared.answerRequest, ask.choices, prepared.makeFaker, ctx.services.text.filler)
+      const outcome = billCompletion(ctx, admitted, prepared, call, { endpoints, now, subject, generated, imageCount: images?.count })
+      if (outcome === 'no answers') continue
+      if ('error' in outcome) throw new ModelFailed(model.id, outcome.error)
+      return images ? { ...outcome, images: (await images.draw()).map((url) => [url]) } : outcome
+    }
+  } finally {
+    images?.release()
+  }
+}
+
+/**
+ * One transaction: the fixture that answers is counted as used only when the answer is billed (a 402
+ * leaves it as it was), and a fixture's error is counted and answered without billing.
+ */
+function billCompletion(
+  ctx: EmulatorContext,
+  admitted: Admitted,
+  prepared: Prepared,
+  call: TextCall,
+  at: { endpoints: CatalogEndpoint[]; now: number; subject: FixtureSubject; generated: Answer[] | null; imageCount: number | undefined },
+): Completion | { error: ApiError } | 'no answers' {
+  const { model, promptTokens, ask } = prepared
+  const { endpoints, now } = at
+  const { caller } = admitted
+  return immediateTransaction(ctx.db, (): Completion | { error: ApiError } | 'no answers' => {
+    const fixture = answeringFixture(ctx.services.text.fixtures, caller.account.id, at.subject)
+    if (!fixture && !at.generated) return 'no answers'
+    const given = fixture ? (JSON.parse(fixture.answer) as ChatFixtureAnswer & { tool_calls?: Array<{ name: string; arguments: string }> }) : null
+    if (fixture) ctx.services.text.fixtures.use(fixture.id)
+    if (given?.error) return { error: faultError(given.error.status, now, fixture!.id, { message: given.error.message }, 'fixture') }
+    const written: Answer[] = given
+      ? Array.from({ length: ask.choices }, (_, choice) => givenAnswer(prepared.answerRequest, given, `${fixture!.id}:${fixture!.hits}:${choice}`))
+      : at.generated!
+    // One image per answer; images alone where the model writes no text or the request asked for none.
+    const imagesOnly = at.imageCount !== undefined && !(isText(model) && ask.images?.withText)
+    const answers = imagesOnly ? written.map((a): Answer => ({ ...a, content: null, completionTokens: a.reasoningTokens, finishReason: 'stop' })) : written
+    const completionTokens = answers.reduce((n, a) => n + a.completionTokens, 0)
+    const reasoningTokens = answers.reduce((n, a) => n + a.reasoningTokens, 0)
+    const imageCount = at.imageCount ?? 0
+    const timing = (endpoint: CatalogEndpoint) => servedBy(endpoint, { latencyS: 0.5, tokensPerSecond: 50 })
+    return chargeAdmitted(ctx, admitted, {
+      operation: call.operation,
+      model: { id: model.id, canonical_slug: model.canonical_slug },
+      endpoints,
+      region: call.region,
+      route: routeByPreferences(model, ask.provider ?? undefined),
+      tokens: { prompt: promptTokens, completion: completionTokens, reasoning: reasoningTokens },
+      price: (endpoint) => textNanos(endpoint.pricing, { prompt: promptTokens, completion: completionTokens, images: imageCount }),
+      generation: (endpoint) => textGeneration(ask, call, { answers, completionTokens, ...timing(endpoint) }),
+      after: (metered) => {
+        const { latencyMs, tokensPerSecond } = timing(metered.endpoint)
+        const source = { kind: 'generated' } as const
+        return recordCompletion(ctx, caller, ask, call, {
+          metered,
+          model,
+          answers,
+          promptTokens,
+          completionTokens,
+          reasoningTokens,
+          imageCount,
+          latencyMs,
+          tokensPerSecond,
+          source,
+        })
+      },
+    })!
+  })
+}
+
+/** A text answer's generation row: GET /api/v1/generation finds it by the completion's id. */
+export function textGeneration(
+  ask: TextAsk,
+  call: TextCall,
+  done: { answers: readonly Answer[]; completionTokens: number; latencyMs: number; tokensPerSecond: number },
+): GenerationOf {
+  return {
+    apiType: call.apiType,
+    idKind: null,
+    idLabel: 'chat',
+    origin: call.origin,
+    user: ask.user,
+    streamed: call.streamed,
+    finishReason: done.answers[0]!.finishReason,
+    latencyMs: done.latencyMs,
+    generationTimeMs: done.latencyMs + Math.round((done.completionTokens / done.tokensPerSecond) * 1000),
+  }
+}
+
+/**
+ * A billed completion, generated or replayed (the meter has recorded its generation): its content is
+ * kept, in the billing transaction.
+ */
+export function recordCompletion(
+  ctx: EmulatorContext,
+  caller: AuthContext,
+  ask: TextAsk,
+  call: TextCall,
+  done: Pick<
+    Completion,
+    'model' | 'answers' | 'promptTokens' | 'completionTokens' | 'reasoningTokens' | 'imageCount' | 'latencyMs' | 'tokensPerSecond' | 'source'
+  > & {
+    metered: Metered<CatalogEndpoint>
+  },
+): Completion {
+  const { metered, ...rest } = done
+  const id = metered.generationId!
+  // Its prompt and answer, for GET /api/v1/generation/content (the generations module, reached lazily).
+  ctx.services.generations.keep({ generationId: id, accountId: caller.account.id, operation: call.operation, messages: ask.messages, answers: done.answers })
+  return {
+    ...rest,
+    id,
+    usageId: metered.usage_id,
+    created: Math.floor(metered.now / 1000),
+    endpoint: metered.endpoint,
+    costNanos: metered.charge.cost_nanos,
+    byok: metered.byok,
+  }
+}
+
+/** How a completion was priced, for the pricers. */
+const pricedText = (completion: Completion): PricedText => ({
+  recorded: completion.source.kind === 'replayed',
+  prices: completion.endpoint.pricing,
+  costNanos: completion.costNanos,
+  promptTokens: completion.promptTokens,
+  completionTokens: completion.completionTokens,
+  images: completion.imageCount,
+})
+
+/** The cost of a completion split as the gateway reports it: the prompt's part and the answer's. */
+export function costSplit(completion: Completion): { totalUsd: number; promptUsd: number; completionUsd: number } {
+  const promptNanos = promptPartNanos(pricedText(completion))
+  return {
+    totalUsd: nanosToUsd(completion.costNanos),
+    promptUsd: nanosToUsd(promptNanos),
+    completionUsd: nanosToUsd(completion.costNanos - promptNanos),
+  }
+}
+
+/**
+ * An answer broken part way (a fault): bills the prompt, the completion tokens that were sent and the
+ * images drawn (a replayed answer: its recorded cost's share), and records how it ended.
+ */
+export function settleBroken(ctx: EmulatorContext, completion: Completion, sentTokens: number, finishReason: 'error' | null): void {
+  const cost = brokenStreamNanos(pricedText(completion), sentTokens)
+  settleMetered(ctx, { usageId: completion.usageId, generationId: completion.id }, { completion_tokens: sentTokens, cost_nanos: cost }, finishReason)
+}

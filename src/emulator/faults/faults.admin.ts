@@ -3,11 +3,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { toIso } from '../core/clock.ts'
-import { ApiError } from '../core/errors.ts'
 import type { EmulatorContext } from '../modules/module.ts'
 import { data, Deleted, OptionalBody } from '../http/schemas.ts'
 import { explain, PRESETS, type FaultRow } from './faults.ts'
 import { CreateFaultBody, FaultPreset, FaultRule, PresetBody, UpdateFaultBody, type FaultAction, type FaultMatch } from './faults.schemas.ts'
+import { faultDoesNothing, faultRuleNotFound, latencyRangeReversed, streamFaultNeedsAnEnd, streamFaultNeedsAWhen, unknownFaultPreset } from './faults.errors.ts'
 
 const Params = Type.Object({ id: Type.String() })
 
@@ -33,25 +33,21 @@ export const faultsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext
   const repo = ctx.services.faults
   const requireRule = (id: string): FaultRow => {
     const row = repo.get(id)
-    if (!row) throw new ApiError(404, `Fault rule ${id} not found`)
+    if (!row) throw faultRuleNotFound(id)
     return row
   }
   const checkAction = (action: FaultAction) => {
     if (action.stream && action.status === undefined && !action.stream.cut) {
-      throw new ApiError(400, 'Field `action.stream` needs a `status` (an error chunk) or `cut: true` (the connection closes)', {
-        metadata: { field: 'action.stream', location: 'body' },
-      })
+      throw streamFaultNeedsAnEnd()
     }
     if (action.stream && action.stream.after_chunks === undefined && action.stream.after_ms === undefined) {
-      throw new ApiError(400, 'Field `action.stream` needs `after_chunks` or `after_ms`: when the answer goes wrong', {
-        metadata: { field: 'action.stream', location: 'body' },
-      })
+      throw streamFaultNeedsAWhen()
     }
     if (action.status === undefined && action.latency_ms === undefined && !action.latency_range_ms && !action.drop && !action.stream?.cut) {
-      throw new ApiError(400, 'Field `action` must have a status, a latency or drop', { metadata: { field: 'action', location: 'body' } })
+      throw faultDoesNothing()
     }
     if (action.latency_range_ms && action.latency_range_ms.min > action.latency_range_ms.max) {
-      throw new ApiError(400, 'Field `action.latency_range_ms.min` must be <= max', { metadata: { field: 'action.latency_range_ms.min', location: 'body' } })
+      throw latencyRangeReversed()
     }
   }
   const create = (body: {
@@ -104,7 +100,7 @@ export const faultsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext
     },
     async (request, reply) => {
       const preset = PRESETS[request.params.preset]
-      if (!preset) throw new ApiError(404, `No preset ${request.params.preset}; the presets are ${Object.keys(PRESETS).join(', ')}`)
+      if (!preset) throw unknownFaultPreset(request.params.preset, Object.keys(PRESETS))
       return reply.code(201).send({ data: faultView(create({ name: preset.name, action: preset.action, ...request.body })) })
     },
   )

@@ -10,6 +10,7 @@ import { addRouteHook } from '../http/route-hooks.ts'
 import type { Journal } from '../journal/journal.ts'
 import { faultDraw, faultError, matches, type FaultTarget } from './faults.ts'
 import type { FaultAction, FaultMatch } from './faults.schemas.ts'
+import { badFaultHeader } from './faults.errors.ts'
 
 /** A fault that lets a streamed answer start, then breaks it. */
 export interface StreamFault {
@@ -95,8 +96,7 @@ async function applyFaults(
   const forced = request.headers[FAULT_HEADER]
   if (typeof forced === 'string') {
     const status = /^\d{3}$/.test(forced.trim()) ? Number(forced) : NaN
-    if (!(status >= 400 && status <= 599))
-      throw new ApiError(400, 'Header X-Emulator-Fault must be an HTTP status from 400 to 599', { metadata: { field: FAULT_HEADER, location: 'headers' } })
+    if (!(status >= 400 && status <= 599)) throw badFaultHeader(FAULT_HEADER)
     request.fault = 'header'
     throw faultError(status, ctx.clock.now(), 'header')
   }

@@ -14,8 +14,8 @@
 //   browser that comes without it gets a page saying how to get in; scripts keep the JSON 401.
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { ApiError } from '../core/errors.ts'
 import type { EmulatorContext } from '../modules/module.ts'
+import { adminTokenRequired, crossOriginRefused, hostNotAllowed } from './http.errors.ts'
 
 /** The admin API, the docs and the UI all live under this path: the cookie goes to them only. */
 const COOKIE_PATH = '/_emulator'
@@ -110,23 +110,11 @@ export function installAdminGuard(scope: FastifyInstance, ctx: EmulatorContext):
   scope.addHook('onRequest', (request, reply, done) => {
     const host = request.headers.host
     if (!host || !(allowed.has(hostName(host)) || isLoopbackHost(hostName(host)))) {
-      return done(
-        new ApiError(403, `Host ${host ?? '(none)'} is not allowed for the admin API and UI; add it with --allowed-hosts if it is yours`, {
-          metadata: { field: 'host', location: 'headers' },
-        }),
-      )
+      return done(hostNotAllowed(host))
     }
     const crossSite = crossSiteReason(request, trustedOrigins)
     if (crossSite !== null) {
-      return done(
-        new ApiError(
-          403,
-          `Cross-origin request refused: the admin API and UI answer their own pages and clients that send no Origin (scripts, SDKs), not ${crossSite}`,
-          {
-            metadata: { field: request.headers.origin !== undefined ? 'origin' : 'sec-fetch-site', location: 'headers' },
-          },
-        ),
-      )
+      return done(crossOriginRefused(crossSite, request.headers.origin !== undefined ? 'origin' : 'sec-fetch-site'))
     }
     if (token === null) return done()
     const given = tokenOf(request)
@@ -143,12 +131,7 @@ export function installAdminGuard(scope: FastifyInstance, ctx: EmulatorContext):
           .send(given === null ? PAGES.missing : PAGES.refused)
         return
       }
-      return done(
-        new ApiError(
-          401,
-          'The admin API and UI need the admin token (the emulator listens beyond loopback): send Authorization: Bearer <token>, or open the UI with ?token=<token>',
-        ),
-      )
+      return done(adminTokenRequired())
     }
     // A browser that came with ?token= keeps it in a cookie the page's scripts cannot read.
     if ((request.query as Record<string, unknown> | undefined)?.token !== undefined) {

@@ -2,7 +2,6 @@
 // config (`auth`); this hook finds the key by the SHA-256 of the token, checks it, and attaches the
 // key and its account to the request. Only the hash is ever compared or recorded.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { ApiError } from '../core/errors.ts'
 import {
   keyDisabled,
   keyExpired,
@@ -16,6 +15,7 @@ import { sha256Hex } from '../core/rng.ts'
 import type { EmulatorContext } from '../modules/module.ts'
 import type { AuthContext } from '../modules/caller.ts'
 import { addRouteHook, WRITE_METHODS } from './route-hooks.ts'
+import { wrongKeyKind } from './http.errors.ts'
 
 export type AuthKind = 'management' | 'standard' | 'any'
 
@@ -58,7 +58,7 @@ export function authenticate(ctx: EmulatorContext, request: FastifyRequest, requ
   if (requirement.kind !== 'any' && key.kind !== requirement.kind) {
     // A route may fix its own status (activity: 403) or words; management-only routes follow the setting.
     const status = requirement.wrongKindStatus ?? (requirement.kind === 'management' ? ctx.config.wrongKeyKindStatus : 401)
-    if (requirement.wrongKindMessage !== undefined) throw new ApiError(status, requirement.wrongKindMessage)
+    if (requirement.wrongKindMessage !== undefined) throw wrongKeyKind(status, requirement.wrongKindMessage)
     throw requirement.kind === 'management' ? managementKeysOnly(status) : standardKeysOnly()
   }
   const account = ctx.services.accounts.get(key.account_id)!

@@ -4,7 +4,7 @@
 // means the path a request names is the path it is routed by, logged by and guarded by.
 import type { IncomingMessage } from 'node:http'
 import type { onRequestHookHandler } from 'fastify'
-import { ApiError } from '../core/errors.ts'
+import { malformedPath, pathNotCanonical, pathParameterTooLong } from './http.errors.ts'
 
 /** The longest path parameter a route takes (docs/security.md, limits: 500 characters). */
 export const MAX_PARAM_LENGTH = 500
@@ -71,13 +71,11 @@ const pathOf = (url: string): string => {
  */
 export const refuseNonCanonicalPaths: onRequestHookHandler = (request, _reply, done) => {
   if ((request.raw as IncomingMessage & { [MALFORMED]?: true })[MALFORMED]) {
-    return done(new ApiError(400, 'Request path is malformed: a percent-escape does not decode', { metadata: { field: 'path', location: 'path' } }))
+    return done(malformedPath())
   }
   for (const [name, value] of Object.entries((request.params ?? {}) as Record<string, unknown>)) {
     if (name !== '*' && typeof value === 'string' && value.length > MAX_PARAM_LENGTH) {
-      return done(
-        new ApiError(414, `Path parameter \`${name}\` is longer than ${MAX_PARAM_LENGTH} characters`, { metadata: { field: name, location: 'path' } }),
-      )
+      return done(pathParameterTooLong(name, MAX_PARAM_LENGTH))
     }
   }
   const path = pathOf(request.url)
@@ -85,9 +83,5 @@ export const refuseNonCanonicalPaths: onRequestHookHandler = (request, _reply, d
   if (!path.includes('//') && !path.includes('%') && !path.includes('\\') && !path.includes('/.')) return done()
   const reason = nonCanonicalReason(path)
   if (reason === null) return done()
-  done(
-    new ApiError(400, `Request path is not canonical (${reason}): spell it without it, as the API documents it`, {
-      metadata: { field: 'path', location: 'path' },
-    }),
-  )
+  done(pathNotCanonical(reason))
 }

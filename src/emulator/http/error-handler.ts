@@ -5,6 +5,17 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError, mainEnvelope, ROUTER_REASON } from '../core/errors.ts'
 import type { Rng } from '../core/rng.ts'
 import { validationToApiError } from './validation.ts'
+import {
+  clientError,
+  contentLengthMismatch,
+  emptyJsonBody,
+  internalError,
+  malformedJson,
+  noRoute,
+  payloadTooLarge,
+  storageUnavailable,
+  unsupportedContentType,
+} from './http.errors.ts'
 
 /**
  * The vendor's fixed message for each reason of its error table (real-services.md A7). A router error
@@ -34,8 +45,6 @@ const headerSafe = (text: string): string => text.slice(0, MAX_DETAIL).replace(/
 const isStorageFailure = (code: unknown): boolean =>
   typeof code === 'string' && (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN')
 
-const megabytes = (bytes: number): string => `${Number((bytes / 1024 / 1024).toFixed(2))} MB`
-
 /** `bodyLimit` is the route's own (each route sets what its bodies need), named in a 413. */
 export function toApiError(error: FastifyError | Error, bodyLimit?: number): ApiError {
   if (error instanceof ApiError) return error
@@ -44,39 +53,26 @@ export function toApiError(error: FastifyError | Error, bodyLimit?: number): Api
   switch (e.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       // A 400 in the envelope, as the real gateway and the video vendor answer (neither declares 415).
-      return new ApiError(400, 'Unsupported Content-Type: send the body as application/json', { metadata: { field: 'content-type', location: 'headers' } })
+      return unsupportedContentType()
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return bodyLimit === undefined
-        ? new ApiError(413, 'Request payload too large')
-        : new ApiError(413, `Request payload too large: this route takes bodies up to ${megabytes(bodyLimit)}`, { metadata: { limit_bytes: bodyLimit } })
+      return payloadTooLarge(bodyLimit)
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError(400, 'Request body is empty but Content-Type is application/json: send a JSON body or no Content-Type')
+      return emptyJsonBody()
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new ApiError(400, `Malformed JSON body: ${e.message}`)
+      return malformedJson(e.message)
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new ApiError(400, 'Content-Length does not match the body')
+      return contentLengthMismatch()
   }
   if (isStorageFailure(e.code)) {
-    return new ApiError(
-      503,
-      "The emulator's database could not be written (is the disk full or read-only?): nothing was changed, and reads still work; free some space and retry",
-      {
-        headers: { 'retry-after': '5' },
-        metadata: { reason: 'storage_unavailable' },
-      },
-    )
+    return storageUnavailable()
   }
-  if (e instanceof SyntaxError || e.code === 'FST_ERR_BAD_JSON') return new ApiError(400, `Malformed JSON body: ${e.message}`)
+  if (e instanceof SyntaxError || e.code === 'FST_ERR_BAD_JSON') return malformedJson(e.message)
   const status = e.statusCode ?? 500
   // A library's client error may carry headers of its own (a 416's Content-Range, from @fastify/static).
   const headers = (e as { headers?: Record<string, unknown> }).headers
   if (status >= 400 && status < 500)
-    return new ApiError(
-      status,
-      e.message,
-      headers ? { headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), String(v)])) } : {},
-    )
-  return new ApiError(500, 'Internal Server Error')
+    return clientError(status, e.message, headers && Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), String(v)])))
+  return internalError()
 }
 
 /** Which API's error envelope a scope answers in: the gateway's (and the admin API's), the video router's, or the Messages API's. */
@@ -178,7 +174,6 @@ export function installErrorHandling(
 /** The 404 for paths no route of this scope (and its prefix) matches, in the scope's envelope. */
 export function installNotFound(app: FastifyInstance, traceRng: Rng, envelope: Envelope): void {
   app.setNotFoundHandler((request, reply) => {
-    const message = `Not Found: no route for ${request.method} ${request.url.split('?')[0]}`
-    return sendError(reply, new ApiError(404, message), traceRng, envelope)
+    return sendError(reply, noRoute(request.method, request.url.split('?')[0]!), traceRng, envelope)
   })
 }

@@ -3,7 +3,7 @@
 // recursively (validation, a guardrail's filters, the journal's formatting), so it is refused before
 // anything reads or stores it.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { ApiError } from '../core/errors.ts'
+import { nestedTooDeep } from './http.errors.ts'
 
 /** Deeper than any body of these APIs needs (theirs are a few levels deep), far below any stack limit. */
 export const MAX_JSON_DEPTH = 64
@@ -46,12 +46,6 @@ function mayNestDeeperThan(text: string, limit: number): boolean {
   }
   return false
 }
-
-/** The 400 of a body nested deeper than `limit` (here, and in the media bodies' reader). */
-export const nestedTooDeep = (limit: number): ApiError =>
-  new ApiError(400, `Request body nests objects and arrays more than ${limit} levels deep; no request of this API needs that many`, {
-    metadata: { field: 'body', location: 'body', limit },
-  })
 
 declare module 'fastify' {
   interface FastifyRequest {

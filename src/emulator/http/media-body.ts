@@ -13,7 +13,8 @@ import type { Readable } from 'node:stream'
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify'
 import { ApiError } from '../core/errors.ts'
 import { declaredLength } from './body-limits.ts'
-import { MAX_JSON_DEPTH, nestedTooDeep, scopeJsonParser } from './json-body.ts'
+import { MAX_JSON_DEPTH, scopeJsonParser } from './json-body.ts'
+import { nestedTooDeep, tooMuchBesidesMedia } from './http.errors.ts'
 
 export interface MediaField {
   /** Where it is: `frame_images[].image_url.url` (`[]` any index, `*` any key). */
@@ -66,8 +67,6 @@ function compile(path: string): Segment[] {
     return [...(name === '' ? [] : [name]), ...Array<Segment>(indices).fill(INDEX)]
   })
 }
-
-const megabytes = (bytes: number): string => `${Number((bytes / 1024 / 1024).toFixed(2))} MB`
 
 interface Frame {
   array: boolean
@@ -286,11 +285,7 @@ export class MediaBodyScanner {
   private tooMuchElse(): ApiError {
     const field = this.field() || 'body'
     const media = this.fields.map(({ field }) => `\`${field.path}\``).join(', ')
-    return new ApiError(
-      413,
-      `Request payload too large: besides its media (${media}), a body of this route holds at most ${megabytes(this.otherLimit)}, and this one passes that at \`${field}\``,
-      { metadata: { field, location: 'body', limit_bytes: this.otherLimit } },
-    )
+    return tooMuchBesidesMedia(media, this.otherLimit, field)
   }
 }
 

@@ -11,6 +11,7 @@ import { BUNDLED_FIXTURES } from '../config.ts'
 import { ApiError, fieldError } from '../core/errors.ts'
 import type { SettingsLifecycle } from '../core/lifecycle.ts'
 import { OPTIONAL_BODY } from './schemas.ts'
+import { invalidRequestParameters, schemaViolation } from './http.errors.ts'
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
 
@@ -148,11 +149,11 @@ export function checkFixture(schema: object, path: string, value: unknown): { fi
 /** Turns the first validation failure into a 400 that names the field: "`limit` must be a number or null". */
 export function validationToApiError(errors: ErrorObject[], context: string | undefined): ApiError {
   const e = errors[0]
-  if (!e) return new ApiError(400, 'Invalid request parameters')
+  if (!e) return invalidRequestParameters()
   const { field, issue } = fieldIssue(e)
   const location = LOCATION[context ?? 'body'] ?? 'Field'
   const message = field ? `${location} \`${field}\` ${issue}` : `Request ${context === 'querystring' ? 'query' : 'body'} ${issue}`
-  return new ApiError(400, message, { metadata: { field: field || null, location: context ?? 'body', issue } })
+  return schemaViolation(message, field || null, context ?? 'body', issue)
 }
 
 /**

@@ -3,12 +3,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
-import { ApiError } from '../core/errors.ts'
 import { sha256Hex } from '../core/rng.ts'
 import type { EmulatorContext } from '../modules/module.ts'
 import { JournalEntry, JournalListQuery } from './journal.schemas.ts'
 import { EventStream, MAX_SUBSCRIBERS } from './event-stream.ts'
 import { data, ErrorEnvelope, OpenObject, page, Shape } from '../http/schemas.ts'
+import { journalEntryNotFound, journalFileNotFound, tooManySubscribers } from './journal.errors.ts'
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
@@ -141,7 +141,7 @@ export const journalAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
     },
     async (request) => {
       const entry = journal.get(request.params.id)
-      if (!entry) throw new ApiError(404, `Journal entry ${request.params.id} not found`)
+      if (!entry) throw journalEntryNotFound(request.params.id)
       return { data: entry }
     },
   )
@@ -167,12 +167,7 @@ export const journalAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
       const { id, index } = request.params
       const media = journal.media(id, index)
       if (!media) {
-        throw new ApiError(
-          404,
-          journal.get(id)
-            ? `Journal entry ${id} holds no file ${index}: its answer carried fewer, or they were dropped for newer ones (--journal-media-limit)`
-            : `Journal entry ${id} not found`,
-        )
+        throw journalFileNotFound(id, index, journal.get(id) !== undefined)
       }
       // The schema documents the bytes; they are sent as they are.
       return (reply as FastifyReply)
@@ -216,11 +211,7 @@ export const journalAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
     async (request, reply) => {
       // Checked before the response is taken over, so the refusal is an ordinary admin error.
       if (stream.full) {
-        throw new ApiError(
-          503,
-          `Too many event stream clients: at most ${MAX_SUBSCRIBERS} may be connected at once; close another stream (an inspector tab) and retry`,
-          { headers: { 'retry-after': '5' }, metadata: { reason: 'too_many_subscribers', limit: MAX_SUBSCRIBERS } },
-        )
+        throw tooManySubscribers(MAX_SUBSCRIBERS)
       }
       reply.hijack()
       const lastEventId = request.headers['last-event-id']

@@ -2,13 +2,14 @@
 // how it was made) and their credits. Creating one is the signup area's (signup.admin.ts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { ApiError, fieldError } from '../../core/errors.ts'
+import { fieldError } from '../../core/errors.ts'
 import { formatUsd, nanosToUsd, usdToNanos } from '../../core/money.ts'
 import { data, Deleted } from '../../http/schemas.ts'
 import type { EmulatorContext } from '../module.ts'
 import { resetAccount } from '../state/state.service.ts'
 import { Account, AccountCreditsBody, AccountDetail, AccountParams, UpdateAccountBody } from './accounts.schemas.ts'
 import { accountView, requireAccount } from './accounts.service.ts'
+import { creditsOrBalance } from './accounts.errors.ts'
 
 export const accountsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
   app.get('/accounts', { config: { operation: 'admin.accounts.list' }, schema: { response: data(Type.Array(Account)) } }, async () => ({
@@ -67,7 +68,7 @@ export const accountsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorConte
     async (request) => {
       const { credits_usd, balance_usd } = request.body
       if ((credits_usd === undefined) === (balance_usd === undefined)) {
-        throw new ApiError(400, 'Send exactly one of `credits_usd` (credits bought) or `balance_usd` (what is left after spending)')
+        throw creditsOrBalance()
       }
       ctx.db
         .transaction(() => {

@@ -1,10 +1,10 @@
 // Accounts are isolated workspaces: each has its own members, keys, credits and everything those
 // touch. They are made whole (members, default workspace, starter keys) by the signup area.
-import { ApiError } from '../../core/errors.ts'
 import { nanosToUsd } from '../../core/money.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { AccountRow } from './accounts.repo.ts'
 import type { Account } from './accounts.schemas.ts'
+import { accountNotFound } from './accounts.errors.ts'
 
 /** An account as the admin API shows it. */
 export const accountView = (account: AccountRow): Account => ({
@@ -22,6 +22,6 @@ export const accountView = (account: AccountRow): Account => ({
 /** The account of an admin route's path, or its 404. */
 export function requireAccount(ctx: EmulatorContext, id: string): AccountRow {
   const account = ctx.services.accounts.get(id)
-  if (!account) throw new ApiError(404, `Account ${id} not found`)
+  if (!account) throw accountNotFound(id)
   return account
 }

@@ -45,3 +45,8 @@ export const malformedForm = (why: string): ApiError =>
 
 export const unsupportedContentType = (accepted: string): ApiError =>
   new ApiError(400, `Unsupported Content-Type: send the body as ${accepted}`, { metadata: { field: 'content-type', location: 'headers' } })
+/** A transcription sent with no body at all. */
+export const transcriptionBodyRequired = (): ApiError =>
+  new ApiError(400, 'Request body is required: JSON with input_audio, or a multipart/form-data form with file', {
+    metadata: { field: 'body', location: 'body' },
+  })

@@ -3,7 +3,6 @@
 import fastifyMultipart from '@fastify/multipart'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifySchemaCompiler } from 'fastify'
-import { ApiError } from '../../core/errors.ts'
 import type { EmulatorContext } from '../module.ts'
 import { requestOrigin } from '../../http/request-origin.ts'
 import { caller } from '../../http/auth.ts'
@@ -12,7 +11,7 @@ import { isEuRequest } from '../../http/listeners.ts'
 import { validatorCompiler } from '../../http/validation.ts'
 import { gateBodies } from '../../http/body-gate.ts'
 import { installMediaJsonParser } from '../../http/media-body.ts'
-import { unsupportedContentType } from './audio.errors.ts'
+import { transcriptionBodyRequired, unsupportedContentType } from './audio.errors.ts'
 import { MAX_BASE64_CHARS, SpeechBody, SpeechResponse, TranscriptionRequest, TranscriptionResponse, type TranscriptionBody } from './audio.schemas.ts'
 import { createSpeech } from './audio-speech.service.ts'
 import { askFromForm, askFromJson, refuseOversizedForm, TRANSCRIPTION_MEDIA } from './audio-transcription.input.ts'
@@ -75,10 +74,7 @@ export const audioRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = 
       async (request, reply) => {
         let ask
         if (request.isMultipart()) ask = await askFromForm(request)
-        else if (request.body === undefined || request.body === null)
-          throw new ApiError(400, 'Request body is required: JSON with input_audio, or a multipart/form-data form with file', {
-            metadata: { field: 'body', location: 'body' },
-          })
+        else if (request.body === undefined || request.body === null) throw transcriptionBodyRequired()
         else ask = await askFromJson(request.body as TranscriptionBody)
         const answer = await createTranscription(ctx, caller(request), ask, isEuRequest(request.raw) ? 'eu' : null, requestOrigin(request))
         // Bytes written as the schema would write them (audio-transcription.service.ts: answerBody), sent piece by piece.

@@ -3,11 +3,11 @@
 // (deliveries run in the background: a test advances the clock, then drains, then asserts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { ApiError } from '../../core/errors.ts'
 import { data, OptionalBody, Shape, StringEnum } from '../../http/schemas.ts'
 import type { EmulatorContext } from '../module.ts'
 import { getDeliveryView, listDeliveryViews, redeliver } from './callbacks.service.ts'
 import { CallbackDelivery, Outbox } from './callbacks.schemas.ts'
+import { deliveryNotFound } from './callbacks.errors.ts'
 
 const DeliveryParams = Type.Object({ id: Type.String({ minLength: 1 }) })
 const ListDeliveriesQuery = Type.Object({
@@ -19,8 +19,6 @@ const ListDeliveriesQuery = Type.Object({
 /** The longest a drain request waits: a test's own timeout should fire first, with a clearer message. */
 const MAX_DRAIN_MS = 60_000
 const DrainBody = Type.Object({ timeout_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_DRAIN_MS })) }, { additionalProperties: false })
-
-const notFound = (id: string) => new ApiError(404, `Callback delivery ${id} not found`)
 
 export const callbacksAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
   const dispatcher = ctx.services.callbacks.dispatcher
@@ -38,7 +36,7 @@ export const callbacksAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorCont
     { config: { operation: 'admin.callbacks.get' }, schema: { response: data(CallbackDelivery), params: DeliveryParams } },
     async (request) => {
       const view = getDeliveryView(ctx, request.params.id)
-      if (!view) throw notFound(request.params.id)
+      if (!view) throw deliveryNotFound(request.params.id)
       return { data: view }
     },
   )
@@ -48,7 +46,7 @@ export const callbacksAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorCont
     { config: { operation: 'admin.callbacks.redeliver' }, schema: { response: data(CallbackDelivery), params: DeliveryParams } },
     async (request) => {
       const view = await redeliver(ctx, dispatcher, request.params.id)
-      if (!view) throw notFound(request.params.id)
+      if (!view) throw deliveryNotFound(request.params.id)
       return { data: view }
     },
   )

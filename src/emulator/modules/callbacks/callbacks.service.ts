@@ -8,11 +8,11 @@ import type { LookupFunction } from 'node:net'
 import { http, https } from '../../core/node-http.ts'
 import { toIso, wallClock, type DueSource } from '../../core/clock.ts'
 import type { EmulatorContext } from '../module.ts'
-import { ApiError } from '../../core/errors.ts'
 import { OwnAddressError } from '../../http/own-addresses.ts'
 import { recordEffect } from '../../journal/journal.ts'
 import type { CallbackDelivery } from './callbacks.schemas.ts'
 import type { AttemptRow, CallbacksRepo, DeliveryFilter, DeliveryRow } from './callbacks.repo.ts'
+import { callbackAttemptsUsedUp } from './callbacks.errors.ts'
 
 /** Our neutral name for the vendor, sent as X-HMAC-ACCESS-KEY and signed. */
 export const ACCESS_KEY = 'video'
@@ -394,9 +394,7 @@ export async function redeliver(ctx: EmulatorContext, dispatcher: CallbackDispat
   if (!row) return undefined
   const made = ctx.services.callbacks.attemptsForTask(row.task_id)
   if (made >= MAX_ATTEMPTS_PER_TASK) {
-    throw new ApiError(429, `Task ${row.task_id} has had ${made} callback attempts, the most one task gets; create a new task to try its receiver again`, {
-      metadata: { field: 'id', location: 'params', limit: MAX_ATTEMPTS_PER_TASK },
-    })
+    throw callbackAttemptsUsedUp(row.task_id, made, MAX_ATTEMPTS_PER_TASK)
   }
   await attempt(ctx, id, ctx.clock.now(), dispatcher.stopped, false)
   return getDeliveryView(ctx, id)

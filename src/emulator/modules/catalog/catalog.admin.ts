@@ -2,9 +2,8 @@
 // put the fixtures' catalog back. A rejected change leaves the running catalog as it was.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { ApiError } from '../../core/errors.ts'
 import type { EmulatorContext } from '../module.ts'
-import { modelNotFound } from './catalog.errors.ts'
+import { invalidCatalog, modelNotFound } from './catalog.errors.ts'
 import { CatalogError, mergeCatalog, validateCatalog, type Catalog } from './catalog-index.service.ts'
 import { CatalogDocument, CatalogExtension, CatalogSummary, ModelPathParams } from './catalog.schemas.ts'
 import { data, OpenObject } from '../../http/schemas.ts'
@@ -21,7 +20,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
     try {
       valid = validateCatalog(document, 'catalog')
     } catch (error) {
-      if (error instanceof CatalogError) throw new ApiError(400, error.message, { metadata: { field: error.field } })
+      if (error instanceof CatalogError) throw invalidCatalog(error.message, error.field)
       throw error
     }
     return summary(ctx.services.catalog.replace(valid, ctx.clock.now()))

@@ -9,3 +9,10 @@ export const modelNotFound = (id: string): ApiError => new ApiError(404, `Model 
 
 export const noProviderMatch = (model: string, preferences: unknown, available: readonly string[]): ApiError =>
   new ApiError(404, 'No endpoints found that match your provider preferences', { metadata: { model, provider: preferences, available } })
+/** A catalog the admin API was sent that breaks a rule of the catalog's, naming the field. */
+export const invalidCatalog = (message: string, field: unknown): ApiError => new ApiError(400, message, { metadata: { field } })
+
+export const unknownOutputModality = (value: string | undefined, modalities: readonly string[]): ApiError =>
+  new ApiError(400, `Query parameter \`output_modalities\` must be a comma-separated list of ${modalities.join(', ')}, or all (got "${value}")`, {
+    metadata: { field: 'output_modalities', location: 'querystring', issue: 'unknown modality' },
+  })

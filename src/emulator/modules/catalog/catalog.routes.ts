@@ -3,7 +3,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import { ApiError } from '../../core/errors.ts'
 import type { EmulatorContext } from '../module.ts'
 import { modelNotFound } from './catalog.errors.ts'
 import { isEuRequest } from '../../http/listeners.ts'
@@ -28,6 +27,7 @@ import {
 import { modelsFeed } from './catalog-rss.service.ts'
 import { providersOf } from './catalog-providers.service.ts'
 import type { EndpointPolicy } from './catalog-policy.service.ts'
+import { unknownOutputModality } from './catalog.errors.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
@@ -50,13 +50,7 @@ function parseOutputModalities(value: string | undefined): string[] | 'all' {
   if (list.includes('all')) return 'all'
   const unknown = list.find((m) => !(OUTPUT_MODALITIES as readonly string[]).includes(m))
   if (unknown !== undefined || list.length === 0) {
-    throw new ApiError(
-      400,
-      `Query parameter \`output_modalities\` must be a comma-separated list of ${OUTPUT_MODALITIES.join(', ')}, or all (got "${value}")`,
-      {
-        metadata: { field: 'output_modalities', location: 'querystring', issue: 'unknown modality' },
-      },
-    )
+    throw unknownOutputModality(value, OUTPUT_MODALITIES)
   }
   return list
 }

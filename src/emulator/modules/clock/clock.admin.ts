@@ -2,10 +2,10 @@
 // freeze it, let it run. Every move is told on the event stream.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { parseDuration } from '../../core/clock.ts'
-import { ApiError } from '../../core/errors.ts'
 import { data } from '../../http/schemas.ts'
 import type { EmulatorContext } from '../module.ts'
 import { ClockAdvanceBody, ClockSetBody, ClockState } from './clock.schemas.ts'
+import { advanceIntoPast, oneAdvanceAmount, unreadableDuration } from './clock.errors.ts'
 
 export const clockAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
   const clockReply = async (promise: Promise<unknown> | unknown) => {
@@ -23,11 +23,11 @@ export const clockAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
     async (request) => {
       const { ms, by, to } = request.body
       const given = [ms, by, to].filter((v) => v !== undefined).length
-      if (given !== 1) throw new ApiError(400, 'Send exactly one of `ms` (milliseconds), `by` (a duration such as "1d") or `to` (an ISO time)')
+      if (given !== 1) throw oneAdvanceAmount()
       if (to !== undefined) {
         const target = Date.parse(to)
         if (target < ctx.clock.now()) {
-          throw new ApiError(400, `Field \`to\` (${to}) is before the emulator's now (${ctx.clock.nowIso()}); use POST /_emulator/api/clock/set to go back`)
+          throw advanceIntoPast(to, ctx.clock.nowIso())
         }
         return clockReply(ctx.clock.advanceTo(target))
       }
@@ -35,7 +35,7 @@ export const clockAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
       try {
         amount = parseDuration(ms ?? by!)
       } catch (error) {
-        throw new ApiError(400, `Field \`by\`: ${(error as Error).message}`)
+        throw unreadableDuration((error as Error).message)
       }
       return clockReply(ctx.clock.advance(amount))
     },

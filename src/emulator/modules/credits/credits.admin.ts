@@ -3,19 +3,17 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { toIso } from '../../core/clock.ts'
-import { ApiError } from '../../core/errors.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { ChargeRow } from './credits.repo.ts'
 import { Charge, ChargeParams, ListChargesQuery } from './credits.schemas.ts'
 import { adminChargeView, confirmCharge, expireCharge } from './credits.service.ts'
 import { data, Shape } from '../../http/schemas.ts'
-
-const notFound = (id: string) => new ApiError(404, `Charge ${id} not found`)
+import { chargeConfirmed, chargeExpired, chargeNotFound } from './credits.errors.ts'
 
 export const creditsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
   const requireCharge = (id: string): ChargeRow => {
     const charge = ctx.services.credits.get(id)
-    if (!charge) throw notFound(id)
+    if (!charge) throw chargeNotFound(id)
     return charge
   }
 
@@ -45,9 +43,9 @@ export const creditsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
     async (request) => {
       const { id } = request.params
       const result = confirmCharge(ctx, id)
-      if (!result) throw notFound(id)
+      if (!result) throw chargeNotFound(id)
       if (result.charge.status === 'expired') {
-        throw new ApiError(409, `Charge ${id} expired at ${toIso(result.charge.expires_at)}`, { metadata: { status: 'expired' } })
+        throw chargeExpired(id, toIso(result.charge.expires_at))
       }
       return { data: { ...adminChargeView(result.charge), credited: result.credited } }
     },
@@ -59,8 +57,8 @@ export const creditsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
     async (request) => {
       const { id } = request.params
       const charge = expireCharge(ctx, id)
-      if (!charge) throw notFound(id)
-      if (charge.status === 'confirmed') throw new ApiError(409, `Charge ${id} is already confirmed`, { metadata: { status: 'confirmed' } })
+      if (!charge) throw chargeNotFound(id)
+      if (charge.status === 'confirmed') throw chargeConfirmed(id)
       return { data: adminChargeView(charge) }
     },
   )

@@ -1,6 +1,5 @@
 // Guardrails as the API shows them, and as restrictions on a caller: a key is governed by its own
 // guardrail and by its member's (the key's creator), and every one of them must allow an endpoint.
-import { ApiError } from '../../core/errors.ts'
 import { nanosToUsd, usdToNanos } from '../../core/money.ts'
 import { toIso } from '../../core/clock.ts'
 import type { EmulatorContext } from '../module.ts'
@@ -17,6 +16,7 @@ import {
   type MemberAssignmentObject,
   type UpdateGuardrailBody,
 } from './guardrails.schemas.ts'
+import { guardrailNotFound } from './guardrails.errors.ts'
 
 const list = (json: string | null): string[] | null => (json === null ? null : (JSON.parse(json) as string[]))
 const listJson = (value: string[] | null | undefined, current: string | null): string | null =>
@@ -70,7 +70,7 @@ function extrasOf(body: Record<string, unknown>, current: string): string {
 /** The guardrail with this id in the caller's account; anything else (another account's, malformed) is a 404. */
 export function requireGuardrail(repo: GuardrailsRepo, account: AccountRow, id: string): GuardrailRow {
   const row = repo.get(id)
-  if (!row || row.account_id !== account.id) throw new ApiError(404, `Guardrail ${id} not found`)
+  if (!row || row.account_id !== account.id) throw guardrailNotFound(id)
   return row
 }
 

@@ -1,7 +1,6 @@
 // The admin API's keys of an account: list them (with their tokens), make one, revoke one.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { ApiError } from '../../core/errors.ts'
 import { windowStarts } from '../../core/windows.ts'
 import { data, Deleted, OptionalBody } from '../../http/schemas.ts'
 import type { EmulatorContext } from '../module.ts'
@@ -9,6 +8,7 @@ import { requireAccount } from '../accounts/accounts.service.ts'
 import { AccountParams } from '../accounts/accounts.schemas.ts'
 import { AdminKey, CreateKeyBody } from './keys.schemas.ts'
 import { insertKey, toKeyView } from './keys.service.ts'
+import { creatorNotAMember, keyNotInAccount } from './keys.errors.ts'
 
 export const keysAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
   const adminKeyView = (hash: string): AdminKey => {
@@ -34,9 +34,10 @@ export const keysAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }
       const body = request.body ?? {}
       const members = ctx.services.accounts.members(account.id)
       if (body.creator_user_id !== undefined && !members.some((m) => m.id === body.creator_user_id)) {
-        throw new ApiError(400, `Field \`creator_user_id\` must be a member of account ${account.id}`, {
-          metadata: { field: 'creator_user_id', members: members.map((m) => m.id) },
-        })
+        throw creatorNotAMember(
+          account.id,
+          members.map((m) => m.id),
+        )
       }
       const kind = body.kind ?? 'standard'
       const { row } = ctx.db
@@ -64,7 +65,7 @@ export const keysAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }
     { config: { operation: 'admin.keys.revoke' }, schema: { response: data(Deleted), params: Type.Object({ id: Type.String(), hash: Type.String() }) } },
     async (request) => {
       const key = ctx.services.keys.byHash(request.params.hash)
-      if (!key || key.account_id !== request.params.id) throw new ApiError(404, `Key ${request.params.hash} not found in account ${request.params.id}`)
+      if (!key || key.account_id !== request.params.id) throw keyNotInAccount(request.params.hash, request.params.id)
       ctx.services.keys.delete(key.hash)
       return { data: { deleted: true } }
     },

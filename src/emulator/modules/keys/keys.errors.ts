@@ -11,3 +11,6 @@ export const keyExpired = (at: number): ApiError => new ApiError(401, `This API 
 export const managementKeysOnly = (status: number): ApiError => new ApiError(status, 'Only management keys can perform this operation')
 export const standardKeysOnly = (): ApiError => new ApiError(401, 'Management keys cannot be used for this operation: use a standard API key')
 export const apiKeyNotFound = (hash: string): ApiError => new ApiError(404, `API key ${hash} not found`)
+export const keyNotInAccount = (hash: string, accountId: string): ApiError => new ApiError(404, `Key ${hash} not found in account ${accountId}`)
+export const creatorNotAMember = (accountId: string, members: readonly string[]): ApiError =>
+  new ApiError(400, `Field \`creator_user_id\` must be a member of account ${accountId}`, { metadata: { field: 'creator_user_id', members } })

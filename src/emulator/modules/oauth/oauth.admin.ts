@@ -1,12 +1,12 @@
 // The admin API's side of the authorization page: what a person's Authorize click does, for tests and
 // scripts that have no browser. The testing helper's `authorize()` calls it.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ApiError } from '../../core/errors.ts'
 import { toIso } from '../../core/clock.ts'
 import { data } from '../../http/schemas.ts'
 import type { EmulatorContext } from '../module.ts'
 import { AdminAuthorization, AdminAuthorizeBody } from './oauth.schemas.ts'
 import { checkCallbackUrl, checkChallenge, issueCode, redirectTarget } from './oauth.service.ts'
+import { codeAccountNotFound } from './oauth.errors.ts'
 
 export const oauthAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
   app.post(
@@ -22,7 +22,7 @@ export const oauthAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
     async (request, reply) => {
       const body = request.body
       const account = body.account_id === undefined ? ctx.services.accounts.list()[0] : ctx.services.accounts.get(body.account_id)
-      if (!account) throw new ApiError(404, body.account_id === undefined ? 'This emulator has no account' : `Account ${body.account_id} not found`)
+      if (!account) throw codeAccountNotFound(body.account_id)
       const callback = checkCallbackUrl(body.callback_url, 'callback_url')
       const userId = ctx.services.accounts.members(account.id)[0]?.id ?? null
       const row = issueCode(ctx, {

@@ -21,3 +21,6 @@ export const tooManyPendingCodes = (limit: number): ApiError =>
   new ApiError(409, `Too many authorization codes waiting to be exchanged (${limit}): exchange some, or let them expire`, {
     metadata: { reason: 'too_many_pending_codes', limit },
   })
+/** The account a code is issued for over the admin API (its first when none is named) does not exist. */
+export const codeAccountNotFound = (id: string | undefined): ApiError =>
+  new ApiError(404, id === undefined ? 'This emulator has no account' : `Account ${id} not found`)

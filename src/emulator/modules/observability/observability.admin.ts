@@ -1,12 +1,12 @@
 // Admin side of observability (under /_emulator/api): every destination of one account, in every
 // workspace, secrets masked as the API shows them, for the inspector.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ApiError } from '../../core/errors.ts'
 import { ErrorEnvelope } from '../../http/schemas.ts'
 import { AccountParams } from '../accounts/accounts.schemas.ts'
 import type { EmulatorContext } from '../module.ts'
 import { AccountDestinationList } from './observability.schemas.ts'
 import { destinationView } from './observability.service.ts'
+import { accountNotFound } from '../accounts/accounts.errors.ts'
 
 export const observabilityAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
   app.get(
@@ -17,7 +17,7 @@ export const observabilityAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: Emulator
     },
     async (request) => {
       const account = ctx.services.accounts.get(request.params.id)
-      if (!account) throw new ApiError(404, `Account ${request.params.id} not found`)
+      if (!account) throw accountNotFound(request.params.id)
       const data = ctx.services.observability.ofAccount(account.id).map(destinationView)
       return { data, total_count: data.length }
     },

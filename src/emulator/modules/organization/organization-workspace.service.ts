@@ -1,12 +1,9 @@
 // Which workspace of the caller's account a request means: the one it names (checked with the
 // workspaces service to be the account's, else a 404 naming the field), or by default its key's (the
 // key's own workspace, else the account's default).
-import { ApiError } from '../../core/errors.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
-
-export const workspaceNotFound = (id: string, field: string, location: string): ApiError =>
-  new ApiError(404, `Workspace ${id} not found`, { metadata: { field, location } })
+import { workspaceNotFound } from './organization.errors.ts'
 
 /** Whether `id` is a workspace of the account. */
 export const ownsWorkspace = (ctx: EmulatorContext, accountId: string, id: string): boolean => ctx.services.workspaces.byId(accountId, id) !== undefined

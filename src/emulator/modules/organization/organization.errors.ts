@@ -21,3 +21,6 @@ export const tooManyMappings = (scope: 'account' | 'emulator', most: number): Ap
       : `The emulator keeps at most ${most} SCIM group mappings over all its accounts: delete one (or reset an account) before adding another`,
     { metadata: { limit: most } },
   )
+/** A 404 naming the field, where a `workspace_id` is not one of the caller's account. */
+export const workspaceNotFound = (id: string, field: string, location: string): ApiError =>
+  new ApiError(404, `Workspace ${id} not found`, { metadata: { field, location } })

@@ -3,10 +3,10 @@
 // or the next midnight UTC. Counts live in memory: a restart or a reset starts them afresh.
 import { Type } from 'typebox'
 import { startOfUtcDay } from '../../core/clock.ts'
-import { ApiError } from '../../core/errors.ts'
 import type { StateOwner } from '../../core/lifecycle.ts'
 import { checkedSettings } from '../../http/validation.ts'
 import { Nullable, Shape } from '../../http/schemas.ts'
+import { rateLimitExceeded } from './ratelimit.errors.ts'
 
 const RateLimit = Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1e9 })))
 /** The limits as the admin API and an imported document give them; a misspelt limit would otherwise be accepted and never applied. */
@@ -71,19 +71,7 @@ export function createRateLimiter(initial: RateLimits): RateLimiter {
       const full = slots.find((s) => s.slot.count >= s.limit)
       if (full) {
         const reset = full.slot.start + full.window.length(full.slot.start)
-        const headers = {
-          'x-ratelimit-limit': String(full.limit),
-          'x-ratelimit-remaining': '0',
-          'x-ratelimit-reset': String(reset),
-          'retry-after': String(Math.max(1, Math.ceil((reset - now) / 1000))),
-        }
-        throw new ApiError(429, `Rate limit exceeded: ${full.limit} ${full.window.label}. It resets at ${new Date(reset).toISOString()}`, {
-          headers,
-          metadata: {
-            limit_source: full.window.name,
-            headers: { 'X-RateLimit-Limit': headers['x-ratelimit-limit'], 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': headers['x-ratelimit-reset'] },
-          },
-        })
+        throw rateLimitExceeded(full.limit, full.window, reset, Math.max(1, Math.ceil((reset - now) / 1000)))
       }
       for (const s of slots) s.slot.count++
     },

@@ -8,7 +8,8 @@
 import type { Readable } from 'node:stream'
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify'
 import { declaredLength } from '../../http/body-limits.ts'
-import { nestedTooDeep, scopeJsonParser } from '../../http/json-body.ts'
+import { scopeJsonParser } from '../../http/json-body.ts'
+import { nestedTooDeep } from '../../http/http.errors.ts'
 import { documentValueTooLarge } from './state.errors.ts'
 import { Turns } from './state-turns.service.ts'
 

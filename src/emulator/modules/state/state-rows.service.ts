@@ -2,11 +2,11 @@
 // (StateOwner.imports: the JSON its text columns carry, checked with the live API's own schemas where
 // there is one; the amounts that never go negative; anything else), and the id sequences that must be
 // ahead of every id already minted (StateOwner.mints). A row that passes is one every later read can use.
-import { ApiError } from '../../core/errors.ts'
 import type { Ids } from '../../core/ids.ts'
 import { importRowError, type StateOwner } from '../../core/lifecycle.ts'
 import { compileCheck } from '../../http/validation.ts'
 import type { Turns } from './state-turns.service.ts'
+import { lacksSequence } from './state.errors.ts'
 
 type Row = Record<string, unknown>
 type Check = (value: unknown) => { field: string; issue: string } | null
@@ -78,15 +78,7 @@ export function checkSequences(tables: Record<string, unknown>, ids: Ids, owners
       if (!present.has(idOf(ids, `${kind}#${n}`))) continue
       const at = sequenceRows.findIndex((row) => row['kind'] === kind)
       const issue = `must count ${kind} ids up to at least ${n}: ${table} already holds the ${column} that ${kind} #${n} would mint, so the next create would collide`
-      throw at === -1
-        ? new ApiError(
-            400,
-            `Field \`tables.sequences\` lacks the sequence "${kind}": ${table} already holds the ${column} that ${kind} #${n} would mint, so the next create would collide`,
-            {
-              metadata: { field: 'tables.sequences', location: 'body', issue: `lacks the sequence "${kind}"`, table: 'sequences', row: null, column: 'kind' },
-            },
-          )
-        : importRowError('sequences', at, 'value', issue)
+      throw at === -1 ? lacksSequence(kind, table, column, n) : importRowError('sequences', at, 'value', issue)
     }
   }
 }

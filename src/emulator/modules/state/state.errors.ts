@@ -36,3 +36,21 @@ export const documentValueTooLarge = (field: string, limit: number): ApiError =>
   new ApiError(413, `Request payload too large: \`${field}\` is over ${megabytes(limit)}, the most one row (or other value) of a state document may hold`, {
     metadata: { field, location: 'body', limit_bytes: limit },
   })
+
+/** 400: an imported document holds rows whose ids a sequence it lacks would mint again. */
+export const lacksSequence = (kind: string, table: string, column: string, n: number): ApiError =>
+  new ApiError(
+    400,
+    `Field \`tables.sequences\` lacks the sequence "${kind}": ${table} already holds the ${column} that ${kind} #${n} would mint, so the next create would collide`,
+    { metadata: { field: 'tables.sequences', location: 'body', issue: `lacks the sequence "${kind}"`, table: 'sequences', row: null, column: 'kind' } },
+  )
+
+/** 400: an import's body is no JSON object. */
+export const notAStateDocument = (): ApiError =>
+  new ApiError(400, `Request body must be a state document (a JSON object, as GET /_emulator/api/export returns)`, {
+    metadata: { field: null, location: 'body', issue: 'must be an object' },
+  })
+
+/** 400: the imported rows break a foreign key between tables. */
+export const brokenForeignKey = (message: string): ApiError =>
+  new ApiError(400, `The document breaks a foreign key: ${message}`, { metadata: { field: 'tables', location: 'body', issue: message } })

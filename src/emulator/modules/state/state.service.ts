@@ -5,7 +5,7 @@
 import type { Statement } from 'better-sqlite3'
 import { Type } from 'typebox'
 import type { ClockState } from '../../core/clock.ts'
-import { ApiError, fieldError } from '../../core/errors.ts'
+import { fieldError } from '../../core/errors.ts'
 import type { StateOwner } from '../../core/lifecycle.ts'
 import type { EmulatorContext } from '../module.ts'
 import { compileCheck } from '../../http/validation.ts'
@@ -14,6 +14,7 @@ import type { DB } from '../../store/db.ts'
 import { validateCatalog } from '../catalog/catalog-index.service.ts'
 import { checkRows, checkSequences } from './state-rows.service.ts'
 import { Turns } from './state-turns.service.ts'
+import { brokenForeignKey, notAStateDocument } from './state.errors.ts'
 
 export const STATE_FORMAT = 'model-gateway-emulator/state'
 /** The document's own format version (its envelope), independent of the database schema version. */
@@ -162,9 +163,7 @@ const describeValue = (value: unknown): string =>
 /** Checks format and version, then brings an older envelope up to the current version. */
 function upgrade(body: unknown): Doc {
   if (!isObject(body)) {
-    throw new ApiError(400, `Request body must be a state document (a JSON object, as GET /_emulator/api/export returns)`, {
-      metadata: { field: null, location: 'body', issue: 'must be an object' },
-    })
+    throw notAStateDocument()
   }
   if (body.format !== STATE_FORMAT) throw fieldError('format', body.format === undefined ? 'is required' : `must be "${STATE_FORMAT}"`)
   const version = body.version
@@ -367,7 +366,7 @@ export async function importState(ctx: EmulatorContext, body: unknown): Promise<
     write.immediate()
   } catch (error) {
     if (isSqliteError(error) && error.code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
-      throw new ApiError(400, `The document breaks a foreign key: ${error.message}`, { metadata: { field: 'tables', location: 'body', issue: error.message } })
+      throw brokenForeignKey(error.message)
     }
     throw error
   }

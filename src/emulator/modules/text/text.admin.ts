@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { toIso } from '../../core/clock.ts'
-import { ApiError, fieldError } from '../../core/errors.ts'
+import { fieldError } from '../../core/errors.ts'
 import type { EmulatorContext } from '../module.ts'
 import { immediateTransaction } from '../../store/db.ts'
 import { parseMessages, parseTools } from './text.input.ts'
@@ -23,6 +23,8 @@ import {
   UpdateChatFixtureBody,
 } from './text-fixtures.schemas.ts'
 import { data, Deleted } from '../../http/schemas.ts'
+import { accountNotFound } from '../accounts/accounts.errors.ts'
+import { chatFixtureNotFound } from './text.errors.ts'
 
 const AccountParams = Type.Object({ id: Type.String() })
 const FixtureParams = Type.Object({ id: Type.String() })
@@ -89,11 +91,11 @@ export const chatAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }
     },
   )
   const requireAccount = (id: string): void => {
-    if (!ctx.services.accounts.get(id)) throw new ApiError(404, `Account ${id} not found`)
+    if (!ctx.services.accounts.get(id)) throw accountNotFound(id)
   }
   const requireFixture = (id: string): ChatFixtureRow => {
     const row = repo.get(id)
-    if (!row) throw new ApiError(404, `Chat fixture ${id} not found`)
+    if (!row) throw chatFixtureNotFound(id)
     return row
   }
 

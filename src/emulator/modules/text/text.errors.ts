@@ -22,3 +22,4 @@ export const contextLengthExceeded = (context: number, promptTokens: number, ask
   )
 
 export const noToolEndpoints = (): ApiError => new ApiError(404, `No endpoints found that support tool use. ${TOOL_ROUTING_DOCS}`)
+export const chatFixtureNotFound = (id: string): ApiError => new ApiError(404, `Chat fixture ${id} not found`)

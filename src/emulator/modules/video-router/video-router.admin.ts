@@ -3,13 +3,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { toIso } from '../../core/clock.ts'
-import { ApiError } from '../../core/errors.ts'
 import type { EmulatorContext } from '../module.ts'
 import { data, Nullable, OptionalBody, page, StringEnum } from '../../http/schemas.ts'
 import type { TaskRow } from './video-router.repo.ts'
 import type { VideoRequest } from './video-router.input.ts'
 import { VideoSettingsBody } from './video-router.service.ts'
 import { VideoSettings, VideoTask } from './video-router.schemas.ts'
+import { videoTaskEnded, videoTaskNotFound } from './video-router.errors.ts'
 
 const TaskParams = Type.Object({ id: Type.String() })
 
@@ -24,7 +24,7 @@ export const videoAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
   const video = ctx.services['video-router']
   const requireTask = (id: string): TaskRow => {
     const task = ctx.services['video-router'].tasks.get(id)
-    if (!task) throw new ApiError(404, `Video task ${id} not found`)
+    if (!task) throw videoTaskNotFound(id)
     return task
   }
   const adminView = (task: TaskRow): VideoTask => {
@@ -91,7 +91,7 @@ export const videoAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
     { config: { operation: 'admin.video.tasks.succeed' }, schema: { response: data(VideoTask), params: TaskParams } },
     async (request) => {
       const task = requireTask(request.params.id)
-      if (task.state === 'success' || task.state === 'failed') throw new ApiError(409, `Video task ${task.id} already ended: ${task.state}`)
+      if (task.state === 'success' || task.state === 'failed') throw videoTaskEnded(task.id, task.state)
       return { data: adminView(video.step(task.id, ctx.clock.now(), { state: 'success' })) }
     },
   )
@@ -104,7 +104,7 @@ export const videoAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext 
     },
     async (request) => {
       const task = requireTask(request.params.id)
-      if (task.state === 'success' || task.state === 'failed') throw new ApiError(409, `Video task ${task.id} already ended: ${task.state}`)
+      if (task.state === 'success' || task.state === 'failed') throw videoTaskEnded(task.id, task.state)
       const errCode = request.body?.err_code
       return { data: adminView(video.step(task.id, ctx.clock.now(), { state: 'failed', ...(errCode !== undefined && { err_code: errCode }) })) }
     },

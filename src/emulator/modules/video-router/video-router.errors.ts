@@ -19,3 +19,8 @@ export const taskNotFound = (id: string): ApiError => routerError('TaskNotFound'
 export const creditInsufficient = (detail: string, status: number): ApiError => routerError('CreditInsufficient', 'insufficient credits', detail, status)
 export const forbidden = (detail: string): ApiError => routerError('Forbidden', 'forbidden', detail, 403)
 export const cannotCancel = (state: string): ApiError => routerError('BadRequest', `task state is ${state}, can not cancel`)
+
+// The admin API's words (the gateway's envelope, not the vendor's): a task it names that does not
+// exist, or one already ended that it is asked to end.
+export const videoTaskNotFound = (id: string): ApiError => new ApiError(404, `Video task ${id} not found`)
+export const videoTaskEnded = (id: string, state: string): ApiError => new ApiError(409, `Video task ${id} already ended: ${state}`)

@@ -16,8 +16,6 @@ const ELSEWHERE: Readonly<Record<string, string>> = {
   'core/errors.ts': 'the ApiError itself, and the kernel-wide fieldError and notFound',
   'core/lifecycle.ts': "importRowError, the field-shaped 400 of an imported row (fieldError's kin)",
   'faults/faults.ts': "faultError: what a fault rule or a chat fixture answers is the rule's own status and words",
-  'modules/recordings/recordings.proxy.ts': 'the upstream proxy, rewritten by the meter',
-  'modules/chat/chat.routes.ts': 'GET /generation, moved into modules/generations by the meter',
 }
 
 function sources(dir: string): string[] {

@@ -49,6 +49,17 @@ import { RAW_ANSWER_BYTES, type RecordedOperation } from './recordings-format.se
 import { isTextOperation, normalRawRequest, normalTextRequest, textAskOf } from './recordings-normal.service.ts'
 import { notSavedWarning, saveRecording, type Recorded, type Saved } from './recordings-recorder.service.ts'
 import { JsonSkimmer } from './recordings-skim.service.ts'
+import {
+  clientLeftBeforeUpstream,
+  noUpstream,
+  upstreamAnswerTooLarge,
+  upstreamError,
+  upstreamKeyRefused,
+  upstreamNotConnected,
+  upstreamRedirected,
+  upstreamTimedOut,
+  upstreamUnreachable,
+} from './recordings.errors.ts'
 import { servingModel } from './recordings-replay.service.ts'
 
 /** The upstream's connection (TCP, and TLS for https) must be open within this. */
@@ -127,25 +138,20 @@ class UpstreamCall {
 
   /** Why the call failed, as the caller is told it: never the key, the upstream's origin only. */
   failure(error: unknown): ApiError {
-    const at = `the upstream gateway ${this.origin}`
     switch (this.stopped) {
       case 'connect':
-        return new ApiError(502, `Could not connect to ${at} within ${UPSTREAM_CONNECT_TIMEOUT_MS / 1000} s`, { metadata: { upstream: this.origin } })
+        return upstreamNotConnected(this.origin, UPSTREAM_CONNECT_TIMEOUT_MS)
       case 'timeout':
-        return new ApiError(504, `${capitalized(at)} did not answer within ${UPSTREAM_TIMEOUT_MS / 1000} s`, { metadata: { upstream: this.origin } })
+        return upstreamTimedOut(this.origin, UPSTREAM_TIMEOUT_MS)
       case 'client':
-        return new ApiError(408, 'The client closed the request before the upstream answered')
+        return clientLeftBeforeUpstream()
       case 'too large':
-        return new ApiError(502, `${capitalized(at)} answered more than ${UPSTREAM_ANSWER_BYTES / 1024 / 1024} MiB, which the emulator does not relay`, {
-          metadata: { upstream: this.origin, limit_bytes: UPSTREAM_ANSWER_BYTES },
-        })
+        return upstreamAnswerTooLarge(this.origin, UPSTREAM_ANSWER_BYTES)
       case null:
-        return new ApiError(502, `${capitalized(at)} is unreachable: ${networkError(error)}`, { metadata: { upstream: this.origin } })
+        return upstreamUnreachable(this.origin, networkError(error))
     }
   }
 }
-
-const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1)
 
 const NETWORK_ERRORS: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
@@ -402,9 +408,7 @@ async function relayError(
   }
   const said = errorMessage(json)
   if (status === 401) {
-    throw new ApiError(502, `The upstream gateway ${call.origin} refused the upstream key (401${said ? `: ${said.message}` : ''}): check --upstream-key`, {
-      metadata: { upstream: call.origin, upstream_status: 401 },
-    })
+    throw upstreamKeyRefused(call.origin, said?.message)
   }
   const headers: Record<string, string> = {}
   for (const name of RELAYED_ERROR_HEADERS) {
@@ -417,7 +421,7 @@ async function relayError(
   }
   const relayed = status >= 400 && status <= 599 ? status : 502
   const message = said?.message ?? `The upstream gateway ${call.origin} answered ${status}${answer.statusMessage ? ` ${answer.statusMessage}` : ''}`
-  throw new ApiError(relayed, message, { headers, ...(said?.metadata && { metadata: said.metadata }) })
+  throw upstreamError(relayed, message, headers, said?.metadata)
 }
 
 /** The event a stream ends with when the upstream's stream broke part way, in the route's words (its surface's; chat's for another). */
@@ -457,7 +461,7 @@ export async function proxyToUpstream(
   apiType: ApiType,
 ): Promise<FastifyReply> {
   const upstream = ctx.config.upstream
-  if (!upstream) throw new ApiError(502, 'No upstream gateway is set: start the emulator with --upstream <url>')
+  if (!upstream) throw noUpstream()
   const url = new URL(`${new URL(upstream).origin}${request.url.split('?')[0]}`)
   const who = caller(request)
   const region = isEuRequest(request.raw) ? 'eu' : null
@@ -485,9 +489,7 @@ export async function proxyToUpstream(
   if (status >= 300 && status < 400) {
     answer.resume()
     call.done()
-    throw new ApiError(502, `The upstream gateway ${call.origin} answered ${status}, a redirect, which the emulator does not follow`, {
-      metadata: { upstream: call.origin, upstream_status: status },
-    })
+    throw upstreamRedirected(call.origin, status)
   }
   if (status < 200 || status >= 300) {
     try {

@@ -60,3 +60,37 @@ export function reloadRefused(problems: readonly RecordingProblem[], kept: numbe
     { metadata: { file: first.file, field: first.field || null, issue: first.issue, problems: problems.length } },
   )
 }
+
+// ---- The upstream proxy (--upstream): never the key, the upstream's origin only --------------------
+
+export const noUpstream = (): ApiError => new ApiError(502, 'No upstream gateway is set: start the emulator with --upstream <url>')
+
+export const upstreamNotConnected = (origin: string, timeoutMs: number): ApiError =>
+  new ApiError(502, `Could not connect to the upstream gateway ${origin} within ${timeoutMs / 1000} s`, { metadata: { upstream: origin } })
+
+export const upstreamTimedOut = (origin: string, timeoutMs: number): ApiError =>
+  new ApiError(504, `The upstream gateway ${origin} did not answer within ${timeoutMs / 1000} s`, { metadata: { upstream: origin } })
+
+export const clientLeftBeforeUpstream = (): ApiError => new ApiError(408, 'The client closed the request before the upstream answered')
+
+export const upstreamAnswerTooLarge = (origin: string, limitBytes: number): ApiError =>
+  new ApiError(502, `The upstream gateway ${origin} answered more than ${limitBytes / 1024 / 1024} MiB, which the emulator does not relay`, {
+    metadata: { upstream: origin, limit_bytes: limitBytes },
+  })
+
+export const upstreamUnreachable = (origin: string, why: string): ApiError =>
+  new ApiError(502, `The upstream gateway ${origin} is unreachable: ${why}`, { metadata: { upstream: origin } })
+
+export const upstreamKeyRefused = (origin: string, said: string | undefined): ApiError =>
+  new ApiError(502, `The upstream gateway ${origin} refused the upstream key (401${said ? `: ${said}` : ''}): check --upstream-key`, {
+    metadata: { upstream: origin, upstream_status: 401 },
+  })
+
+export const upstreamRedirected = (origin: string, status: number): ApiError =>
+  new ApiError(502, `The upstream gateway ${origin} answered ${status}, a redirect, which the emulator does not follow`, {
+    metadata: { upstream: origin, upstream_status: status },
+  })
+
+/** An upstream's error relayed in the route's envelope: its status (or 502), its words, its rate-limit headers. */
+export const upstreamError = (status: number, message: string, headers: Record<string, string>, metadata: Record<string, unknown> | undefined): ApiError =>
+  new ApiError(status, message, { headers, ...(metadata && { metadata }) })

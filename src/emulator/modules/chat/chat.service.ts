@@ -1,4 +1,4 @@
-// Chat and text completions: each body is read into the text engine's ask (text-engine.ts), with every
+// Chat and text completions: each body is read into the text engine's ask (text-engine.service.ts), with every
 // problem named by its chat field; the engine writes, bills and records the answers, and this file
 // renders them as the chat and text completion objects.
 import type { RequestOrigin } from '../../http/request-origin.ts'

@@ -1,7 +1,7 @@
 // A chat or text completion as server-sent events, as the real gateway streams it: a `: OPENROUTER
 // PROCESSING` comment while "thinking", then `chat.completion.chunk`s with the same id (the role
 // first, reasoning, content or tool-call argument deltas, the finish reason), a chunk with the usage,
-// and `data: [DONE]`. Pacing, batching and faults are the text engine's (text-stream.ts).
+// and `data: [DONE]`. Pacing, batching and faults are the text engine's (text.stream.ts).
 import { usageOf } from './chat.service.ts'
 import type { Completion } from '../text/text-engine.service.ts'
 import { ARGUMENT_PIECE, ERROR_TYPES, pieces, type FrameSource } from '../text/text.stream.ts'

@@ -2,7 +2,7 @@
 // content yet), a ping, then for each block content_block_start, its deltas (thinking_delta and a
 // signature_delta, text_delta, input_json_delta) and content_block_stop, then message_delta (the stop
 // reason and the usage) and message_stop. Pacing, batching and faults are the text engine's
-// (text-stream.ts); a fault part way ends the stream with Anthropic's `event: error`.
+// (text.stream.ts); a fault part way ends the stream with Anthropic's `event: error`.
 import { anthropicError } from '../../http/error-handler.ts'
 import type { Completion } from '../text/text-engine.service.ts'
 import { ARGUMENT_PIECE, pieces, sse, type Frame, type FrameSource } from '../text/text.stream.ts'

@@ -2,7 +2,7 @@
 // `recordable` in its config (a text surface's routes also say which surface they are: `config.text`),
 // after authentication, faults and validation.
 // Another operation's recording (embeddings, images, speech, transcriptions) answers here, billed at
-// its recorded cost; a text operation's is answered by the text engine (text-engine.ts), which asks
+// its recorded cost; a text operation's is answered by the text engine (text-engine.service.ts), which asks
 // the recordings first, so here a text request only learns whether one will. A request no recording
 // answers gets what --on-miss says: a generated answer (the handler runs), the upstream's, or the
 // no-match error in the route's envelope (Anthropic's for the Messages API), with nothing billed.

@@ -3,7 +3,7 @@
 // (output_item.added, a message's content part, its text, reasoning or argument deltas and their done
 // events, output_item.done), then response.completed (or response.incomplete, cut at max_output_tokens) with
 // the whole response, and `data: [DONE]`. A fault part way ends it with an `error` event and
-// response.failed. Pacing, batching and faults are the text engine's (text-stream.ts).
+// response.failed. Pacing, batching and faults are the text engine's (text.stream.ts).
 import { ARGUMENT_PIECE, ERROR_TYPES, pieces, sse, type Frame, type FrameSource, type StreamError } from '../text/text.stream.ts'
 import { itemJson, outputItems, outputText, responseObject, responseResult, type CreatedResponse, type OutputItem } from './responses.service.ts'
 

@@ -34,7 +34,7 @@ function used(name: string): Set<string> {
       if (names.has(service)) out.add(service)
     }
     // store/ is also the kernel's database (db.ts): importing it is no need of the store module.
-    for (const [, area] of text.matchAll(/^import (?!type )[^\n]*? from '(?:\.\.\/)+(?:modules\/)?([a-z-]+)\//gm))
+    for (const [, area] of text.matchAll(/^import (?!type )[^']*? from '(?:\.\.\/)+(?:modules\/)?([a-z-]+)\//gm))
       if (names.has(area!) && area !== 'store') out.add(area!)
   }
   out.delete(name)

@@ -11,7 +11,8 @@ import type { ChatBody, CompletionBody } from './chat.schemas.ts'
 import { costSplit, generateText, type Completion, type TextAsk } from '../text/text-engine.service.ts'
 import type { TextSurface } from '../text/text-ports.service.ts'
 import type { ChatPresetBody } from '../presets/presets.schemas.ts'
-import { fromChat } from './chat-preset.service.ts'
+import { fromChat, toChat } from './chat-preset.service.ts'
+import type { PresetContent, PresetReference } from '../presets/presets-config.service.ts'
 
 const CHAT_FIELDS: TextAsk['fields'] = { tool: (i) => `tools[${i}].function.parameters`, format: 'response_format.json_schema.schema' }
 
@@ -60,7 +61,10 @@ export const chatSurface: TextSurface = {
   ask: (ctx, body) => ctx.services.text.ports.parseOnce(body, () => chatAsk(body as ChatBody)),
   envelope: 'main',
   streamErrorFrame: errorChunk({ delta: { content: '' } }),
-  preset: { read: (body) => fromChat(body as ChatPresetBody) },
+  preset: {
+    read: (body) => fromChat(body as ChatPresetBody),
+    apply: (body, content, named) => toChat(body, content as PresetContent, named as PresetReference),
+  },
 }
 
 /** Text completions (a prompt in, text out), registered with the text engine. */

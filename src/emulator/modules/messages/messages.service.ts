@@ -14,7 +14,8 @@ import { modelNotFound } from '../catalog/catalog.errors.ts'
 import { anthropicError } from '../../http/error-handler.ts'
 import type { TextSurface } from '../text/text-ports.service.ts'
 import type { MessagesPresetBody } from '../presets/presets.schemas.ts'
-import { fromMessages } from './messages-preset.service.ts'
+import { fromMessages, toMessages } from './messages-preset.service.ts'
+import type { PresetContent, PresetReference } from '../presets/presets-config.service.ts'
 import { parseMessages, parseOutputConfig, parseSystem, parseThinking, parseToolChoice, parseTools } from './messages.input.ts'
 import type { MessagesBody } from './messages.schemas.ts'
 
@@ -63,7 +64,10 @@ export const messagesSurface: TextSurface = {
   operation: OPERATION,
   ask: (ctx, body) => parsed(ctx, body as MessagesBody).ask,
   envelope: 'anthropic',
-  preset: { read: (body) => fromMessages(body as MessagesPresetBody) },
+  preset: {
+    read: (body) => fromMessages(body as MessagesPresetBody),
+    apply: (body, content, named) => toMessages(body, content as PresetContent, named as PresetReference),
+  },
   streamErrorFrame: (status, message) => `event: error\ndata: ${JSON.stringify({ type: 'error', error: anthropicError(status, message) })}\n\n`,
 }
 

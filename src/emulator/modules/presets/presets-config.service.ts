@@ -3,15 +3,14 @@
 // `instructions`; `max_tokens`, `max_output_tokens`; `stop`, `stop_sequences`; `reasoning`,
 // `thinking`), so a preset is kept in chat completions' names and written into a body in that body's
 // own: a preset made from one API applies to the other two. Each API reads its own body into a preset
-// (`fromChat` and its kin, in the surface's folder, registered with the text engine as its preset port).
+// and writes one into its body (`fromChat`, `toChat` and their kin, in the surface's folder, registered
+// with the text engine as its preset port); the shared pieces are here.
 //
 // Applying is a shallow merge where the request wins: a field the request sets (not null) is kept, a
 // field it leaves out comes from the preset. The system prompt is the exception: the preset's comes
 // first and the request's own follows it, as both are instructions.
 import { fieldError } from '../../core/errors.ts'
-import { MAX_SYSTEM_PROMPT_CHARS, SAMPLING_NAMES, type PresetConfig, type SamplingName } from './presets.schemas.ts'
-
-export type PresetApi = 'chat' | 'messages' | 'responses'
+import { MAX_SYSTEM_PROMPT_CHARS, type PresetConfig, type SamplingName } from './presets.schemas.ts'
 
 /** What a version holds: its fields and its system prompt. */
 export interface PresetContent {
@@ -83,15 +82,18 @@ export function presetReference(body: Body): PresetReference | null {
 }
 
 // ---- Applying a preset to a request --------------------------------------------------------------
+// Each surface writes a preset into its own bodies (its preset port's `apply`, beside its `read`), from
+// these pieces, in this order: `applyShared` (the model, `preset` dropped, provider, sampling), then its
+// own fields, then the system prompt.
 
 /** Sets `field` from the preset where the request leaves it (and each of `alternatives`) out. */
-function fill(body: Body, field: string, value: unknown, alternatives: readonly string[] = []): void {
+export function fill(body: Body, field: string, value: unknown, alternatives: readonly string[] = []): void {
   if (value === undefined || present(body[field]) || alternatives.some((a) => present(body[a]))) return
   body[field] = value
 }
 
 /** The model and fallback models: what the request fixes, or else the preset's. */
-function applyModel(api: PresetApi, body: Body, config: PresetConfig, reference: PresetReference): void {
+function applyModel(body: Body, config: PresetConfig, reference: PresetReference, needsModel: boolean): void {
   if (reference.model !== null) {
     body.model = reference.model
     return
@@ -99,75 +101,29 @@ function applyModel(api: PresetApi, body: Body, config: PresetConfig, reference:
   if (config.model === undefined && config.models === undefined)
     throw fieldError(reference.field, `names preset ${reference.slug}, which has no model: name one as <model>${PRESET_PREFIX}${reference.slug}`)
   if (config.models !== undefined && !present(body.models)) body.models = config.models
-  // The Messages API needs `model`; chat and Responses take `models` alone.
-  const model = config.model ?? (api === 'messages' ? config.models?.[0] : undefined)
+  // A surface that needs `model` (the Messages API) takes the first fallback; the others take `models` alone.
+  const model = config.model ?? (needsModel ? config.models?.[0] : undefined)
   if (model !== undefined) body.model = model
   else delete body.model
 }
 
-/** The Messages API's thinking for a preset's reasoning (chat's names), or undefined for none. */
-function thinkingOf(reasoning: NonNullable<PresetConfig['reasoning']>): { thinking: Body; effort?: string } | undefined {
-  if (reasoning.enabled === false || reasoning.effort === 'none') return { thinking: { type: 'disabled' } }
-  if (reasoning.max_tokens !== undefined && reasoning.max_tokens > 0) return { thinking: { type: 'enabled', budget_tokens: reasoning.max_tokens } }
-  if (reasoning.effort === undefined) return undefined
-  const effort = ['low', 'medium', 'high', 'xhigh', 'max'].includes(reasoning.effort) ? reasoning.effort : undefined
-  return { thinking: { type: 'adaptive' }, ...(effort !== undefined && { effort }) }
-}
-
-function applySystemPrompt(api: PresetApi, body: Body, prompt: string): void {
-  if (api === 'chat') {
-    // A body whose messages are not a list is left for the route's own check to refuse.
-    if (Array.isArray(body.messages)) body.messages = [{ role: 'system', content: prompt }, ...(body.messages as unknown[])]
-  } else if (api === 'responses') {
-    const own = body.instructions
-    if (!present(own) || own === '') body.instructions = prompt
-    else if (typeof own === 'string') body.instructions = `${prompt}\n\n${own}`
-  } else {
-    const own = body.system
-    if (!present(own) || own === '') body.system = prompt
-    else if (typeof own === 'string') body.system = `${prompt}\n\n${own}`
-    else if (Array.isArray(own)) body.system = [{ type: 'text', text: prompt }, ...(own as unknown[])]
-  }
-}
-
 /**
- * Writes a preset into a request body of `api`, in place: the request's own fields win, the preset
- * fills the rest, and its system prompt goes before the request's. The body is the parsed request,
- * before the route checks it, so anything the preset adds is checked with the rest.
+ * What every surface writes alike, in place: the model (the request's, or the preset's), the `preset`
+ * field dropped, the provider and the sampling fields the surface takes. The request's own fields win.
  */
-export function applyPreset(api: PresetApi, body: Body, content: PresetContent, reference: PresetReference): void {
+export function applyShared(body: Body, content: PresetContent, reference: PresetReference, sampling: readonly SamplingName[], needsModel = false): void {
   const { config } = content
-  applyModel(api, body, config, reference)
+  applyModel(body, config, reference, needsModel)
   delete body.preset
   fill(body, 'provider', config.provider)
-  const sampling: readonly SamplingName[] =
-    api === 'chat'
-      ? SAMPLING_NAMES
-      : api === 'responses'
-        ? ['temperature', 'top_p', 'top_k', 'frequency_penalty', 'presence_penalty', 'seed']
-        : ['temperature', 'top_p', 'top_k']
   for (const name of sampling) fill(body, name, config[name])
-  if (api === 'chat') {
-    fill(body, 'max_tokens', config.max_tokens, ['max_completion_tokens'])
-    fill(body, 'stop', config.stop)
-    if (config.reasoning !== undefined) {
-      const { summary: _summary, ...reasoning } = config.reasoning
-      fill(body, 'reasoning', reasoning, ['reasoning_effort'])
-    }
-  } else if (api === 'responses') {
-    fill(body, 'max_output_tokens', config.max_tokens)
-    if (config.reasoning !== undefined) {
-      const { exclude: _exclude, ...reasoning } = config.reasoning
-      fill(body, 'reasoning', reasoning)
-    }
-  } else {
-    fill(body, 'max_tokens', config.max_tokens)
-    fill(body, 'stop_sequences', config.stop)
-    const thinking = config.reasoning === undefined ? undefined : thinkingOf(config.reasoning)
-    if (thinking !== undefined && !present(body.thinking)) {
-      body.thinking = thinking.thinking
-      if (thinking.effort !== undefined) fill(body, 'output_config', { effort: thinking.effort })
-    }
-  }
-  if (content.system_prompt !== null) applySystemPrompt(api, body, content.system_prompt)
+}
+
+/** The preset's system prompt before the request's own string `field` (`instructions`, `system`), or as it. */
+export function prependToField(body: Body, field: string, prompt: string): boolean {
+  const own = body[field]
+  if (!present(own) || own === '') body[field] = prompt
+  else if (typeof own === 'string') body[field] = `${prompt}\n\n${own}`
+  else return false
+  return true
 }

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { EmulatorContext } from '../module.ts'
 import { addRouteHook } from '../../http/route-hooks.ts'
-import { applyPreset, presetReference, type PresetApi, type PresetContent } from './presets-config.service.ts'
+import { presetReference, type PresetContent } from './presets-config.service.ts'
 import { requestedPresetUnavailable } from './presets.errors.ts'
 import type { PresetRead, PresetsRepo } from './presets.repo.ts'
 import type { PresetConfig } from './presets.schemas.ts'
@@ -17,8 +17,6 @@ declare module 'fastify' {
     presettable?: boolean
   }
 }
-
-const PRESET_APIS: readonly string[] = ['chat', 'responses', 'messages'] satisfies readonly PresetApi[]
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
 
@@ -33,8 +31,8 @@ export function installPresetsHook(app: FastifyInstance, ctx: EmulatorContext): 
   app.addHook('onRoute', (route) => {
     if (route.config?.presettable !== true) return
     const api = route.config.text
-    if (api === undefined || !PRESET_APIS.includes(api))
-      throw new Error(`route ${route.url} is presettable, but presets cannot write a body of text surface ${api}`)
+    const port = api === undefined ? undefined : ctx.services.text.ports.surface(api)?.preset
+    if (port === undefined) throw new Error(`route ${route.url} is presettable, but presets cannot write a body of text surface ${api}`)
     addRouteHook(route, 'preValidation', async (request) => {
       const body = request.body
       if (!isObject(body) || request.auth === null) return
@@ -43,7 +41,7 @@ export function installPresetsHook(app: FastifyInstance, ctx: EmulatorContext): 
       const repo = ctx.services.presets.repo
       const preset = repo.bySlug(request.auth.account.id, reference.slug)
       if (preset?.status !== 'active') throw requestedPresetUnavailable(reference.slug, reference.field, preset?.status ?? null)
-      applyPreset(api as PresetApi, body, designatedContent(repo, preset), reference)
+      port.apply(body, designatedContent(repo, preset), reference)
     })
   })
 }

@@ -12,7 +12,8 @@ import type { ToolCall } from '../text/text.input.ts'
 import { costSplit, generateText, type Completion, type TextAsk } from '../text/text-engine.service.ts'
 import type { TextSurface } from '../text/text-ports.service.ts'
 import type { ResponsesPresetBody } from '../presets/presets.schemas.ts'
-import { fromResponses } from './responses-preset.service.ts'
+import { fromResponses, toResponses } from './responses-preset.service.ts'
+import type { PresetContent, PresetReference } from '../presets/presets-config.service.ts'
 import { statelessOnly } from './responses.errors.ts'
 import { checkMetadata, parseFormat, parseInput, parseToolChoice, parseTools } from './responses.input.ts'
 import type { ResponsesBody, SummaryVerbosity } from './responses.schemas.ts'
@@ -104,7 +105,10 @@ export const responsesSurface: TextSurface = {
   operation: 'responses.create',
   ask: (ctx, body) => ctx.services.text.ports.parseOnce(body, () => askOf(body as ResponsesBody)),
   envelope: 'main',
-  preset: { read: (body) => fromResponses(body as ResponsesPresetBody) },
+  preset: {
+    read: (body) => fromResponses(body as ResponsesPresetBody),
+    apply: (body, content, named) => toResponses(body, content as PresetContent, named as PresetReference),
+  },
   streamErrorFrame: (_status, message) => `event: error\ndata: ${JSON.stringify({ type: 'error', code: 'server_error', message, param: null })}\n\n`,
 }
 

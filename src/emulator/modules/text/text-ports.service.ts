@@ -15,9 +15,11 @@ declare module 'fastify' {
   }
 }
 
-/** How a surface reads one of its bodies into a preset (the presets area's content, in chat's names). */
+/** How a surface reads one of its bodies into a preset (the presets area's content, in chat's names), and writes one into a body. */
 export interface PresetPort {
   read(body: unknown): unknown
+  /** Writes `preset` (a version's content) into a parsed body, in place, the request's own fields winning; `named` is how the body named it. */
+  apply(body: Record<string, unknown>, preset: unknown, named: unknown): void
 }
 
 export interface TextSurface {

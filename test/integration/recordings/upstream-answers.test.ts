@@ -6,7 +6,19 @@ import { describe, expect, it } from 'vitest'
 import { rawFromAnswer, SseParser, textFromJson, TextStreamReader, type SseEvent } from '../../../src/emulator/modules/recordings/recordings-answers.service.ts'
 import { RAW_ANSWER_BYTES } from '../../../src/emulator/modules/recordings/recordings-format.service.ts'
 import type { TextOperation } from '../../../src/emulator/modules/recordings/recordings-normal.service.ts'
+import { chatUpstream, completionsUpstream } from '../../../src/emulator/modules/chat/chat-upstream.service.ts'
+import { messagesUpstream } from '../../../src/emulator/modules/messages/messages-upstream.service.ts'
+import { responsesUpstream } from '../../../src/emulator/modules/responses/responses-upstream.service.ts'
+import type { UpstreamReader } from '../../../src/emulator/modules/text/text-upstream.service.ts'
 import { testEmulator, type TestEmulator } from '../../helpers/emulator.ts'
+
+/** Each text surface's reader of upstream answers, as it registers it with the text engine. */
+const READER: Record<TextOperation, UpstreamReader> = {
+  'chat.create': chatUpstream,
+  'completions.create': completionsUpstream,
+  'responses.create': responsesUpstream,
+  'messages.create': messagesUpstream,
+}
 
 const WEATHER = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }
 const USER = 'Why do lighthouses flash in patterns?'
@@ -27,7 +39,7 @@ async function both(emu: TestEmulator, path: string, body: Record<string, unknow
 
 /** A stream read with each event arriving `stepMs` after the one before. */
 function readStream(operation: TextOperation, stream: string, stepMs = 0): TextStreamReader {
-  const reader = new TextStreamReader(operation)
+  const reader = new TextStreamReader(READER[operation])
   const parser = new SseParser()
   const events = [...parser.push(stream), ...parser.end()]
   events.forEach((event, i) => reader.push(event, 100 + i * stepMs))
@@ -49,7 +61,7 @@ describe('text answers', () => {
       messages: [{ role: 'user', content: USER }],
       reasoning: { effort: 'low' },
     })
-    const read = textFromJson('chat.create', json)
+    const read = textFromJson(READER['chat.create'], json)
     expect(read).toEqual({
       model: 'openai/o4-mini',
       provider: json.provider,
@@ -78,7 +90,7 @@ describe('text answers', () => {
       tool_choice: 'required',
       n: 2,
     })
-    const read = textFromJson('chat.create', json)
+    const read = textFromJson(READER['chat.create'], json)
     expect(read.choices).toHaveLength(2)
     for (const [i, choice] of read.choices.entries()) {
       expect(choice.finish_reason).toBe('tool_calls')
@@ -90,7 +102,7 @@ describe('text answers', () => {
   it('text completions: the text of each choice', async () => {
     const emu = await testEmulator()
     const { json, stream } = await both(emu, '/api/v1/completions', { model: 'openai/gpt-4o-mini', prompt: 'Once upon a time', max_tokens: 5 })
-    const read = textFromJson('completions.create', json)
+    const read = textFromJson(READER['completions.create'], json)
     expect(read.choices).toEqual([{ content: json.choices[0].text, finish_reason: 'length' }])
     expect(read.usage.cost).toBe(json.usage.cost)
     sameAnswer(readStream('completions.create', stream).read(), read)
@@ -105,7 +117,7 @@ describe('text answers', () => {
       tools: [{ type: 'function', name: 'get_weather', parameters: WEATHER }],
       tool_choice: 'required',
     })
-    const read = textFromJson('responses.create', json)
+    const read = textFromJson(READER['responses.create'], json)
     const call = json.output.find((item: any) => item.type === 'function_call')
     const reasoning = json.output.find((item: any) => item.type === 'reasoning')
     expect(read).toMatchObject({
@@ -116,7 +128,7 @@ describe('text answers', () => {
     sameAnswer(readStream('responses.create', stream).read(), read)
 
     const cut = await both(emu, '/api/v1/responses', { model: 'openai/gpt-4o-mini', input: USER, max_output_tokens: 16 })
-    const cutRead = textFromJson('responses.create', cut.json)
+    const cutRead = textFromJson(READER['responses.create'], cut.json)
     expect(cutRead.choices).toEqual([{ content: cut.json.output[0].content[0].text, finish_reason: 'length' }])
     sameAnswer(readStream('responses.create', cut.stream).read(), cutRead)
   })
@@ -131,7 +143,7 @@ describe('text answers', () => {
       tools: [{ name: 'get_weather', input_schema: WEATHER }],
       tool_choice: { type: 'any' },
     })
-    const read = textFromJson('messages.create', json)
+    const read = textFromJson(READER['messages.create'], json)
     const thinking = json.content.find((b: any) => b.type === 'thinking')
     const tool = json.content.find((b: any) => b.type === 'tool_use')
     expect(read).toMatchObject({
@@ -146,7 +158,7 @@ describe('text answers', () => {
     sameAnswer({ ...streamed, choices: [{ ...streamed.choices[0], tool_calls: read.choices[0]!.tool_calls }] }, read)
 
     const plain = await both(emu, '/api/v1/messages', { model: 'anthropic/claude-3.5-haiku', max_tokens: 8, messages: [{ role: 'user', content: USER }] })
-    const plainRead = textFromJson('messages.create', plain.json)
+    const plainRead = textFromJson(READER['messages.create'], plain.json)
     expect(plainRead.choices).toEqual([{ content: plain.json.content[0].text, finish_reason: 'length' }])
     sameAnswer(readStream('messages.create', plain.stream).read(), plainRead)
   })
@@ -173,7 +185,7 @@ describe('text answers', () => {
     expect(reader.finished).toBe(false)
     expect(reader.reportedUsage).toBe(false)
     expect(reader.read().choices[0]!.content).toMatch(/\S/)
-    const broken = new TextStreamReader('messages.create')
+    const broken = new TextStreamReader(READER['messages.create'])
     broken.push({ event: 'error', data: JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }) }, 5)
     expect(broken.error).toBe('Overloaded')
   })

@@ -3,6 +3,7 @@
 // nothing else (long strings, vectors, deeper values); what bills an answer is read from it.
 import { describe, expect, it } from 'vitest'
 import { textFromJson } from '../../../src/emulator/modules/recordings/recordings-answers.service.ts'
+import { chatUpstream } from '../../../src/emulator/modules/chat/chat-upstream.service.ts'
 import { JsonSkimmer } from '../../../src/emulator/modules/recordings/recordings-skim.service.ts'
 
 /** A small seeded generator: the same documents and splits every run. */
@@ -87,7 +88,7 @@ describe('JsonSkimmer', () => {
       choices: [{ index: 0, finish_reason: 'length' }],
       usage: { prompt_tokens: 12, completion_tokens: 400_000, cost: 1.25, completion_tokens_details: { reasoning_tokens: 7 } },
     })
-    expect(textFromJson('chat.create', skeleton)).toMatchObject({
+    expect(textFromJson(chatUpstream, skeleton)).toMatchObject({
       model: 'openai/gpt-4o-mini',
       provider: 'OpenAI',
       choices: [{ content: null, finish_reason: 'length' }],

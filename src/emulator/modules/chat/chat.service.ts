@@ -9,6 +9,7 @@ import type { Region } from '../catalog/catalog.schemas.ts'
 import { parseMessages, parseResponseFormat, parseToolChoice, parseTools } from '../text/text.input.ts'
 import type { ChatBody, CompletionBody } from './chat.schemas.ts'
 import { costSplit, generateText, type Completion, type TextAsk } from '../text/text-engine.service.ts'
+import { chatUpstream, completionsUpstream } from './chat-upstream.service.ts'
 import type { TextSurface } from '../text/text-ports.service.ts'
 import type { ChatPresetBody } from '../presets/presets.schemas.ts'
 import { fromChat, toChat } from './chat-preset.service.ts'
@@ -61,6 +62,7 @@ export const chatSurface: TextSurface = {
   ask: (ctx, body) => ctx.services.text.ports.parseOnce(body, () => chatAsk(body as ChatBody)),
   envelope: 'main',
   streamErrorFrame: errorChunk({ delta: { content: '' } }),
+  upstream: chatUpstream,
   preset: {
     read: (body) => fromChat(body as ChatPresetBody),
     apply: (body, content, named) => toChat(body, content as PresetContent, named as PresetReference),
@@ -74,6 +76,7 @@ export const completionsSurface: TextSurface = {
   ask: (ctx, body) => ctx.services.text.ports.parseOnce(body, () => completionAsk(body as CompletionBody)),
   envelope: 'main',
   streamErrorFrame: errorChunk({ text: '' }),
+  upstream: completionsUpstream,
 }
 
 export async function createChatCompletion(

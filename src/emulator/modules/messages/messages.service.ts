@@ -12,6 +12,7 @@ import type { Answer } from '../text/text-answer.service.ts'
 import { costSplit, generateText, type Completion, type TextAsk } from '../text/text-engine.service.ts'
 import { modelNotFound } from '../catalog/catalog.errors.ts'
 import { anthropicError } from '../../http/error-handler.ts'
+import { messagesUpstream } from './messages-upstream.service.ts'
 import type { TextSurface } from '../text/text-ports.service.ts'
 import type { MessagesPresetBody } from '../presets/presets.schemas.ts'
 import { fromMessages, toMessages } from './messages-preset.service.ts'
@@ -64,6 +65,7 @@ export const messagesSurface: TextSurface = {
   operation: OPERATION,
   ask: (ctx, body) => parsed(ctx, body as MessagesBody).ask,
   envelope: 'anthropic',
+  upstream: messagesUpstream,
   preset: {
     read: (body) => fromMessages(body as MessagesPresetBody),
     apply: (body, content, named) => toMessages(body, content as PresetContent, named as PresetReference),

@@ -1,137 +1,36 @@
 // Reading an upstream gateway's answers into what a recording keeps (recordings-format.service.ts): a text
-// answer (chat and text completions, the Responses API, the Messages API; JSON or a stream of events)
-// by what it says, per choice, with its model, provider, usage, cost and the timing of its stream; any
-// other answer (embeddings, images, speech, transcriptions) as the body the upstream sent. Readers are
+// answer (JSON or a stream of events) by what it says, per choice, with its model, provider, usage, cost
+// and the timing of its stream, each surface's words read by the reader it registered with the text
+// engine (`TextSurface.upstream`); any other answer (embeddings, images, speech, transcriptions) as the
+// body the upstream sent. Readers are
 // lenient: a field an answer lacks is left out or zero, never a throw, since the answer is relayed to
 // the caller whatever it holds; whether it may be saved is the schema's check (recordings-recorder.service.ts).
 import { countTokens } from '../../core/tokens.ts'
 import { MAX_FILE_BYTES } from './recordings-files.service.ts'
 import { RAW_ANSWER_BYTES, type RecordedRaw, type RecordedText } from './recordings-format.service.ts'
-import type { TextOperation } from './recordings-normal.service.ts'
+import {
+  choice,
+  object,
+  text,
+  usageOf,
+  usd,
+  type BuildingChoice,
+  type Json,
+  type ReadAnswer,
+  type ReadUsage,
+  type StreamReading,
+  type UpstreamReader,
+} from '../text/text-upstream.service.ts'
 
-/** Usage as read: the cost is null where the upstream reported none (the caller prices the tokens). */
-export interface ReadUsage {
-  prompt_tokens: number
-  completion_tokens: number
-  reasoning_tokens?: number
-  cost: number | null
-}
+export type { ReadUsage } from '../text/text-upstream.service.ts'
 
 export type ReadText = Omit<RecordedText, 'usage'> & { usage: ReadUsage }
 export type ReadRaw = Omit<RecordedRaw, 'cost'> & { cost: number | null }
-type Choice = RecordedText['choices'][number]
-type ToolCall = NonNullable<Choice['tool_calls']>[number]
-
-// ---- Small readers of unknown JSON ------------------------------------------------------------------
-
-type Json = Record<string, unknown>
-const object = (value: unknown): Json => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {})
-const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : [])
-const text = (value: unknown): string | null => (typeof value === 'string' ? value : null)
-const count = (value: unknown): number => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : 0)
-const usd = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null)
-
-/** Text joined from pieces, or null where no piece was any. */
-const joined = (pieces: readonly (string | null)[]): string | null => (pieces.some((p) => p !== null) ? pieces.filter((p) => p !== null).join('') : null)
-
-/** A choice as the format keeps it: tool calls and reasoning only where there are some. */
-function choice(content: string | null, reasoning: string | null, calls: readonly ToolCall[], finish: string): Choice {
-  return { content, ...(calls.length > 0 && { tool_calls: [...calls] }), ...(reasoning !== null && { reasoning }), finish_reason: finish }
-}
-
-/** The upstream's cost and tokens, whatever API named them (chat's prompt/completion, or input/output). */
-function usageOf(value: unknown): ReadUsage {
-  const usage = object(value)
-  const reasoning =
-    count(object(usage.completion_tokens_details).reasoning_tokens) ||
-    count(object(usage.output_tokens_details).reasoning_tokens) ||
-    count(object(usage.output_tokens_details).thinking_tokens)
-  return {
-    prompt_tokens: count(usage.prompt_tokens ?? usage.input_tokens),
-    completion_tokens: count(usage.completion_tokens ?? usage.output_tokens),
-    ...(reasoning > 0 && { reasoning_tokens: reasoning }),
-    cost: usd(usage.cost),
-  }
-}
-
-// ---- Finish reasons in chat's words -----------------------------------------------------------------
-
-/** Anthropic's stop reasons as chat's finish reasons. */
-const MESSAGES_FINISH: Record<string, string> = {
-  end_turn: 'stop',
-  stop_sequence: 'stop',
-  pause_turn: 'stop',
-  max_tokens: 'length',
-  model_context_window_exceeded: 'length',
-  tool_use: 'tool_calls',
-  refusal: 'content_filter',
-}
-
-const messagesFinish = (reason: unknown): string => MESSAGES_FINISH[text(reason) ?? ''] ?? 'stop'
-
-/** A response's status as chat's finish reason: cut at max_output_tokens is `length`; calls are `tool_calls`. */
-function responsesFinish(response: Json, calls: number): string {
-  if (response.status === 'incomplete') return object(response.incomplete_details).reason === 'content_filter' ? 'content_filter' : 'length'
-  return calls > 0 ? 'tool_calls' : 'stop'
-}
 
 // ---- JSON answers -----------------------------------------------------------------------------------
 
-/** A text operation's JSON answer, read into what a recording keeps (without timing: nothing streamed). */
-export function textFromJson(operation: TextOperation, answer: unknown): ReadText {
-  const json = object(answer)
-  const head = { model: text(json.model) ?? '', provider: text(json.provider) }
-  switch (operation) {
-    case 'chat.create':
-      return {
-        ...head,
-        choices: list(json.choices).map((c) => {
-          const message = object(object(c).message)
-          const calls = list(message.tool_calls).map((call) => toolCall(object(call).function))
-          return choice(text(message.content), text(message.reasoning), calls, text(object(c).finish_reason) ?? 'stop')
-        }),
-        usage: usageOf(json.usage),
-      }
-    case 'completions.create':
-      return {
-        ...head,
-        choices: list(json.choices).map((c) => choice(text(object(c).text), null, [], text(object(c).finish_reason) ?? 'stop')),
-        usage: usageOf(json.usage),
-      }
-    case 'responses.create':
-      return { ...head, choices: [responseChoice(json)], usage: usageOf(json.usage) }
-    case 'messages.create': {
-      const blocks = list(json.content).map(object)
-      const calls = blocks.filter((b) => b.type === 'tool_use').map((b) => ({ name: text(b.name) ?? '', arguments: JSON.stringify(b.input ?? {}) }))
-      const content = joined(blocks.filter((b) => b.type === 'text').map((b) => text(b.text)))
-      const reasoning = joined(blocks.filter((b) => b.type === 'thinking').map((b) => text(b.thinking)))
-      return { ...head, choices: [choice(content, reasoning, calls, messagesFinish(json.stop_reason))], usage: usageOf(json.usage) }
-    }
-  }
-}
-
-const toolCall = (fn: unknown): ToolCall => ({ name: text(object(fn).name) ?? '', arguments: text(object(fn).arguments) ?? '' })
-
-/** A response's output items as one choice: its messages' text, its reasoning, its function calls. */
-function responseChoice(response: Json): Choice {
-  const items = list(response.output).map(object)
-  const content = joined(
-    items
-      .filter((i) => i.type === 'message')
-      .flatMap((i) => list(i.content).map((part) => (object(part).type === 'output_text' ? text(object(part).text) : null))),
-  )
-  const reasoning = joined(
-    items
-      .filter((i) => i.type === 'reasoning')
-      .map((i) => {
-        // The reasoning's own text where the answer shows it, else its summary.
-        const own = joined(list(i.content).map((part) => text(object(part).text)))
-        return own ?? joined(list(i.summary).map((part) => text(object(part).text)))
-      }),
-  )
-  const calls = items.filter((i) => i.type === 'function_call').map((i) => ({ name: text(i.name) ?? '', arguments: text(i.arguments) ?? '' }))
-  return choice(content, reasoning, calls, responsesFinish(response, calls.length))
-}
+/** A text surface's JSON answer, read by its own reader into what a recording keeps (without timing: nothing streamed). */
+export const textFromJson = (reader: UpstreamReader, answer: unknown): ReadText => reader.json(answer)
 
 // ---- Streams ----------------------------------------------------------------------------------------
 
@@ -197,13 +96,7 @@ function parseBlock(block: string): SseEvent | null {
   return data.length === 0 ? null : { event, data: data.join('\n') }
 }
 
-/** One choice as its deltas build it up. */
-interface Building {
-  content: string | null
-  reasoning: string | null
-  calls: Map<number, { name: string; arguments: string }>
-  finish: string | null
-}
+type Building = BuildingChoice
 
 const building = (): Building => ({ content: null, reasoning: null, calls: new Map(), finish: null })
 
@@ -215,14 +108,14 @@ const append = (to: string | null, piece: unknown): string | null => (typeof pie
  * an error event where the upstream broke it part way, and when its tokens arrived (ms since the
  * request was sent), from which a recording's timing is taken.
  */
-export class TextStreamReader {
-  private readonly operation: TextOperation
+export class TextStreamReader implements StreamReading {
+  private readonly reader: UpstreamReader
   private readonly choices = new Map<number, Building>()
-  private model = ''
-  private provider: string | null = null
-  private usage: ReadUsage | null = null
+  model = ''
+  provider: string | null = null
+  usage: ReadUsage | null = null
   /** The message's input tokens, as a Messages stream tells them first. */
-  private promptTokens: number | null = null
+  promptTokens: number | null = null
   /** The whole answer, where the stream ends with it (the Responses API's response.completed). */
   private final: ReadText | null = null
   /** The message of an error event, where the upstream broke the answer part way. */
@@ -238,8 +131,9 @@ export class TextStreamReader {
   /** Tokens of the text not kept, for an answer that reports none. */
   droppedTokens = 0
 
-  constructor(operation: TextOperation) {
-    this.operation = operation
+  /** `reader`: the surface's own (its events' words). */
+  constructor(reader: UpstreamReader) {
+    this.reader = reader
   }
 
   push(event: SseEvent, at: number): void {
@@ -253,9 +147,7 @@ export class TextStreamReader {
     } catch {
       return // not JSON: relayed as it is, nothing to read
     }
-    const tokens =
-      this.operation === 'responses.create' ? this.responsesEvent(data) : this.operation === 'messages.create' ? this.messagesEvent(data) : this.chatEvent(data)
-    if (tokens) {
+    if (this.reader.event(data, this)) {
       this.firstTokenAt ??= at
       this.lastTokenAt = at
     }
@@ -265,7 +157,7 @@ export class TextStreamReader {
    * `to` with `piece` added, while the text kept stays within what a recording may hold; past it the
    * piece is only counted. A long answer is relayed whole either way: this bounds what is kept of it.
    */
-  private kept(to: string | null, piece: unknown): string | null {
+  kept(to: string | null, piece: unknown): string | null {
     if (typeof piece !== 'string' || piece === '') return to
     if (this.overflowed || this.keptChars + piece.length > MAX_FILE_BYTES) {
       this.overflowed = true
@@ -276,131 +168,16 @@ export class TextStreamReader {
     return append(to, piece)
   }
 
-  private choice(index: number): Building {
+  choice(index: number): Building {
     let found = this.choices.get(index)
     if (!found) this.choices.set(index, (found = building()))
     return found
   }
 
-  /** A chat or text completion chunk; true when it carried tokens. */
-  private chatEvent(data: Json): boolean {
-    if (data.error !== undefined) this.error = text(object(data.error).message) ?? 'error'
-    this.model = text(data.model) ?? this.model
-    this.provider = text(data.provider) ?? this.provider
-    if (data.usage !== undefined && data.usage !== null) this.usage = usageOf(data.usage)
-    let tokens = false
-    for (const raw of list(data.choices)) {
-      const c = object(raw)
-      const into = this.choice(count(c.index))
-      const delta = object(c.delta)
-      const piece = this.operation === 'completions.create' ? c.text : delta.content
-      if (typeof piece === 'string' && piece !== '') tokens = true
-      into.content = this.kept(into.content, piece)
-      if (typeof delta.reasoning === 'string' && delta.reasoning !== '') {
-        tokens = true
-        into.reasoning = this.kept(into.reasoning, delta.reasoning)
-      }
-      for (const rawCall of list(delta.tool_calls)) {
-        const call = object(rawCall)
-        const fn = object(call.function)
-        const at = count(call.index)
-        const known = into.calls.get(at) ?? { name: '', arguments: '' }
-        if (typeof fn.name === 'string' && fn.name !== '') known.name = fn.name
-        if (typeof fn.arguments === 'string' && fn.arguments !== '') {
-          tokens = true
-          known.arguments = this.kept(known.arguments, fn.arguments) ?? ''
-        }
-        into.calls.set(at, known)
-      }
-      const finish = text(c.finish_reason)
-      if (finish !== null) into.finish = finish
-    }
-    return tokens
-  }
-
-  /** A Responses API event; true when it carried tokens. */
-  private responsesEvent(data: Json): boolean {
-    const into = this.choice(0)
-    switch (data.type) {
-      case 'response.created':
-      case 'response.in_progress':
-        this.model = text(object(data.response).model) ?? this.model
-        this.provider = text(object(data.response).provider) ?? this.provider
-        return false
-      case 'response.output_text.delta':
-        into.content = this.kept(into.content, data.delta)
-        return true
-      case 'response.reasoning_text.delta':
-        into.reasoning = this.kept(into.reasoning, data.delta)
-        return true
-      case 'response.output_item.added': {
-        const item = object(data.item)
-        if (item.type === 'function_call') into.calls.set(count(data.output_index), { name: text(item.name) ?? '', arguments: '' })
-        return false
-      }
-      case 'response.function_call_arguments.delta': {
-        const call = into.calls.get(count(data.output_index))
-        if (call && typeof data.delta === 'string') call.arguments = this.kept(call.arguments, data.delta) ?? ''
-        return true
-      }
-      case 'response.completed':
-      case 'response.incomplete':
-        this.final = textFromJson('responses.create', data.response)
-        // The whole answer again, in one event: held to the same bound as its deltas.
-        if (textLength(this.final) > MAX_FILE_BYTES) this.overflowed = true
-        this.finished = true
-        return false
-      case 'error':
-      case 'response.failed':
-        this.error ??= text(data.message) ?? text(object(object(data.response).error).message) ?? 'error'
-        return false
-      default:
-        return false
-    }
-  }
-
-  /** A Messages API event; true when it carried tokens. */
-  private messagesEvent(data: Json): boolean {
-    const into = this.choice(0)
-    switch (data.type) {
-      case 'message_start': {
-        const message = object(data.message)
-        this.model = text(message.model) ?? this.model
-        this.provider = text(message.provider) ?? this.provider
-        this.promptTokens = count(object(message.usage).input_tokens)
-        return false
-      }
-      case 'content_block_start': {
-        const block = object(data.content_block)
-        if (block.type === 'tool_use') into.calls.set(count(data.index), { name: text(block.name) ?? '', arguments: '' })
-        return false
-      }
-      case 'content_block_delta': {
-        const delta = object(data.delta)
-        if (delta.type === 'text_delta') into.content = this.kept(into.content, delta.text)
-        else if (delta.type === 'thinking_delta') into.reasoning = this.kept(into.reasoning, delta.thinking)
-        else if (delta.type === 'input_json_delta') {
-          const call = into.calls.get(count(data.index))
-          if (call && typeof delta.partial_json === 'string') call.arguments = this.kept(call.arguments, delta.partial_json) ?? ''
-        } else return false
-        return true
-      }
-      case 'message_delta': {
-        into.finish = messagesFinish(object(data.delta).stop_reason)
-        const usage = usageOf(data.usage)
-        // message_delta's usage may leave the input tokens to message_start.
-        this.usage = { ...usage, prompt_tokens: usage.prompt_tokens || (this.promptTokens ?? 0) }
-        return false
-      }
-      case 'message_stop':
-        this.finished = true
-        return false
-      case 'error':
-        this.error = text(object(data.error).message) ?? 'error'
-        return false
-      default:
-        return false
-    }
+  whole(answer: ReadAnswer): void {
+    this.final = answer
+    // The whole answer again, in one event: held to the same bound as its deltas.
+    if (textLength(this.final) > MAX_FILE_BYTES) this.overflowed = true
   }
 
   /** What arrived, read as a text answer; with timing where its tokens came over a measurable span. */

@@ -22,6 +22,14 @@ export const RAW_ANSWER_BYTES = 4 * 1024 * 1024
 export const TEXT_OPERATIONS = ['chat.create', 'completions.create', 'responses.create', 'messages.create'] as const
 export const RAW_OPERATIONS = ['embeddings.create', 'images.create', 'images.generations', 'audio.speech', 'audio.transcriptions'] as const
 export type RecordedOperation = (typeof TEXT_OPERATIONS)[number] | (typeof RAW_OPERATIONS)[number]
+/** What each raw operation makes (its stand-in model's output modality); every text operation makes text. */
+export const RAW_OUTPUT: Record<(typeof RAW_OPERATIONS)[number], string> = {
+  'embeddings.create': 'embeddings',
+  'images.create': 'image',
+  'images.generations': 'image',
+  'audio.speech': 'speech',
+  'audio.transcriptions': 'transcription',
+}
 
 /**
  * A text request in normal form, whatever API it came through: chat's shape. Two requests match when

@@ -46,6 +46,7 @@ import {
 } from './recordings-answers.service.ts'
 import { MAX_FILE_BYTES } from './recordings-files.service.ts'
 import { RAW_ANSWER_BYTES, type RecordedOperation } from './recordings-format.service.ts'
+import type { UpstreamReader } from '../text/text-upstream.service.ts'
 import { isTextOperation, normalRawRequest, normalTextRequest, textAskOf } from './recordings-normal.service.ts'
 import { notSavedWarning, saveRecording, type Recorded, type Saved } from './recordings-recorder.service.ts'
 import { JsonSkimmer } from './recordings-skim.service.ts'
@@ -433,6 +434,13 @@ function streamErrorFrame(ctx: EmulatorContext, operation: RecordedOperation, st
 // ---- The proxy ----------------------------------------------------------------------------------------
 
 /** What the proxy knows of one request, from its start to its answer's end. */
+/** How the exchange's text surface reads its upstream's answers (registered with the text engine). */
+function upstreamOf(x: Exchange): UpstreamReader {
+  const surface = x.ctx.services.text.ports.byOperation(x.operation)
+  if (!surface) throw new Error(`${x.operation} is not a text surface's operation`)
+  return surface.upstream
+}
+
 interface Exchange {
   ctx: EmulatorContext
   request: FastifyRequest
@@ -574,7 +582,7 @@ async function relayWhole(x: Exchange, contentType: string): Promise<FastifyRepl
     } catch {
       json = undefined
     }
-    text = textFromJson(operation, json)
+    text = textFromJson(upstreamOf(x), json)
   } else {
     raw = rawFromAnswer(status, contentType, bytes, x.asked[0] ?? '')
     json = raw.raw.json
@@ -698,7 +706,7 @@ function relayThrough(x: Exchange, contentType: string, start: readonly Buffer[]
       return
     }
     const json = skimmer?.skeleton() ?? {}
-    const text = isTextOperation(operation) ? textFromJson(operation, json) : null
+    const text = isTextOperation(operation) ? textFromJson(upstreamOf(x), json) : null
     const raw: ReadRaw | null = text
       ? null
       : {
@@ -770,7 +778,7 @@ function relayStream(x: Exchange, contentType: string): FastifyReply {
   const { ctx, call, answer, operation, reply } = x
   const body = new RecordedStream(ctx.config.journalBodyLimit)
   const parser = new SseParser()
-  const reader = isTextOperation(operation) ? new TextStreamReader(operation) : null
+  const reader = isTextOperation(operation) ? new TextStreamReader(upstreamOf(x)) : null
   const decoder = new TextDecoder()
   let size = 0
   let settled = false

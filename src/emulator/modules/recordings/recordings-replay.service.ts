@@ -29,6 +29,7 @@ import {
 import {
   NormalTextRequest,
   RAW_ANSWER_BYTES,
+  RAW_OUTPUT,
   RECORDING_FORMAT,
   RecordingFile,
   type RecordedOperation,
@@ -386,19 +387,6 @@ function loosenedMatch(match: RecordingMatch, subject: FixtureSubject, lastIsToo
 
 // ---- Models and endpoints ------------------------------------------------------------------------
 
-/** The output each operation's stand-in model says it makes. */
-const OUTPUT_OF: Record<RecordedOperation, string> = {
-  'chat.create': 'text',
-  'completions.create': 'text',
-  'responses.create': 'text',
-  'messages.create': 'text',
-  'embeddings.create': 'embeddings',
-  'images.create': 'image',
-  'images.generations': 'image',
-  'audio.speech': 'speech',
-  'audio.transcriptions': 'transcription',
-}
-
 const slug = (text: string): string =>
   text
     .toLowerCase()
@@ -448,7 +436,7 @@ export function servingModel(
     zdr: false,
     regions: ['us'],
   }
-  const output = OUTPUT_OF[operation]
+  const output = isTextOperation(operation) ? 'text' : RAW_OUTPUT[operation]
   const model: CatalogModel = {
     id: recorded.model,
     canonical_slug: recorded.model,

@@ -10,6 +10,7 @@ import type { EmulatorContext } from '../module.ts'
 import type { Region } from '../catalog/catalog.schemas.ts'
 import type { ToolCall } from '../text/text.input.ts'
 import { costSplit, generateText, type Completion, type TextAsk } from '../text/text-engine.service.ts'
+import { responsesUpstream } from './responses-upstream.service.ts'
 import type { TextSurface } from '../text/text-ports.service.ts'
 import type { ResponsesPresetBody } from '../presets/presets.schemas.ts'
 import { fromResponses, toResponses } from './responses-preset.service.ts'
@@ -105,6 +106,7 @@ export const responsesSurface: TextSurface = {
   operation: 'responses.create',
   ask: (ctx, body) => ctx.services.text.ports.parseOnce(body, () => askOf(body as ResponsesBody)),
   envelope: 'main',
+  upstream: responsesUpstream,
   preset: {
     read: (body) => fromResponses(body as ResponsesPresetBody),
     apply: (body, content, named) => toResponses(body, content as PresetContent, named as PresetReference),

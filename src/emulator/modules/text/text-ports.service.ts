@@ -7,6 +7,7 @@
 // `config.text`.
 import type { EmulatorContext } from '../module.ts'
 import type { AnswerSource, TextAsk } from './text-engine.service.ts'
+import type { UpstreamReader } from './text-upstream.service.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -33,6 +34,8 @@ export interface TextSurface {
   readonly envelope: 'main' | 'anthropic'
   /** The event a stream relayed from elsewhere ends with when it broke part way, in its words. */
   streamErrorFrame(status: number, message: string): string
+  /** How an upstream gateway's answers on it read (its JSON, its stream's events), for record and replay. */
+  readonly upstream: UpstreamReader
   /** How a preset is made from its bodies; none where it takes no preset. */
   readonly preset?: PresetPort
 }

@@ -20,20 +20,20 @@ export const fileTooLarge = (limitBytes: number): ApiError =>
     metadata: { field: 'file', location: 'body', limit_bytes: limitBytes },
   })
 
-/** How full a room of files is, and what its uploads under way have reserved. */
-interface Room {
+/** How full a room of files is, the file that would pass it, and what its uploads under way have reserved. */
+export interface Room {
   usedBytes: number
   fileBytes: number
   limitBytes: number
   files: number
   limitFiles: number
-  pendingBytes: number
-  pendingFiles: number
+  pendingBytes?: number
+  pendingFiles?: number
 }
 
 /** A 413 for a full room, in `words` (one sentence for too many files, one for too many bytes). */
 function roomFull(room: Room, words: { tooManyFiles: string; tooManyBytes: string }, scope?: 'emulator'): ApiError {
-  const { usedBytes, limitBytes, files, limitFiles, pendingBytes, pendingFiles } = room
+  const { usedBytes, limitBytes, files, limitFiles, pendingBytes = 0, pendingFiles = 0 } = room
   return new ApiError(413, files + pendingFiles >= limitFiles ? words.tooManyFiles : words.tooManyBytes, {
     metadata: {
       field: 'file',
@@ -55,22 +55,13 @@ const uploadsUnderWay = (pendingFiles: number, pendingBytes: number, whose: 'its
  * The account's room is full. `pendingBytes` and `pendingFiles`: what its uploads under way (read or
  * waiting) have reserved, when the refusal comes before the body is read, from its declared length.
  */
-export const accountStorageFull = (
-  usedBytes: number,
-  fileBytes: number,
-  limitBytes: number,
-  files: number,
-  limitFiles: number,
-  pendingBytes = 0,
-  pendingFiles = 0,
-): ApiError =>
-  roomFull(
-    { usedBytes, fileBytes, limitBytes, files, limitFiles, pendingBytes, pendingFiles },
-    {
-      tooManyFiles: `The account already keeps ${files} files${pendingFiles === 0 ? '' : ` (and ${pendingFiles} under way)`}, the most the emulator keeps for one account: delete some first`,
-      tooManyBytes: `The account's files hold ${usedBytes} bytes${uploadsUnderWay(pendingFiles, pendingBytes, 'its')}; ${fileBytes} more would pass the ${limitBytes / 1024 / 1024} MB the emulator keeps for one account: delete some first`,
-    },
-  )
+export const accountStorageFull = (room: Room): ApiError => {
+  const { usedBytes, fileBytes, limitBytes, files, pendingBytes = 0, pendingFiles = 0 } = room
+  return roomFull(room, {
+    tooManyFiles: `The account already keeps ${files} files${pendingFiles === 0 ? '' : ` (and ${pendingFiles} under way)`}, the most the emulator keeps for one account: delete some first`,
+    tooManyBytes: `The account's files hold ${usedBytes} bytes${uploadsUnderWay(pendingFiles, pendingBytes, 'its')}; ${fileBytes} more would pass the ${limitBytes / 1024 / 1024} MB the emulator keeps for one account: delete some first`,
+  })
+}
 
 export const malformedForm = (why: string): ApiError =>
   new ApiError(400, `Malformed multipart/form-data body: ${why}`, { metadata: { field: 'body', location: 'body' } })
@@ -92,23 +83,17 @@ export const workspaceForbidden = (id: string): ApiError =>
  * `pendingBytes` and `pendingFiles`: what every account's uploads under way have reserved, when the
  * refusal comes before the body is read.
  */
-export const emulatorStorageFull = (
-  usedBytes: number,
-  fileBytes: number,
-  limitBytes: number,
-  files: number,
-  limitFiles: number,
-  pendingBytes = 0,
-  pendingFiles = 0,
-): ApiError =>
-  roomFull(
-    { usedBytes, fileBytes, limitBytes, files, limitFiles, pendingBytes, pendingFiles },
+export const emulatorStorageFull = (room: Room): ApiError => {
+  const { usedBytes, fileBytes, limitBytes, files, pendingBytes = 0, pendingFiles = 0 } = room
+  return roomFull(
+    room,
     {
       tooManyFiles: `The emulator already keeps ${files} files over all its accounts${pendingFiles === 0 ? '' : ` (and ${pendingFiles} under way)`}, the most it keeps: delete some (or reset an account) first`,
       tooManyBytes: `The files of all accounts hold ${usedBytes} bytes${uploadsUnderWay(pendingFiles, pendingBytes, 'the')}; ${fileBytes} more would pass the ${limitBytes / 1024 / 1024} MB the emulator keeps in all: delete some (or reset an account) first`,
     },
     'emulator',
   )
+}
 
 /**
  * 409: the file was being kept when the state under it changed: a reset or an import replaced the

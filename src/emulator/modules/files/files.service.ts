@@ -221,11 +221,27 @@ export class UploadRoom {
     const totals = this.repo.totals(account)
     const pending = this.pending.get(account) ?? { bytes: 0, files: 0 }
     if (totals.files + pending.files >= MAX_ACCOUNT_FILES || (bytes > 0 && totals.bytes + pending.bytes + bytes > MAX_ACCOUNT_BYTES))
-      throw accountStorageFull(totals.bytes, bytes, MAX_ACCOUNT_BYTES, totals.files, MAX_ACCOUNT_FILES, pending.bytes, pending.files)
+      throw accountStorageFull({
+        usedBytes: totals.bytes,
+        fileBytes: bytes,
+        limitBytes: MAX_ACCOUNT_BYTES,
+        files: totals.files,
+        limitFiles: MAX_ACCOUNT_FILES,
+        pendingBytes: pending.bytes,
+        pendingFiles: pending.files,
+      })
     const all = this.repo.totalsAll()
     const { bytes: allPending, files: allPendingFiles } = this.pendingAll
     if (all.files + allPendingFiles >= MAX_TOTAL_FILES || (bytes > 0 && all.bytes + allPending + bytes > MAX_TOTAL_FILE_BYTES))
-      throw emulatorStorageFull(all.bytes, bytes, MAX_TOTAL_FILE_BYTES, all.files, MAX_TOTAL_FILES, allPending, allPendingFiles)
+      throw emulatorStorageFull({
+        usedBytes: all.bytes,
+        fileBytes: bytes,
+        limitBytes: MAX_TOTAL_FILE_BYTES,
+        files: all.files,
+        limitFiles: MAX_TOTAL_FILES,
+        pendingBytes: allPending,
+        pendingFiles: allPendingFiles,
+      })
     this.pending.set(account, { bytes: pending.bytes + bytes, files: pending.files + 1 })
     this.pendingAll.bytes += bytes
     this.pendingAll.files++
@@ -265,10 +281,10 @@ export async function keepUpload(ctx: EmulatorContext, scope: FileScope, upload:
 function checkRoom(repo: FilesRepo, accountId: string, bytes: number): void {
   const totals = repo.totals(accountId)
   if (totals.files >= MAX_ACCOUNT_FILES || totals.bytes + bytes > MAX_ACCOUNT_BYTES)
-    throw accountStorageFull(totals.bytes, bytes, MAX_ACCOUNT_BYTES, totals.files, MAX_ACCOUNT_FILES)
+    throw accountStorageFull({ usedBytes: totals.bytes, fileBytes: bytes, limitBytes: MAX_ACCOUNT_BYTES, files: totals.files, limitFiles: MAX_ACCOUNT_FILES })
   const all = repo.totalsAll()
   if (all.files >= MAX_TOTAL_FILES || all.bytes + bytes > MAX_TOTAL_FILE_BYTES)
-    throw emulatorStorageFull(all.bytes, bytes, MAX_TOTAL_FILE_BYTES, all.files, MAX_TOTAL_FILES)
+    throw emulatorStorageFull({ usedBytes: all.bytes, fileBytes: bytes, limitBytes: MAX_TOTAL_FILE_BYTES, files: all.files, limitFiles: MAX_TOTAL_FILES })
 }
 
 /**

@@ -189,34 +189,4 @@ export const api = {
 export const origin = (): string => window.location.origin
 
 // The admin API's shapes, declared once in the emulator (type-only: nothing of it is bundled here).
-export type {
-  Account,
-  AccountByokKey,
-  AccountDestination,
-  AccountDetail,
-  AccountGuardrail,
-  AccountPreset,
-  AccountWorkspace,
-  ActivityRow,
-  AdminKey,
-  CallbackDelivery,
-  Charge,
-  ChatFixture,
-  ChatFixtureInput,
-  ChatFixturePatch,
-  ChatFixtureTest,
-  ChatFixtureTestInput,
-  ClockState,
-  Envelope,
-  FaultPreset,
-  FaultRule,
-  JournalEntry,
-  JournalSummary,
-  Member,
-  Page,
-  RecordingsList,
-  RecordingView,
-  StreamEvents,
-  VideoTask,
-  VideoTaskState,
-} from '../../emulator/admin/types.ts'
+export type * from '../../emulator/admin/types.ts'

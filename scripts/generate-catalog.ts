@@ -245,6 +245,8 @@ interface ModelSpec {
   open?: boolean
   /** Only the `:free` variant is listed (the source has no paid model of this id). */
   freeOnly?: boolean
+  /** Facts of a provider's endpoint that the emulator's tests and documents rely on, over the seeded ones. */
+  pin?: Record<string, Partial<Pick<Endpoint, 'regions' | 'zdr'>>>
 }
 
 /** Claude: the same parameters and cache prices on Anthropic, Vertex and Bedrock. */
@@ -711,6 +713,8 @@ const MODELS: readonly ModelSpec[] = [
     id: 'cohere/rerank-v3.5', name: 'Rerank 3.5', date: '2024-12-02',
     ctx: 4096, maxOut: null, price: [0, 0], input: TEXT, output: ['rerank'], tokenizer: 'Cohere',
     params: [], requestPrice: 0.002, providers: ['cohere', 'amazon-bedrock'], lat: 0.2, tps: 5000,
+    // The rerank tests' EU case: served in the EU by Amazon Bedrock only.
+    pin: { cohere: { regions: ['us'] }, 'amazon-bedrock': { regions: ['us', 'eu'] } },
     desc: 'Rerank 3.5 orders documents by their relevance to a query, for retrieval-augmented generation and search. It reads documents in more than a hundred languages and handles semi-structured data.',
   },
   {
@@ -1101,6 +1105,9 @@ function buildEndpoint(ref: string, ctx: EndpointContext): Endpoint {
     zdr = false
     regions = ['us']
   }
+  const pinned = free ? undefined : spec.pin?.[slug]
+  if (pinned?.regions) regions = [...pinned.regions]
+  if (pinned?.zdr !== undefined) zdr = pinned.zdr
 
   return {
     id: rng.uuid(),

@@ -26,6 +26,17 @@ describe('the bundled catalog', () => {
     expect((await b.get('/api/v1/models/count')).body.data.count).toBe(shared.filter({ supportedParameters: [], outputModalities: ['text'] }).length)
   })
 
+  it('drops a removed model’s aliases and keeps the others', async () => {
+    const emu = await testEmulator()
+    const before = emu.ctx.services.catalog.get().document
+    expect(before.aliases?.['anthropic/claude-sonnet-4.5-20250929']).toBe('anthropic/claude-sonnet-4.5')
+    expect((await emu.send('DELETE', '/_emulator/api/catalog/models/anthropic/claude-sonnet-4.5')).status).toBe(200)
+    const after = emu.ctx.services.catalog.get().document
+    expect(Object.values(after.aliases!)).not.toContain('anthropic/claude-sonnet-4.5')
+    expect(after.aliases?.['anthropic/claude-haiku-4.5-20251001']).toBe('anthropic/claude-haiku-4.5')
+    expect(after.sources).toEqual(before.sources)
+  })
+
   it('refuses a replacement whose alias names no model of it, or is a model’s own id', async () => {
     const emu = await testEmulator()
     const model = structuredClone(emu.ctx.services.catalog.get().find('openai/gpt-4o-mini')!) as CatalogModel

@@ -54,7 +54,14 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContex
       const id = `${request.params.author}/${request.params.slug}`
       const current = ctx.services.catalog.get().document
       if (!current.models.some((m) => m.id === id)) throw modelNotFound(id)
-      return replace({ version: 1, models: current.models.filter((m) => m.id !== id) })
+      // Its aliases go with it; the others, and where the document came from, stay.
+      const aliases = current.aliases && Object.fromEntries(Object.entries(current.aliases).filter(([, target]) => target !== id))
+      return replace({
+        version: 1,
+        ...(current.sources && { sources: current.sources }),
+        ...(aliases && { aliases }),
+        models: current.models.filter((m) => m.id !== id),
+      })
     },
   )
 

@@ -1,12 +1,10 @@
-// POST /api/v1/chat/completions and POST /api/v1/completions (standard key), and GET /api/v1/generation
-// (any key), which the generations module answers: mounted here, where the OpenAPI document lists it.
+// POST /api/v1/chat/completions and POST /api/v1/completions (standard key).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { EmulatorContext } from '../module.ts'
 import { requestOrigin } from '../../http/request-origin.ts'
 import { caller } from '../../http/auth.ts'
 import { isEuRequest } from '../../http/listeners.ts'
 import { ChatBody, ChatResponse, CompletionBody, CompletionResponse } from './chat.schemas.ts'
-import { GenerationQuery, GenerationResponse } from '../generations/generations.schemas.ts'
 import { chatResult, createChatCompletion, createTextCompletion, textResult } from './chat.service.ts'
 import { chatFrames } from './chat.stream.ts'
 import { answerText } from '../text/text.stream.ts'
@@ -49,14 +47,5 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = a
         frames: () => chatFrames(completion, 'text'),
       })
     },
-  )
-
-  app.get(
-    '/generation',
-    {
-      config: { operation: 'generation.get', auth: 'any' },
-      schema: { summary: 'Get a past generation', tags: ['chat'], querystring: GenerationQuery, response: GenerationResponse },
-    },
-    async (request) => ({ data: ctx.services.generations.lookup(request.query.id, caller(request).account.id) }),
   )
 }

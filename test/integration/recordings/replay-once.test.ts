@@ -1,9 +1,9 @@
-// A replayed text request is read and searched once: under --on-miss error (and upstream) the
-// recordings hook reads the body into the engine's ask and searches the recordings before the handler,
-// and the handler and the engine take what it found instead of doing it again. Counted by spies that
-// call through (nothing of the emulator is replaced).
+// A replayed text request is read and searched once: under --on-miss error (and upstream) no hook reads
+// it before the handler; the engine asks its answer sources in their order (the recordings, the
+// upstream, its own written answers), each taking the ask the handler read. Counted by spies that call
+// through (nothing of the emulator is replaced).
 import { describe, expect, it, vi } from 'vitest'
-import { testEmulator } from '../../helpers/emulator.ts'
+import { listeningEmulator, testEmulator } from '../../helpers/emulator.ts'
 import { folderWith, MODEL, PARIS, QUESTION, SYSTEM } from './replay-helpers.ts'
 
 const BODIES = {
@@ -33,13 +33,24 @@ describe('a replayed request under --on-miss error', () => {
       }),
     )
     const searches = vi.spyOn(emu.ctx.services.recordings, 'findText')
-    const takes = vi.spyOn(emu.ctx.services.recordings, 'foundFor')
     const res = await emu.send('POST', url, body, emu.keys.standard)
     expect(res.status).toBe(200)
-    // The hook reads and searches; the handler's reading is the memo's, the engine takes what was found.
     expect(reads).toBe(1)
     expect(searches).toHaveBeenCalledTimes(1)
-    expect(takes).toHaveBeenCalledTimes(1)
-    expect(takes.mock.results[0]!.value).toMatchObject({ file: 'chat-1.json' })
+    expect(searches.mock.results[0]!.value).toMatchObject({ file: 'chat-1.json' })
+  })
+})
+
+describe("the text engine's answer sources", () => {
+  it('are the recordings, then the upstream under --on-miss upstream, then the written answers', async () => {
+    const upstream = await listeningEmulator()
+    const emu = await testEmulator({ replay: folderWith({}), upstream: upstream.url, onMiss: 'upstream' })
+    expect(emu.ctx.services.text.ports.sources().map((s) => [s.name, s.order])).toEqual([
+      ['recordings', 100],
+      ['upstream', 500],
+      ['written', 1000],
+    ])
+    const local = await testEmulator({ replay: folderWith({}), onMiss: 'error' })
+    expect(local.ctx.services.text.ports.sources().map((s) => s.name)).toEqual(['recordings', 'written'])
   })
 })

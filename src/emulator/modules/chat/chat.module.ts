@@ -26,7 +26,7 @@ const LIMITS: readonly Limit[] = [
 export const chatModule = defineModule({
   name: 'chat',
   limits: LIMITS,
-  needs: ['catalog', 'generations', 'presets', 'text'],
+  needs: ['catalog', 'presets', 'text'],
   create: (ctx) => {
     ctx.services.text.ports.registerSurface(chatSurface)
     ctx.services.text.ports.registerSurface(completionsSurface)

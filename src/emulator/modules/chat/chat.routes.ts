@@ -1,14 +1,11 @@
-// POST /api/v1/chat/completions and POST /api/v1/completions (standard key), and GET /api/v1/generation
-// (any key), which the generations module answers: mounted here, where the OpenAPI document lists it.
+// POST /api/v1/chat/completions and POST /api/v1/completions (standard key).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { EmulatorContext } from '../module.ts'
-import { requestOrigin } from '../../http/request-origin.ts'
 import { caller } from '../../http/auth.ts'
-import { isEuRequest } from '../../http/listeners.ts'
 import { ChatBody, ChatResponse, CompletionBody, CompletionResponse } from './chat.schemas.ts'
-import { GenerationQuery, GenerationResponse } from '../generations/generations.schemas.ts'
-import { chatResult, createChatCompletion, createTextCompletion, textResult } from './chat.service.ts'
+import { chatResult, chatSurface, completionsSurface, createChatCompletion, createTextCompletion, textResult } from './chat.service.ts'
 import { chatFrames } from './chat.stream.ts'
+import { isRelayed, textCall } from '../text/text-engine.service.ts'
 import { answerText } from '../text/text.stream.ts'
 
 /** Messages may carry images as data URIs. */
@@ -23,8 +20,10 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = a
       schema: { summary: 'Create a chat completion', tags: ['chat'], body: ChatBody, response: ChatResponse },
     },
     async (request, reply) => {
-      const region = isEuRequest(request.raw) ? 'eu' : null
-      const completion = await createChatCompletion(ctx, caller(request), request.body, region, requestOrigin(request))
+      const call = textCall(chatSurface.operation, request, reply, request.body.stream === true)
+      const completion = await createChatCompletion(ctx, caller(request), request.body, call)
+      // Relayed from the upstream gateway as it came: answered already.
+      if (isRelayed(completion)) return reply
       return answerText(ctx, request, reply, completion, {
         stream: request.body.stream === true,
         json: () => chatResult(completion),
@@ -41,22 +40,14 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = a
       schema: { summary: 'Create a text completion (legacy: a prompt in, text out)', tags: ['chat'], body: CompletionBody, response: CompletionResponse },
     },
     async (request, reply) => {
-      const region = isEuRequest(request.raw) ? 'eu' : null
-      const completion = await createTextCompletion(ctx, caller(request), request.body, region, requestOrigin(request))
+      const call = textCall(completionsSurface.operation, request, reply, request.body.stream === true)
+      const completion = await createTextCompletion(ctx, caller(request), request.body, call)
+      if (isRelayed(completion)) return reply
       return answerText(ctx, request, reply, completion, {
         stream: request.body.stream === true,
         json: () => textResult(completion),
         frames: () => chatFrames(completion, 'text'),
       })
     },
-  )
-
-  app.get(
-    '/generation',
-    {
-      config: { operation: 'generation.get', auth: 'any' },
-      schema: { summary: 'Get a past generation', tags: ['chat'], querystring: GenerationQuery, response: GenerationResponse },
-    },
-    async (request) => ({ data: ctx.services.generations.lookup(request.query.id, caller(request).account.id) }),
   )
 }

@@ -1,14 +1,12 @@
 // Chat and text completions: each body is read into the text engine's ask (text-engine.service.ts), with every
 // problem named by its chat field; the engine writes, bills and records the answers, and this file
 // renders them as the chat and text completion objects.
-import type { RequestOrigin } from '../../http/request-origin.ts'
 import { fieldError } from '../../core/errors.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
-import type { Region } from '../catalog/catalog.schemas.ts'
 import { parseMessages, parseResponseFormat, parseToolChoice, parseTools } from '../text/text.input.ts'
 import type { ChatBody, CompletionBody } from './chat.schemas.ts'
-import { costSplit, generateText, type Completion, type TextAsk } from '../text/text-engine.service.ts'
+import { costSplit, generateText, type Completion, type Relayed, type TextAsk, type TextCall } from '../text/text-engine.service.ts'
 import { chatUpstream, completionsUpstream } from './chat-upstream.service.ts'
 import type { TextSurface } from '../text/text-ports.service.ts'
 import type { ChatPresetBody } from '../presets/presets.schemas.ts'
@@ -79,36 +77,12 @@ export const completionsSurface: TextSurface = {
   upstream: completionsUpstream,
 }
 
-export async function createChatCompletion(
-  ctx: EmulatorContext,
-  caller: AuthContext,
-  body: ChatBody,
-  region: Region | null,
-  origin: RequestOrigin,
-): Promise<Completion> {
-  return generateText(ctx, caller, chatSurface.ask(ctx, body), {
-    operation: chatSurface.operation,
-    apiType: 'completions',
-    region,
-    streamed: body.stream === true,
-    origin,
-  })
+export function createChatCompletion(ctx: EmulatorContext, caller: AuthContext, body: ChatBody, call: TextCall): Promise<Completion | Relayed> {
+  return generateText(ctx, caller, chatSurface.ask(ctx, body), call)
 }
 
-export async function createTextCompletion(
-  ctx: EmulatorContext,
-  caller: AuthContext,
-  body: CompletionBody,
-  region: Region | null,
-  origin: RequestOrigin,
-): Promise<Completion> {
-  return generateText(ctx, caller, completionsSurface.ask(ctx, body), {
-    operation: completionsSurface.operation,
-    apiType: 'completions',
-    region,
-    streamed: body.stream === true,
-    origin,
-  })
+export function createTextCompletion(ctx: EmulatorContext, caller: AuthContext, body: CompletionBody, call: TextCall): Promise<Completion | Relayed> {
+  return generateText(ctx, caller, completionsSurface.ask(ctx, body), call)
 }
 
 /** A text completion's body as the engine's ask: its prompt is the one user message. */

@@ -31,10 +31,10 @@ export interface Room {
   pendingFiles?: number
 }
 
-/** A 413 for a full room, in `words` (one sentence for too many files, one for too many bytes). */
-function roomFull(room: Room, words: { tooManyFiles: string; tooManyBytes: string }, scope?: 'emulator'): ApiError {
+/** A 413 for a full room: one sentence for too many files, one for too many bytes (separate arguments, so docs/errors.md can quote both). */
+function roomFull(room: Room, tooManyFiles: string, tooManyBytes: string, scope?: 'emulator'): ApiError {
   const { usedBytes, limitBytes, files, limitFiles, pendingBytes = 0, pendingFiles = 0 } = room
-  return new ApiError(413, files + pendingFiles >= limitFiles ? words.tooManyFiles : words.tooManyBytes, {
+  return new ApiError(413, files + pendingFiles >= limitFiles ? tooManyFiles : tooManyBytes, {
     metadata: {
       field: 'file',
       location: 'body',
@@ -57,10 +57,11 @@ const uploadsUnderWay = (pendingFiles: number, pendingBytes: number, whose: 'its
  */
 export const accountStorageFull = (room: Room): ApiError => {
   const { usedBytes, fileBytes, limitBytes, files, pendingBytes = 0, pendingFiles = 0 } = room
-  return roomFull(room, {
-    tooManyFiles: `The account already keeps ${files} files${pendingFiles === 0 ? '' : ` (and ${pendingFiles} under way)`}, the most the emulator keeps for one account: delete some first`,
-    tooManyBytes: `The account's files hold ${usedBytes} bytes${uploadsUnderWay(pendingFiles, pendingBytes, 'its')}; ${fileBytes} more would pass the ${limitBytes / 1024 / 1024} MB the emulator keeps for one account: delete some first`,
-  })
+  return roomFull(
+    room,
+    `The account already keeps ${files} files${pendingFiles === 0 ? '' : ` (and ${pendingFiles} under way)`}, the most the emulator keeps for one account: delete some first`,
+    `The account's files hold ${usedBytes} bytes${uploadsUnderWay(pendingFiles, pendingBytes, 'its')}; ${fileBytes} more would pass the ${limitBytes / 1024 / 1024} MB the emulator keeps for one account: delete some first`,
+  )
 }
 
 export const malformedForm = (why: string): ApiError =>
@@ -87,10 +88,8 @@ export const emulatorStorageFull = (room: Room): ApiError => {
   const { usedBytes, fileBytes, limitBytes, files, pendingBytes = 0, pendingFiles = 0 } = room
   return roomFull(
     room,
-    {
-      tooManyFiles: `The emulator already keeps ${files} files over all its accounts${pendingFiles === 0 ? '' : ` (and ${pendingFiles} under way)`}, the most it keeps: delete some (or reset an account) first`,
-      tooManyBytes: `The files of all accounts hold ${usedBytes} bytes${uploadsUnderWay(pendingFiles, pendingBytes, 'the')}; ${fileBytes} more would pass the ${limitBytes / 1024 / 1024} MB the emulator keeps in all: delete some (or reset an account) first`,
-    },
+    `The emulator already keeps ${files} files over all its accounts${pendingFiles === 0 ? '' : ` (and ${pendingFiles} under way)`}, the most it keeps: delete some (or reset an account) first`,
+    `The files of all accounts hold ${usedBytes} bytes${uploadsUnderWay(pendingFiles, pendingBytes, 'the')}; ${fileBytes} more would pass the ${limitBytes / 1024 / 1024} MB the emulator keeps in all: delete some (or reset an account) first`,
     'emulator',
   )
 }

@@ -1,16 +1,26 @@
-// GET /generation/content (any key: the stored prompt and answer of one of the account's generations)
+// GET /generation (any key: the row of one of the account's billed calls), GET /generation/content (any key: the stored prompt and answer of one of the account's generations)
 // and POST /generation/feedback (management key: one piece of feedback per generation, a later one
 // replacing the earlier).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { caller } from '../../http/auth.ts'
 import type { EmulatorContext } from '../module.ts'
 import { contentNotStored, generationNotFound } from './generations.errors.ts'
-import { ContentQuery, ContentResponse, FeedbackBody, FeedbackResponse } from './generations.schemas.ts'
+import { ContentQuery, ContentResponse, FeedbackBody, FeedbackResponse, GenerationQuery, GenerationResponse } from './generations.schemas.ts'
 import { contentView } from './generations.service.ts'
 
 export const generationsRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async (app, { ctx }) => {
   const { repo } = ctx.services.generations
   const tags = ['generations']
+
+  app.get(
+    '/generation',
+    {
+      config: { operation: 'generation.get', auth: 'any' },
+      // Tagged as the chat call it describes, as before it moved here.
+      schema: { summary: 'Get a past generation', tags: ['chat'], querystring: GenerationQuery, response: GenerationResponse },
+    },
+    async (request) => ({ data: ctx.services.generations.lookup(request.query.id, caller(request).account.id) }),
+  )
 
   app.get(
     '/generation/content',

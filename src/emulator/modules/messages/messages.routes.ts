@@ -4,11 +4,10 @@
 // 404 of any other path under it (an SDK's /v1/messages/count_tokens).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { createRng } from '../../core/rng.ts'
-import { requestOrigin } from '../../http/request-origin.ts'
 import { caller } from '../../http/auth.ts'
 import { installErrorHandling, installNotFound } from '../../http/error-handler.ts'
-import { isEuRequest } from '../../http/listeners.ts'
 import type { EmulatorContext } from '../module.ts'
+import { isRelayed, textCall } from '../text/text-engine.service.ts'
 import { answerText } from '../text/text.stream.ts'
 import { apiKeyHeader } from './messages.errors.ts'
 import { MessagesBody, MessagesResponse } from './messages.schemas.ts'
@@ -35,8 +34,10 @@ const messagesScope: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> = async
       schema: { summary: 'Create a message (the Anthropic Messages API)', tags: ['messages'], body: MessagesBody, response: MessagesResponse },
     },
     async (request, reply) => {
-      const region = isEuRequest(request.raw) ? 'eu' : null
-      const { completion, options } = await createMessage(ctx, caller(request), request.body, region, requestOrigin(request))
+      const call = textCall(OPERATION, request, reply, request.body.stream === true)
+      const { completion, options } = await createMessage(ctx, caller(request), request.body, call)
+      // Relayed from the upstream gateway as it came: answered already.
+      if (isRelayed(completion)) return reply
       return answerText(ctx, request, reply, completion, {
         stream: request.body.stream === true,
         json: () => messageResult(completion, options),

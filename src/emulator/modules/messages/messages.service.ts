@@ -3,13 +3,11 @@
 // fixture may give it), and this file renders the completion as an Anthropic message. The message id
 // is the generation's with `msg_` for `gen-`, so GET /api/v1/generation finds it.
 import { createHash } from 'node:crypto'
-import type { RequestOrigin } from '../../http/request-origin.ts'
 import { fieldError } from '../../core/errors.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
-import type { Region } from '../catalog/catalog.schemas.ts'
 import type { Answer } from '../text/text-answer.service.ts'
-import { costSplit, generateText, type Completion, type TextAsk } from '../text/text-engine.service.ts'
+import { costSplit, generateText, type Completion, type Relayed, type TextAsk, type TextCall } from '../text/text-engine.service.ts'
 import { modelNotFound } from '../catalog/catalog.errors.ts'
 import { anthropicError } from '../../http/error-handler.ts'
 import { messagesUpstream } from './messages-upstream.service.ts'
@@ -77,18 +75,10 @@ export async function createMessage(
   ctx: EmulatorContext,
   caller: AuthContext,
   body: MessagesBody,
-  region: Region | null,
-  origin: RequestOrigin,
-): Promise<{ completion: Completion; options: MessageOptions }> {
+  call: TextCall,
+): Promise<{ completion: Completion | Relayed; options: MessageOptions }> {
   const { ask, options } = parsed(ctx, body)
-  const completion = await generateText(ctx, caller, ask, {
-    operation: OPERATION,
-    apiType: 'completions',
-    region,
-    streamed: body.stream === true,
-    origin,
-  })
-  return { completion, options }
+  return { completion: await generateText(ctx, caller, ask, call), options }
 }
 
 export const messageId = (completion: Completion): string => `msg_${completion.id.slice('gen-'.length)}`

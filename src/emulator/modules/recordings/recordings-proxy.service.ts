@@ -33,6 +33,7 @@ import { askFromForm } from '../audio/audio-transcription.input.ts'
 import { recordedNanos, textNanos } from '../meter/meter-pricers.service.ts'
 import { admit, chargeAdmitted, checkUnpriced, type Admitted } from '../meter/meter.service.ts'
 import type { EmulatorContext } from '../module.ts'
+import { RELAYED, type AnswerSource } from '../text/text-engine.service.ts'
 import {
   isJson,
   rawFromAnswer,
@@ -461,7 +462,40 @@ interface Exchange {
  * Forwards the request to the upstream gateway and relays its answer (see the file's head). Called
  * by the recordings hook for a request no recording answers when --on-miss is `upstream`.
  */
-export async function proxyToUpstream(
+/**
+ * The upstream gateway (--on-miss upstream), after the recordings: the request is forwarded as it came
+ * and the answer relayed on the wire as it arrives (recordings-proxy.service.ts), billed at the cost the
+ * upstream reported, and saved under --record.
+ */
+export function upstreamSource(ctx: EmulatorContext): AnswerSource {
+  return {
+    name: 'upstream',
+    order: 500,
+    async answer(_ctx, _caller, _ask, call) {
+      await relayFromUpstream(ctx, call.exchange.request, call.exchange.reply, call.operation as RecordedOperation, call.apiType)
+      return RELAYED
+    },
+  }
+}
+
+/**
+ * Answers the request with the upstream's answer (proxyToUpstream), and marks it answered: awaiting the
+ * reply waits for its answer to end, or its connection to be cut part way (the client gone, an answer
+ * cut at a bound), when it is not `sent` and Fastify would answer (and the handler bill) it again.
+ */
+export async function relayFromUpstream(
+  ctx: EmulatorContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  operation: RecordedOperation,
+  apiType: ApiType,
+): Promise<FastifyReply> {
+  await proxyToUpstream(ctx, request, reply, operation, apiType)
+  if (!reply.sent) reply.hijack()
+  return reply
+}
+
+async function proxyToUpstream(
   ctx: EmulatorContext,
   request: FastifyRequest,
   reply: FastifyReply,

@@ -1,7 +1,7 @@
 // Recordings as the text engine's first answer source: a recording of the --replay folder that answers
 // an ask (through any text surface) gives its answers, billed at its recorded usage and cost and paced
-// by its recorded timing. Registered with the engine by the recordings module; asked before chat
-// fixtures and written answers.
+// by its recorded timing. Registered with the engine by the recordings module; asked before the
+// upstream gateway (recordings-proxy.service.ts), chat fixtures and written answers.
 import { countTokens, loadTokenizer } from '../../core/tokens.ts'
 import type { AuthContext } from '../caller.ts'
 import type { CatalogEndpoint, CatalogModel } from '../catalog/catalog.schemas.ts'
@@ -33,7 +33,7 @@ export function recordingsSource(ctx: EmulatorContext): AnswerSource {
     async answer(_ctx, caller, ask, call) {
       const recordings = ctx.services.recordings
       // Should another request use a recording up meanwhile, the next one that matches is tried.
-      for (let found = recordings.foundFor(ask, call.origin.fixture); found; found = recordings.foundFor(ask, call.origin.fixture)) {
+      for (let found = recordings.findText(ask, call.origin.fixture); found; found = recordings.findText(ask, call.origin.fixture)) {
         const replayed = await replayText(ctx, caller, ask, call, found)
         if (replayed) return replayed
       }

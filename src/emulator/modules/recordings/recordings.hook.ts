@@ -1,16 +1,14 @@
-// Record and replay on the gateway's routes: a preHandler on each route that declares itself
-// `recordable` in its config (a text surface's routes also say which surface they are: `config.text`),
-// after authentication, faults and validation.
-// Another operation's recording (embeddings, images, speech, transcriptions) answers here, billed at
-// its recorded cost; a text operation's is answered by the text engine (text-engine.service.ts), which asks
-// the recordings first, so here a text request only learns whether one will. A request no recording
-// answers gets what --on-miss says: a generated answer (the handler runs), the upstream's, or the
-// no-match error in the route's envelope (Anthropic's for the Messages API), with nothing billed.
+// Record and replay on the gateway's routes that answer in other than text: a preHandler on each route
+// that declares itself `recordable` in its config, after authentication, faults and validation.
+// A recording (embeddings, images, speech, transcriptions) answers here, billed at its recorded cost.
+// A request no recording answers gets what --on-miss says: a generated answer (the handler runs), the
+// upstream's, or the no-match error, with nothing billed. A text surface's routes (`config.text`) get no
+// hook: the text engine asks its registered answer sources, the recordings and the upstream among them
+// (recordings-source.service.ts), in its handler.
 //
 // Installed from build-app.ts on the gateway scope, before the modules register their routes: a
 // module's own plugin is a scope of its own, whose onRoute hook would see only its own routes.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { ApiError } from '../../core/errors.ts'
 import { caller } from '../../http/auth.ts'
 import { isEuRequest } from '../../http/listeners.ts'
 import { requestOrigin } from '../../http/request-origin.ts'
@@ -22,11 +20,9 @@ import { recordedNanos } from '../meter/meter-pricers.service.ts'
 import { meter, servedBy } from '../meter/meter.service.ts'
 import type { EmulatorContext } from '../module.ts'
 import { noRecording } from './recordings.errors.ts'
-import type { RecordedOperation } from './recordings-format.service.ts'
-import { isRawOperation, normalTextRequest, type RawOperation } from './recordings-normal.service.ts'
-import { proxyToUpstream } from './recordings-proxy.service.ts'
+import { isRawOperation, type RawOperation } from './recordings-normal.service.ts'
+import { relayFromUpstream } from './recordings-proxy.service.ts'
 import type { RecordedRawAnswer } from './recordings-replay.service.ts'
-import type { TextSurface } from '../text/text-ports.service.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -49,78 +45,48 @@ export function installRecordingsHook(app: FastifyInstance, ctx: EmulatorContext
     const operation = config?.operation
     const apiType = config?.recordable
     if (!config || !operation || !apiType) return
-    const surface = config.text === undefined ? null : ctx.services.text.ports.surface(config.text)
-    if (surface === undefined) throw new Error(`route ${operation} names text surface ${config.text}, which is not registered`)
-    if (surface === null && !isRawOperation(operation))
-      throw new Error(`${operation} is recordable, but a recording file cannot keep its answer (recordings-format.service.ts)`)
-    const recorded: Recorded = { operation, apiType, surface }
+    if (config.text !== undefined) {
+      if (!ctx.services.text.ports.surface(config.text)) throw new Error(`route ${operation} names text surface ${config.text}, which is not registered`)
+      return
+    }
+    if (!isRawOperation(operation)) throw new Error(`${operation} is recordable, but a recording file cannot keep its answer (recordings-format.service.ts)`)
+    const recorded: Recorded = { operation, apiType }
     addRouteHook(route, 'preHandler', async (request, reply) => replayOrMiss(ctx, request, reply, recorded))
   })
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
 
-/** What a recordable route is: its operation, the `api_type` it records, and its text surface (null for another answer). */
+/** What a recordable route is: its operation and the `api_type` it records. */
 interface Recorded {
-  operation: string
+  operation: RawOperation
   apiType: ApiType
-  surface: TextSurface | null
 }
 
 async function replayOrMiss(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply, recorded: Recorded): Promise<FastifyReply | undefined> {
   const recordings = ctx.services.recordings
   const header = requestOrigin(request).fixture
-  const { operation, surface } = recorded
-  if (surface !== null) {
-    // The engine replays what matches and writes the rest: nothing to decide here.
-    if (recordings.onMiss === 'generate') return undefined
-    let ask
-    try {
-      // Read once: the handler takes the same ask (TextPorts.parseOnce), and the engine what was found here.
-      ask = surface.ask(ctx, request.body)
-    } catch (error) {
-      // A body its surface refuses: the handler answers it, in the surface's words.
-      if (error instanceof ApiError) return undefined
-      throw error
-    }
-    if (recordings.findText(ask, header)) return undefined
-    const normal = normalTextRequest(ask)
-    return miss(ctx, request, reply, recorded, normal.model, normal.messages.findLast((m) => m.role === 'user')?.content ?? null)
-  }
+  const { operation } = recorded
   const body = request.body
   // A form (a multipart transcription) is read by its handler only: it is never replayed.
-  const found = isObject(body) ? recordings.findRaw(operation as RawOperation, body, header) : null
+  const found = isObject(body) ? recordings.findRaw(operation, body, header) : null
   if (found) {
-    const answered = replayRaw(ctx, request, reply, operation as RawOperation, recorded.apiType, found)
+    const answered = replayRaw(ctx, request, reply, operation, recorded.apiType, found)
     if (answered) return answered
     // Used up meanwhile by another request: whatever answers next.
     return replayOrMiss(ctx, request, reply, recorded)
   }
-  return miss(ctx, request, reply, recorded, isObject(body) && typeof body.model === 'string' ? body.model : null, null)
+  return miss(ctx, request, reply, recorded, isObject(body) && typeof body.model === 'string' ? body.model : null)
 }
 
-function miss(
-  ctx: EmulatorContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  recorded: Recorded,
-  model: string | null,
-  lastUser: string | null,
-): Promise<FastifyReply> | undefined {
+function miss(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply, recorded: Recorded, model: string | null): Promise<FastifyReply> | undefined {
   switch (ctx.services.recordings.onMiss) {
     case 'error':
-      throw noRecording(model, lastUser)
+      throw noRecording(model, null)
     case 'upstream':
-      return proxyToUpstream(ctx, request, reply, recorded.operation as RecordedOperation, recorded.apiType).then(() => {
-        // Awaiting the reply waits for its answer to end, or its connection to be cut part way (the
-        // client gone, an answer cut at a bound): then it is not `sent`, and the route's handler would
-        // answer (and bill) the request again. It has its answer: nothing more is done with it.
-        if (!reply.sent) reply.hijack()
-        return reply
-      })
+      return relayFromUpstream(ctx, request, reply, recorded.operation, recorded.apiType)
     case 'generate':
-      // A text surface notes the source itself, once it has answered.
-      if (recorded.surface === null) noteSource(request, { kind: 'generated' })
+      noteSource(request, { kind: 'generated' })
       return undefined
   }
 }

@@ -17,6 +17,7 @@ import { installRecordingsHook } from './recordings.hook.ts'
 import { TEXT_OPERATIONS } from './recordings-format.service.ts'
 import type { RawOperation } from './recordings-normal.service.ts'
 import { recordingsSource, type RecordedTextAnswer } from './recordings-source.service.ts'
+import { upstreamSource } from './recordings-proxy.service.ts'
 import { loadFolder, loadFolderAsync, rawAnswerOf, RecordingSet, textAnswerOf, watchFolder, type RecordedRawAnswer } from './recordings-replay.service.ts'
 
 export interface RecordingsService {
@@ -24,16 +25,8 @@ export interface RecordingsService {
   readonly folder: string | null
   /** What a request no recording answers gets. */
   readonly onMiss: OnMiss
-  /**
-   * The first recording (in name order, with uses left) that answers a text ask, through any text
-   * operation; kept for the engine (foundFor) when the hook searches before the handler.
-   */
+  /** The first recording (in name order, with uses left) that answers a text ask, through any text operation. */
   findText(ask: TextAsk, header: string | null): RecordedTextAnswer | null
-  /**
-   * What the search before the handler (the hook, under --on-miss error or upstream) found for this
-   * ask, taken once; else a search now. So a replayed request's recordings are searched once.
-   */
-  foundFor(ask: TextAsk, header: string | null): RecordedTextAnswer | null
   /** The first recording of `operation` that answers its body. */
   findRaw(operation: RawOperation, body: unknown, header: string | null): RecordedRawAnswer | null
   /** Whether a text recording may answer a model (which the catalog may lack). */
@@ -109,28 +102,17 @@ function createRecordings(ctx: EmulatorContext): RecordingsService {
   for (const surface of ctx.services.text.ports.surfaces())
     if (!(TEXT_OPERATIONS as readonly string[]).includes(surface.operation))
       throw new Error(`text surface ${surface.name}: recordings-format.service.ts has no text operation ${surface.operation}`)
-  /** What the hook found, by ask, until the engine takes it. */
-  const found = new WeakMap<TextAsk, RecordedTextAnswer | null>()
   const findText = (ask: TextAsk, header: string | null): RecordedTextAnswer | null => {
     // A text recording answers every text operation: the operation does not narrow the search.
     const recording = set.findText(ask, header)
     return recording ? textAnswerOf(find, recording, ask) : null
   }
   ctx.services.text.ports.registerSource(recordingsSource(ctx))
+  if (onMiss === 'upstream') ctx.services.text.ports.registerSource(upstreamSource(ctx))
   return {
     folder,
     onMiss,
-    findText(ask, header) {
-      const answer = findText(ask, header)
-      found.set(ask, answer)
-      return answer
-    },
-    foundFor(ask, header) {
-      const before = found.get(ask)
-      if (before === undefined) return findText(ask, header)
-      found.delete(ask)
-      return before
-    },
+    findText,
     findRaw(operation, body, header) {
       const found = set.findRaw(operation, body, header)
       return found ? rawAnswerOf(find, found, body) : null

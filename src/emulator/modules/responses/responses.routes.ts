@@ -1,12 +1,11 @@
 // POST /api/v1/responses (standard key): the OpenAI-style Responses API, answered by the text engine.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { EmulatorContext } from '../module.ts'
-import { requestOrigin } from '../../http/request-origin.ts'
 import { caller } from '../../http/auth.ts'
-import { isEuRequest } from '../../http/listeners.ts'
+import { isRelayed, textCall } from '../text/text-engine.service.ts'
 import { answerText } from '../text/text.stream.ts'
 import { ResponsesBody, ResponsesResponse } from './responses.schemas.ts'
-import { createResponse, responseResult } from './responses.service.ts'
+import { createResponse, responseResult, responsesSurface } from './responses.service.ts'
 import { responseFrames } from './responses.stream.ts'
 
 /** Input items may carry images and files as data URIs. */
@@ -21,8 +20,10 @@ export const responsesRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }
       schema: { summary: 'Create a response (the OpenAI-style Responses API)', tags: ['responses'], body: ResponsesBody, response: ResponsesResponse },
     },
     async (request, reply) => {
-      const region = isEuRequest(request.raw) ? 'eu' : null
-      const created = await createResponse(ctx, caller(request), request.body, region, requestOrigin(request))
+      const call = textCall(responsesSurface.operation, request, reply, request.body.stream === true)
+      const created = await createResponse(ctx, caller(request), request.body, call)
+      // Relayed from the upstream gateway as it came: answered already.
+      if (isRelayed(created)) return reply
       return answerText(ctx, request, reply, created.completion, {
         stream: request.body.stream === true,
         json: () => responseResult(created),

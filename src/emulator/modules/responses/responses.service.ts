@@ -2,14 +2,12 @@
 // problem named by its Responses field), the engine writes, bills and records the answer (chat fixtures
 // answer it too), and this file renders the Completion as a `response` object: its output items
 // (reasoning, a message, function calls), status, usage and cost, and the request's settings echoed.
-import type { RequestOrigin } from '../../http/request-origin.ts'
 import { fieldError } from '../../core/errors.ts'
 import { sha256Hex } from '../../core/rng.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
-import type { Region } from '../catalog/catalog.schemas.ts'
 import type { ToolCall } from '../text/text.input.ts'
-import { costSplit, generateText, type Completion, type TextAsk } from '../text/text-engine.service.ts'
+import { costSplit, generateText, isRelayed, type Completion, type Relayed, type TextAsk, type TextCall } from '../text/text-engine.service.ts'
 import { responsesUpstream } from './responses-upstream.service.ts'
 import type { TextSurface } from '../text/text-ports.service.ts'
 import type { ResponsesPresetBody } from '../presets/presets.schemas.ts'
@@ -114,16 +112,10 @@ export const responsesSurface: TextSurface = {
   streamErrorFrame: (_status, message) => `event: error\ndata: ${JSON.stringify({ type: 'error', code: 'server_error', message, param: null })}\n\n`,
 }
 
-export async function createResponse(
-  ctx: EmulatorContext,
-  caller: AuthContext,
-  body: ResponsesBody,
-  region: Region | null,
-  origin: RequestOrigin,
-): Promise<CreatedResponse> {
+export async function createResponse(ctx: EmulatorContext, caller: AuthContext, body: ResponsesBody, call: TextCall): Promise<CreatedResponse | Relayed> {
   const ask = responsesSurface.ask(ctx, body)
-  const call = { operation: responsesSurface.operation, apiType: 'completions', region, streamed: body.stream === true, origin } as const
   const completion = await generateText(ctx, caller, ask, call)
+  if (isRelayed(completion)) return completion
   return { completion, echo: echoOf(body), summary: ask.reasoning ? (body.reasoning?.summary ?? null) : null }
 }
 

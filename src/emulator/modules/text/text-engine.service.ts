@@ -6,11 +6,14 @@
 // fixture's), bills them through the meter (402 before anything is sent), which records the generation.
 // The surface then renders the Completion as its JSON or its stream of events (text.stream.ts).
 // The answer comes from the first registered answer source (text-ports.service.ts) that gives one: a
-// recording (--replay, registered by the recordings module) before any of that, and last the engine's
-// own (writtenAnswers: a chat fixture's answer, or one written here).
+// recording (--replay, registered by the recordings module) before any of that, then the upstream
+// gateway (--on-miss upstream, also the recordings module's), which relays its answer on the wire
+// itself, and last the engine's own (writtenAnswers: a chat fixture's answer, or one written here).
 import { ApiError, fieldError } from '../../core/errors.ts'
 import { nanosToUsd } from '../../core/money.ts'
-import type { RequestOrigin } from '../../http/request-origin.ts'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { isEuRequest } from '../../http/listeners.ts'
+import { requestOrigin, type RequestOrigin } from '../../http/request-origin.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
 import { immediateTransaction } from '../../store/db.ts'
@@ -73,7 +76,30 @@ export interface TextCall {
   region: Region | null
   streamed: boolean
   origin: RequestOrigin
+  /** The HTTP exchange: a source that answers on the wire itself (the upstream proxy) writes its reply. */
+  exchange: { request: FastifyRequest; reply: FastifyReply }
 }
+
+/** The call of a request to a text surface's route (`operation`, the surface's). */
+export function textCall(operation: string, request: FastifyRequest, reply: FastifyReply, streamed: boolean): TextCall {
+  return {
+    operation,
+    apiType: 'completions',
+    region: isEuRequest(request.raw) ? 'eu' : null,
+    streamed,
+    origin: requestOrigin(request),
+    exchange: { request, reply },
+  }
+}
+
+/** What a source that answered on the wire itself returns (the upstream's answer, relayed as it came): nothing is left to render. */
+export interface Relayed {
+  readonly relayed: true
+}
+
+export const RELAYED: Relayed = Object.freeze({ relayed: true })
+
+export const isRelayed = (outcome: object): outcome is Relayed => 'relayed' in outcome
 
 /** A billed completion, ready to be rendered as JSON or as events by the surface that asked. */
 export interface Completion {
@@ -108,7 +134,7 @@ export interface AnswerSource {
   readonly name: string
   /** Sources are asked in this order, lowest first. */
   readonly order: number
-  answer(ctx: EmulatorContext, caller: AuthContext, ask: TextAsk, call: TextCall): Promise<Completion | null>
+  answer(ctx: EmulatorContext, caller: AuthContext, ask: TextAsk, call: TextCall): Promise<Completion | Relayed | null>
   /** Whether it answers a model the catalog lacks (a recording names its own). */
   answersModel?(id: string): boolean
 }
@@ -233,7 +259,7 @@ function checkContext(model: CatalogModel, promptTokens: number, asked: number |
 }
 
 /** Writes, bills and records the answers to `ask`: the one way every text surface generates. */
-export async function generateText(ctx: EmulatorContext, caller: AuthContext, ask: TextAsk, call: TextCall): Promise<Completion> {
+export async function generateText(ctx: EmulatorContext, caller: AuthContext, ask: TextAsk, call: TextCall): Promise<Completion | Relayed> {
   // With fallback models, a model whose answer is an error (a chat fixture's) hands the request to the
   // next one, as the real router does when a provider fails; the answer names the model that served it.
   for (let candidates = ask.candidates; ;) {
@@ -263,7 +289,7 @@ class ModelFailed extends Error {
 }
 
 /** The answer of the first usable model of `ask.candidates`: the first registered source's that gives one. */
-async function generateWith(ctx: EmulatorContext, caller: AuthContext, ask: TextAsk, call: TextCall): Promise<Completion> {
+async function generateWith(ctx: EmulatorContext, caller: AuthContext, ask: TextAsk, call: TextCall): Promise<Completion | Relayed> {
   for (const source of ctx.services.text.ports.sources()) {
     const answered = await source.answer(ctx, caller, ask, call)
     if (answered) return answered

@@ -1349,7 +1349,8 @@ function sourceSpec(src: SourceModel, freeOnly: boolean): ModelSpec {
     id,
     name: freeOnly ? name.replace(/\s*\(free\)$/, '') : name,
     date: /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : `${day.slice(0, 7)}-01`,
-    ...(variant === undefined && { canonical: (src as SourceModel & { canonical?: string }).canonical }),
+    // A variant (`:thinking`, `:extended`, `:batch`) shares its model's slug, as `:free` does: its permaslug is the slug and its suffix.
+    canonical: variant === undefined ? (src as SourceModel & { canonical?: string }).canonical : id.slice(0, id.lastIndexOf(':')),
     ctx,
     maxOut: textOut ? maxOut : null,
     price: [0, 0],

@@ -171,8 +171,8 @@ function modelView(m: CatalogModel): ModelObject {
   }
 }
 
-/** A free variant shares its canonical slug with the paid model, so its own id names its endpoints. */
-const detailsSlug = (m: CatalogModel): string => (m.id.endsWith(':free') ? m.id : m.canonical_slug)
+/** A variant (`:free`, `:thinking`...) shares its canonical slug with its model, so its own id names its endpoints. */
+const detailsSlug = (m: CatalogModel): string => (m.id.includes(':') ? m.id : m.canonical_slug)
 
 export function endpointView(m: CatalogModel, e: CatalogEndpoint, pricing: EndpointPricing = e.pricing): EndpointObject {
   return {
@@ -245,7 +245,7 @@ const LIST_CACHE_LIMIT = 256
 export interface Catalog {
   readonly document: CatalogDocument
   readonly models: readonly CatalogModel[]
-  /** By exact id, then by canonical slug (the paid model before its free variant). */
+  /** By exact id, then by canonical slug (the model before its variants). */
   find(idOrSlug: string): CatalogModel | undefined
   endpoint(endpointId: string): { model: CatalogModel; endpoint: CatalogEndpoint } | undefined
   filter(filters: ModelFilters, policies?: readonly EndpointPolicy[]): CatalogModel[]
@@ -281,7 +281,7 @@ export function buildCatalog(document: CatalogDocument): Catalog {
   const models = document.models
   const byId = new Map(models.map((m) => [m.id, m]))
   const bySlug = new Map<string, CatalogModel>()
-  for (const m of models) if (!bySlug.has(m.canonical_slug) || bySlug.get(m.canonical_slug)!.id.endsWith(':free')) bySlug.set(m.canonical_slug, m)
+  for (const m of models) if (!bySlug.has(m.canonical_slug) || bySlug.get(m.canonical_slug)!.id.includes(':')) bySlug.set(m.canonical_slug, m)
   const endpoints = new Map<string, { model: CatalogModel; endpoint: CatalogEndpoint }>()
   for (const model of models) for (const endpoint of model.endpoints) endpoints.set(endpoint.id, { model, endpoint })
   // Each model's JSON once, on first use (a start that serves no list pays nothing for it); list

@@ -15,6 +15,7 @@ export interface Prices {
   audio_output?: string | undefined
   input_cache_read?: string | undefined
   input_cache_write?: string | undefined
+  web_search?: string | undefined
 }
 
 /** Tokens of a call. `prompt` counts every prompt token, those read from or written to a cache among them. */
@@ -46,12 +47,14 @@ export const requestNanos = (prices: Prices): number => usdToNanos(priceUsd(pric
 
 /**
  * A text answer (chat, text completions, Responses, Messages; a proxied one the upstream gave no cost
- * for): its tokens, the request price, and `images` drawn at the per-image price where it made any
- * (a number, even 0, adds the term; left out, none).
+ * for): its tokens, the request price, `images` drawn at the per-image price where it made any (a
+ * number, even 0, adds the term; left out, none), and `webSearches` at the `web_search` price (an
+ * `:online` model's; absent, free).
  */
-export function textNanos(prices: Prices, tokens: TokenCounts & { images?: number }): number {
+export function textNanos(prices: Prices, tokens: TokenCounts & { images?: number; webSearches?: number }): number {
   const base = tokensNanos(prices, tokens) + requestNanos(prices)
-  return tokens.images === undefined ? base : base + tokens.images * usdToNanos(priceUsd(prices.image))
+  const withImages = tokens.images === undefined ? base : base + tokens.images * usdToNanos(priceUsd(prices.image))
+  return tokens.webSearches === undefined ? withImages : withImages + tokens.webSearches * usdToNanos(priceUsd(prices.web_search))
 }
 
 /** `count` images at the per-image price, and the prompt at the prompt price where there is one. */

@@ -8,7 +8,7 @@ import { sha256Hex } from '../../core/rng.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { Region } from '../catalog/catalog.schemas.ts'
-import type { ToolCall } from '../text/text.input.ts'
+import { parseAutoRouter, type ToolCall } from '../text/text.input.ts'
 import { costSplit, generateText, type Completion, type TextAsk } from '../text/text-engine.service.ts'
 import { responsesUpstream } from './responses-upstream.service.ts'
 import type { TextSurface } from '../text/text-ports.service.ts'
@@ -67,6 +67,7 @@ export function askOf(body: ResponsesBody): TextAsk {
     provider: body.provider,
     user: body.user ?? body.safety_identifier ?? null,
     fields: RESPONSES_FIELDS,
+    autoRouter: parseAutoRouter((body as { plugins?: unknown }).plugins),
   }
 }
 

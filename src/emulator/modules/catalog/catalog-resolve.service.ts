@@ -8,7 +8,7 @@
 // `<id> is not a valid model ID`, with the nearest known ids. docs/models.md says why each rule is so.
 import { deriveUnit, sha256Hex } from '../../core/rng.ts'
 import type { Catalog } from './catalog-index.service.ts'
-import type { CatalogDocument, CatalogEndpoint, CatalogModel } from './catalog.schemas.ts'
+import type { CatalogEndpoint, CatalogModel } from './catalog.schemas.ts'
 import { autoRouterFoundNone, invalidModelId } from './catalog.errors.ts'
 
 /** What a route serves: the output its models must have. */
@@ -82,14 +82,11 @@ interface ResolveIndex {
 
 const indexes = new WeakMap<Catalog, ResolveIndex>()
 
-/** The catalog's `aliases` (dated ids, `:beta`): absent from older documents. */
-const aliasesOf = (document: CatalogDocument): Record<string, string> => (document as { aliases?: Record<string, string> }).aliases ?? {}
-
 function indexOf(catalog: Catalog): ResolveIndex {
   let index = indexes.get(catalog)
   if (!index) {
     const aliases = new Map<string, CatalogModel>()
-    for (const [alias, target] of Object.entries(aliasesOf(catalog.document))) {
+    for (const [alias, target] of Object.entries(catalog.document.aliases ?? {})) {
       const model = catalog.find(target)
       if (model) aliases.set(alias, model)
     }
@@ -142,9 +139,16 @@ function byName(catalog: Catalog, asked: string): ResolvedModel | undefined {
 
 function exact(catalog: Catalog, id: string): ResolvedModel | undefined {
   const model = catalog.find(id)
-  if (model) return model.id.startsWith('~') ? found(newestOfFamily(catalog, model), id, 'latest') : found(model, id, 'id')
+  if (model) return listedVariant(model.id.startsWith('~') ? found(newestOfFamily(catalog, model), id, 'latest') : found(model, id, 'id'))
   const aliased = indexOf(catalog).aliases.get(id)
-  return aliased ? found(aliased, id, 'alias') : undefined
+  return aliased ? listedVariant(found(aliased, id, 'alias')) : undefined
+}
+
+/** An id the catalog lists with a variant's suffix (a `...:thinking` model or alias) still asks for what the variant does. */
+function listedVariant(resolved: ResolvedModel): ResolvedModel {
+  const suffix = /:([a-z]+)$/.exec(resolved.asked)?.[1]
+  if (suffix === undefined || suffix === 'free' || !(VARIANTS as readonly string[]).includes(suffix)) return resolved
+  return applyVariant(resolved, suffix as Exclude<Variant, 'free'>) ?? resolved
 }
 
 /** A variant on a model id: refused (undefined) when it is unknown or the model cannot take it. */
@@ -152,9 +156,12 @@ function withVariant(catalog: Catalog, asked: string, base: string, suffix: stri
   // `:free` (and `:beta`, `:extended`...) name models of their own: found above when the catalog has them.
   if (!(VARIANTS as readonly string[]).includes(suffix) || suffix === 'free') return undefined
   const resolved = byName(catalog, base)
-  if (!resolved) return undefined
-  const out: ResolvedModel = { ...resolved, asked }
-  switch (suffix as Exclude<Variant, 'free'>) {
+  return resolved ? applyVariant({ ...resolved, asked }, suffix as Exclude<Variant, 'free'>) : undefined
+}
+
+/** What a variant changes; undefined where the model cannot take it (`:thinking` on a model that does not reason). */
+function applyVariant(out: ResolvedModel, suffix: Exclude<Variant, 'free'>): ResolvedModel | undefined {
+  switch (suffix) {
     case 'online':
       return { ...out, web: true }
     case 'nitro':
@@ -164,7 +171,7 @@ function withVariant(catalog: Catalog, asked: string, base: string, suffix: stri
     case 'exacto':
       return { ...out, sort: 'exacto' }
     case 'thinking':
-      return reasons(resolved.model) ? { ...out, thinking: true } : undefined
+      return reasons(out.model) ? { ...out, thinking: true } : undefined
   }
 }
 
@@ -221,17 +228,29 @@ export function nameCandidates(asked: string): string[] {
 
 const VERSION_WORD = /^[a-z]?\d+(\.\d+)*[a-z]?$/
 
-/** The words of a slug that are not its version: `gpt-5.4-mini` -> gpt, mini. */
+/** The words of a slug that name its family: not its version, nor `preview` (`gemini-3.1-pro-preview` is a gemini pro). */
 const familyWords = (slug: string): string =>
   slug
     .split('-')
-    .filter((w) => !VERSION_WORD.test(w))
+    .filter((w) => !VERSION_WORD.test(w) && w !== 'preview')
     .join('-')
+
+/** The version words of a slug: `gemini-3.1-pro-preview` -> 3.1. */
+const versionOf = (id: string): string =>
+  id
+    .slice(id.indexOf('/') + 1)
+    .split('-')
+    .filter((w) => VERSION_WORD.test(w))
+    .join('-')
+
+/** Compares models by their versions, numbers as numbers (5.10 after 5.9). */
+const byVersion = (a: string, b: string): number => versionOf(a).localeCompare(versionOf(b), 'en', { numeric: true })
 
 /**
  * The model a `~author/x-latest` id serves: of the author's models of that family (the same words
- * but for the version), those the data prices as the `~` id is priced, else all of them; the newest
- * (`created`), the greatest id on a tie. The `~` model itself when the catalog has no other.
+ * but for the version), those the data prices as the `~` id is priced (the source prices a `~` id as
+ * the model it stands for), else all of them; of these the highest version (a catalog's `created` is
+ * the emulator's own where no source has it), then the newest. The `~` model itself when it has no family.
  */
 function newestOfFamily(catalog: Catalog, latest: CatalogModel): CatalogModel {
   const index = indexOf(catalog)
@@ -246,10 +265,11 @@ function newestOfFamily(catalog: Catalog, latest: CatalogModel): CatalogModel {
   })
   const samePrice = members.filter((m) => m.pricing.prompt === latest.pricing.prompt && m.pricing.completion === latest.pricing.completion)
   const pool = samePrice.length > 0 ? samePrice : members
-  const newest = pool.reduce<CatalogModel | undefined>(
-    (best, m) => (!best || m.created > best.created || (m.created === best.created && m.id > best.id) ? m : best),
-    undefined,
-  )
+  const newest = pool.reduce<CatalogModel | undefined>((best, m) => {
+    if (!best) return m
+    const order = byVersion(m.id, best.id) || m.created - best.created
+    return order > 0 ? m : best
+  }, undefined)
   const chosen = newest ?? latest
   index.latest.set(latest.id, chosen)
   return chosen
@@ -398,17 +418,22 @@ export function suggestModels(catalog: Catalog, asked: string): string[] {
 /** Levenshtein distance of a and b, or bound + 1 once it must exceed bound (only a band of the table is filled). */
 export function boundedDistance(a: string, b: string, bound: number): number {
   const over = bound + 1
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => (j <= bound ? j : over))
-  let current = Array.from({ length: b.length + 1 }, () => over)
+  if (Math.abs(a.length - b.length) > bound) return over
+  // Two rows of the table; outside the band a cell counts as `over`.
+  let previous = new Int32Array(b.length + 1)
+  let current = new Int32Array(b.length + 1)
+  for (let j = 0; j <= b.length; j++) previous[j] = Math.min(j, over)
   for (let i = 1; i <= a.length; i++) {
     const from = Math.max(1, i - bound)
     const to = Math.min(b.length, i + bound)
-    current.fill(over)
-    current[0] = i <= bound ? i : over
-    let best = current[0]
+    current[0] = Math.min(i, over)
+    if (from > 1) current[from - 1] = over
+    let best = from === 1 ? current[0] : over
+    const code = a.charCodeAt(i - 1)
     for (let j = from; j <= to; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1
-      const value = Math.min(previous[j - 1]! + cost, previous[j]! + 1, current[j - 1]! + 1, over)
+      const diagonal = previous[j - 1]! + (code === b.charCodeAt(j - 1) ? 0 : 1)
+      const up = j <= i - 1 + bound ? previous[j]! + 1 : over
+      const value = Math.min(diagonal, up, current[j - 1]! + 1, over)
       current[j] = value
       if (value < best) best = value
     }

@@ -982,9 +982,11 @@ function uptime(status: number): { m30: number; m5: number; d1: number } {
 
 /** A provider the hand-written table does not describe: a vendor serving its own models. */
 function providerOf(slug: string): ProviderSpec {
+  const vendor = Object.values(VENDORS).find((v) => v.slug === slug)
+  if (!PROVIDERS[slug] && !vendor) throw new Error(`no provider ${slug}: name it in PROVIDERS or VENDORS`)
   return (
     PROVIDERS[slug] ?? {
-      name: authorName(slug),
+      name: vendor!.name,
       quant: 'unknown',
       eu: 0.1,
       zdr: 0.3,
@@ -1203,6 +1205,41 @@ const VENDOR_HOSTS: Record<string, readonly string[]> = {
   deepseek: ['deepseek'],
 }
 
+/**
+ * Authors who serve their own models, as the real gateway names them (its ProviderName enum: the
+ * contract test checks every endpoint's provider_name against it).
+ */
+const VENDORS: Record<string, { slug: string; name: string }> = {
+  perplexity: { slug: 'perplexity', name: 'Perplexity' },
+  ai21: { slug: 'ai21', name: 'AI21' },
+  'aion-labs': { slug: 'aion-labs', name: 'AionLabs' },
+  qwen: { slug: 'alibaba', name: 'Alibaba' },
+  baidu: { slug: 'baidu', name: 'Baidu' },
+  'arcee-ai': { slug: 'arcee-ai', name: 'Arcee AI' },
+  inception: { slug: 'inception', name: 'Inception' },
+  inflection: { slug: 'inflection', name: 'Inflection' },
+  liquid: { slug: 'liquid', name: 'Liquid' },
+  minimax: { slug: 'minimax', name: 'Minimax' },
+  moonshotai: { slug: 'moonshotai', name: 'Moonshot AI' },
+  'nex-agi': { slug: 'nex-agi', name: 'Nex AGI' },
+  poolside: { slug: 'poolside', name: 'Poolside' },
+  rekaai: { slug: 'reka', name: 'Reka' },
+  relace: { slug: 'relace', name: 'Relace' },
+  stepfun: { slug: 'stepfun', name: 'StepFun' },
+  switchpoint: { slug: 'switchpoint', name: 'Switchpoint' },
+  tencent: { slug: 'tencent', name: 'Tencent' },
+  upstage: { slug: 'upstage', name: 'Upstage' },
+  xiaomi: { slug: 'xiaomi', name: 'Xiaomi' },
+  'z-ai': { slug: 'z-ai', name: 'Z.AI' },
+  morph: { slug: 'morph', name: 'Morph' },
+  perceptron: { slug: 'perceptron', name: 'Perceptron' },
+  'bytedance-seed': { slug: 'seed', name: 'Seed' },
+  nvidia: { slug: 'nvidia', name: 'Nvidia' },
+  infermatic: { slug: 'infermatic', name: 'Infermatic' },
+  mancer: { slug: 'mancer', name: 'Mancer 2' },
+  featherless: { slug: 'featherless', name: 'Featherless' },
+}
+
 /** Hosts of open weights, by how often they carry a model. */
 const OPEN_HOSTS: ReadonlyArray<{ weight: number; value: string }> = [
   { weight: 6, value: 'deepinfra' },
@@ -1273,14 +1310,16 @@ function sourceSpec(src: SourceModel, freeOnly: boolean): ModelSpec {
   const maxOut = Math.min(ctx, dev?.output_limit ?? rng.pick(OUTPUTS))
 
   // Who serves it: the author itself, or hosts of its open weights (the vendor first where there is one).
+  // A model with no vendor among the real gateway's providers is served by hosts, as open weights are.
+  const vendor = VENDOR_HOSTS[bareAuthor] ?? (bareAuthor in VENDORS ? [VENDORS[bareAuthor]!.slug] : [])
   let providers: string[]
-  if (bareAuthor in VENDOR_HOSTS && !(open && !['mistralai', 'deepseek'].includes(bareAuthor))) providers = [...VENDOR_HOSTS[bareAuthor]!]
-  else if (open) {
-    const hosts = new Set<string>(bareAuthor in VENDOR_HOSTS ? VENDOR_HOSTS[bareAuthor]! : [])
-    const count = rng.int({ min: 1, max: 4 })
-    while (hosts.size < count + (bareAuthor in VENDOR_HOSTS ? 1 : 0)) hosts.add(rng.weighted(OPEN_HOSTS))
+  if (vendor.length > 0 && !open) providers = [...vendor]
+  else {
+    const hosts = new Set<string>(vendor)
+    const count = vendor.length + rng.int({ min: 1, max: open ? 4 : 2 })
+    while (hosts.size < count) hosts.add(rng.weighted(OPEN_HOSTS))
     providers = [...hosts]
-  } else providers = [bareAuthor]
+  }
   if (!textOut) providers = providers.slice(0, 1)
 
   const name = src.name ?? (dev ? dev.name : titleOf(slug))

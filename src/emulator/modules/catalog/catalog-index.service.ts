@@ -249,6 +249,24 @@ export interface Catalog {
   memo(key: string, make: () => Buffer): Buffer
 }
 
+const shared = new WeakMap<CatalogDocument, Catalog>()
+
+/**
+ * The catalog of a frozen document (the bundled one), built once per process and shared by every
+ * emulator in it: its index, its models' JSON and its list bodies are the same for all of them, and a
+ * catalog never changes (what it caches is keyed by everything a body depends on). Any other document
+ * (an admin's replacement, a fixtures folder's own) is built for its emulator alone.
+ */
+export function sharedCatalog(document: CatalogDocument): Catalog {
+  if (!Object.isFrozen(document)) return buildCatalog(document)
+  let catalog = shared.get(document)
+  if (catalog === undefined) {
+    catalog = Object.freeze(buildCatalog(document))
+    shared.set(document, catalog)
+  }
+  return catalog
+}
+
 export function buildCatalog(document: CatalogDocument): Catalog {
   const models = document.models
   const byId = new Map(models.map((m) => [m.id, m]))

@@ -19,7 +19,7 @@ import type { ResolvedModel, RouterInput } from '../catalog/catalog-resolve.serv
 import { routeByPreferences, type ProviderPreferences } from '../catalog/catalog-routing.service.ts'
 import { contextLengthExceeded, noToolEndpoints, notATextModel } from './text.errors.ts'
 import { countTokens, loadTokenizer } from '../../core/tokens.ts'
-import { brokenStreamNanos, promptPartNanos, textNanos, type PricedText } from '../meter/meter-pricers.service.ts'
+import { brokenStreamNanos, promptPartNanos, textNanos, webSearchNanos, type PricedText } from '../meter/meter-pricers.service.ts'
 import { admit, chargeAdmitted, servedBy, settleBroken as settleMetered, type Admitted, type GenerationOf, type Metered } from '../meter/meter.service.ts'
 import { loadFaker, type MakeFaker } from '../../core/faker.ts'
 import { faultError } from '../../faults/faults.ts'
@@ -386,7 +386,8 @@ function billCompletion(
       route: routeByPreferences(model, ask.provider ?? undefined, prepared.resolved.sort),
       tokens: { prompt: promptTokens, completion: completionTokens, reasoning: reasoningTokens },
       price: (endpoint) =>
-        textNanos(endpoint.pricing, { prompt: promptTokens, completion: completionTokens, images: imageCount, ...(ask.web && { webSearches: 1 }) }),
+        textNanos(endpoint.pricing, { prompt: promptTokens, completion: completionTokens, reasoning: reasoningTokens, images: imageCount }) +
+        (ask.web ? webSearchNanos(endpoint.pricing, 1) : 0),
       generation: (endpoint) => textGeneration(ask, call, { answers, completionTokens, ...timing(endpoint) }),
       after: (metered) => {
         const { latencyMs, tokensPerSecond } = timing(metered.endpoint)

@@ -73,6 +73,8 @@ export interface ResolveOptions {
 
 interface ResolveIndex {
   aliases: ReadonlyMap<string, CatalogModel>
+  /** Models by their slug (the id without its author), the first id of each: a bare id names its model so. */
+  bySlug: ReadonlyMap<string, CatalogModel>
   /** Every id a request may name (models and aliases), for suggestions. */
   known: readonly string[]
   /** The newest model of each `~author/x-latest` id, worked out on first use. */
@@ -90,7 +92,12 @@ function indexOf(catalog: Catalog): ResolveIndex {
       const model = catalog.find(target)
       if (model) aliases.set(alias, model)
     }
-    index = { aliases, known: [...catalog.models.map((m) => m.id), ...aliases.keys()], latest: new Map(), generic: new Map() }
+    const bySlug = new Map<string, CatalogModel>()
+    for (const m of catalog.models) {
+      const slug = m.id.slice(m.id.indexOf('/') + 1)
+      if (!bySlug.has(slug)) bySlug.set(slug, m)
+    }
+    index = { aliases, bySlug, known: [...catalog.models.map((m) => m.id), ...aliases.keys()], latest: new Map(), generic: new Map() }
     indexes.set(catalog, index)
   }
   return index
@@ -126,10 +133,13 @@ export function tryResolveModel(catalog: Catalog, asked: string, options: Resolv
   return undefined
 }
 
-/** An id without a variant: the catalog's, an alias, a family's newest, a client's bare name, a dated id. */
+/** An id without a variant: the catalog's, an alias, a family's newest, a bare id, a client's name, a dated id. */
 function byName(catalog: Catalog, asked: string): ResolvedModel | undefined {
   const direct = exact(catalog, asked)
   if (direct) return direct
+  // A bare id the list has under its author (`mythalion-13b` is `gryphe/mythalion-13b`), as the source matches it.
+  const twin = asked.includes('/') ? undefined : indexOf(catalog).bySlug.get(asked)
+  if (twin) return listedVariant({ ...exact(catalog, twin.id)!, asked, via: 'name' })
   for (const candidate of nameCandidates(asked)) {
     const model = exact(catalog, candidate)
     if (model) return { ...model, asked, via: 'name' }
@@ -193,7 +203,8 @@ const AUTHORS_OF_BARE_NAMES: ReadonlyArray<readonly [RegExp, string]> = [
   [/^kimi-/, 'moonshotai'],
 ]
 
-const DATE_SUFFIX = /-(\d{8}|\d{4}-\d{2}-\d{2})$/
+/** A date at the end of an id: 20250929, 2025-09-29, and OpenAI's and Google's 0125, 05-20. */
+const DATE_SUFFIX = /-(\d{8}|\d{4}-\d{2}-\d{2}|\d{4}|\d{2}-\d{2})$/
 
 /**
  * Other spellings of an id the catalog may know it by, in the order tried: the author added to a bare

@@ -327,7 +327,7 @@ function autoRoute(catalog: Catalog, input: RouterInput, seed: number): Resolved
 const GENERIC_ID = /^[a-z0-9][a-z0-9._-]{0,63}\/[a-z0-9][a-z0-9._-]{0,127}$/
 
 /** The generic models kept per catalog (the oldest are dropped past this). */
-const GENERIC_KEPT = 256
+export const GENERIC_KEPT = 256
 
 /**
  * The prices of a generic model, by kind, USD as the catalog writes them: text $1 per million prompt

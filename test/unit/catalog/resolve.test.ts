@@ -156,6 +156,7 @@ describe('openrouter/auto', () => {
 
   it('is no model on a route of another kind', () => {
     expect(resolved('openrouter/auto', { kind: 'embeddings' })).toBeUndefined()
+    expect(resolved('openrouter/auto', { kind: 'embeddings', generic: true })).toBeUndefined()
   })
 })
 

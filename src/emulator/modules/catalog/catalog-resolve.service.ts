@@ -129,7 +129,9 @@ export function tryResolveModel(catalog: Catalog, asked: string, options: Resolv
   if (named) return named
   const variant = /^(.+):([a-z]+)$/.exec(asked)
   if (variant) return withVariant(catalog, asked, variant[1]!, variant[2]!)
-  if (options.generic && options.kind !== 'video' && GENERIC_ID.test(asked)) return found(genericModel(catalog, asked, options.kind), asked, 'generic')
+  // The router's id is never a generic model: on a route it does not serve, it is refused.
+  if (options.generic && options.kind !== 'video' && asked !== AUTO_ROUTER && GENERIC_ID.test(asked))
+    return found(genericModel(catalog, asked, options.kind), asked, 'generic')
   return undefined
 }
 
@@ -137,7 +139,7 @@ export function tryResolveModel(catalog: Catalog, asked: string, options: Resolv
 function byName(catalog: Catalog, asked: string): ResolvedModel | undefined {
   const direct = exact(catalog, asked)
   if (direct) return direct
-  // A bare id the list has under its author (`mythalion-13b` is `gryphe/mythalion-13b`), as the source matches it.
+  // A bare id the list has under its author (`mythalion-13b` is `pygmalionai/mythalion-13b`), as the source matches it.
   const twin = asked.includes('/') ? undefined : indexOf(catalog).bySlug.get(asked)
   if (twin) return listedVariant({ ...exact(catalog, twin.id)!, asked, via: 'name' })
   for (const candidate of nameCandidates(asked)) {

@@ -19,6 +19,7 @@ import {
   type Setting,
 } from './core/settings.ts'
 import { CALLBACKS_CONFIG } from './modules/callbacks/callbacks.config.ts'
+import { CATALOG_RESOLVE_CONFIG } from './modules/catalog/catalog-resolve.config.ts'
 import { CHARGES_CONFIG, CRYPTO_CHARGES_CONFIG } from './modules/credits/credits.config.ts'
 import { EMBEDDINGS_CONFIG } from './modules/embeddings/embeddings.config.ts'
 import { JOURNAL_CONFIG } from './journal/journal.config.ts'
@@ -138,6 +139,7 @@ const SETTINGS = [
   }),
   ...CRYPTO_CHARGES_CONFIG,
   ...EMBEDDINGS_CONFIG,
+  ...CATALOG_RESOLVE_CONFIG,
   ...TEXT_CONFIG,
   ...RECORDINGS_CONFIG,
   ...MULTIFRAME_CONFIG,

@@ -38,7 +38,8 @@ describe('a call on a model of the source costs the source’s price', () => {
         ],
         ...extra,
       } as OpenAI.ChatCompletionCreateParamsNonStreaming)
-      expect(completion.model).toBe(model)
+      // A `~` id answers with the model it stands for (catalog-resolve.service.ts), which the source prices as the `~` id.
+      expect(completion.model).toBe(model === '~anthropic/claude-opus-latest' ? 'anthropic/claude-opus-5.5' : model)
       const usage = completion.usage!
       const reasoning = usage.completion_tokens_details?.reasoning_tokens ?? 0
       // Reasoning tokens at the source's own reasoning price (Sonar Deep Research: $3 per million, output $8).

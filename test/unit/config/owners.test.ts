@@ -42,10 +42,10 @@ describe('who declares each setting', () => {
     expect(table.filter((key) => !byModules.has(key))).toEqual(KERNEL)
   })
 
-  it('gives the areas most of the settings (over thirty, of nine areas)', () => {
-    expect(declared.length).toBe(31)
+  it('gives the areas most of the settings (over thirty, of ten areas)', () => {
+    expect(declared.length).toBe(32)
     expect(new Set(declared.map((d) => d.owner))).toEqual(
-      new Set(['ledger', 'credits', 'embeddings', 'text', 'recordings', 'video-router', 'ratelimit', 'callbacks', 'journal']),
+      new Set(['ledger', 'credits', 'embeddings', 'catalog', 'text', 'recordings', 'video-router', 'ratelimit', 'callbacks', 'journal']),
     )
   })
 })

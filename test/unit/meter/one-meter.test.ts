@@ -8,8 +8,13 @@ import { describe, expect, it } from 'vitest'
 
 const SRC = join(import.meta.dirname, '../../../src/emulator')
 
-/** Files that read catalog prices to show them, and compute no charge. */
-const SHOWS_PRICES = new Set(['core/money.ts', 'modules/images/images-views.service.ts', 'modules/datasets/datasets.models.ts'])
+/** Files that read catalog prices to show them or sort by them (`:floor`'s provider order), and compute no charge. */
+const SHOWS_PRICES = new Set([
+  'core/money.ts',
+  'modules/images/images-views.service.ts',
+  'modules/datasets/datasets.models.ts',
+  'modules/catalog/catalog-routing.service.ts',
+])
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

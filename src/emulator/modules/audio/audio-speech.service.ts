@@ -7,7 +7,6 @@ import { countTokens, loadTokenizer } from '../../core/tokens.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { AuthContext } from '../caller.ts'
 import type { CatalogModel, Region } from '../catalog/catalog.schemas.ts'
-import { invalidModelId } from '../catalog/catalog.errors.ts'
 import { speechNanos } from '../meter/meter-pricers.service.ts'
 import { billAudio } from './audio-billing.service.ts'
 import { noVoiceCloning, notASpeechModel, overContext, overSpeechLength, unknownVoice } from './audio.errors.ts'
@@ -30,8 +29,7 @@ export const isSpeechModel = (model: CatalogModel): boolean => {
 }
 
 export function speechModel(ctx: EmulatorContext, id: string): CatalogModel {
-  const model = ctx.services.catalog.get().find(id)
-  if (!model) throw invalidModelId(id)
+  const { model } = ctx.services.catalog.resolve(id, 'speech')
   if (!isSpeechModel(model)) throw notASpeechModel(id, model.architecture.output_modalities)
   return model
 }

@@ -10,7 +10,6 @@ import { nanosToUsd } from '../../core/money.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { AuthContext } from '../caller.ts'
 import type { CatalogModel, Region } from '../catalog/catalog.schemas.ts'
-import { invalidModelId } from '../catalog/catalog.errors.ts'
 import { transcriptionNanos } from '../meter/meter-pricers.service.ts'
 import { billAudio } from './audio-billing.service.ts'
 import { notATranscriptionModel } from './audio.errors.ts'
@@ -75,8 +74,7 @@ function languageOf(code: string | undefined): string {
 }
 
 export function transcriptionModel(ctx: EmulatorContext, id: string): CatalogModel {
-  const model = ctx.services.catalog.get().find(id)
-  if (!model) throw invalidModelId(id)
+  const { model } = ctx.services.catalog.resolve(id, 'transcription')
   if (!model.architecture.output_modalities.includes('transcription')) throw notATranscriptionModel(id, model.architecture.output_modalities)
   return model
 }

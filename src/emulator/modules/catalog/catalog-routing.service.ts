@@ -2,6 +2,8 @@
 // request's provider preferences (`provider` in chat and embeddings bodies) narrow and order the choice.
 import { Type, type Static } from 'typebox'
 import { noProviderMatch } from './catalog.errors.ts'
+import { priceUsd } from '../../core/money.ts'
+import type { ProviderSort } from './catalog-resolve.service.ts'
 import { StringEnum } from '../../http/schemas.ts'
 import type { CatalogEndpoint, CatalogModel } from './catalog.schemas.ts'
 
@@ -26,12 +28,31 @@ export function healthiest<E extends Pick<CatalogEndpoint, 'status'>>(allowed: r
 const named = (list: readonly string[], e: CatalogEndpoint): boolean =>
   list.some((p) => [e.provider, e.provider_name].some((n) => n.toLowerCase() === p.trim().toLowerCase()))
 
+/** An endpoint's median tokens a second; none counts as the slowest. */
+const throughputOf = (e: CatalogEndpoint): number => p50(e.throughput_last_30m) ?? 0
+/** What a million prompt and a million completion tokens cost there: the order `:floor` sorts by. */
+const priceOf = (e: CatalogEndpoint): number => priceUsd(e.pricing.prompt) + priceUsd(e.pricing.completion)
+const takesTools = (e: CatalogEndpoint): number => (e.supported_parameters.includes('tools') ? 0 : 1)
+
+/**
+ * How a variant orders the endpoints, best first (ties: the healthier, then catalog order). `:nitro`
+ * the fastest; `:floor` the cheapest; `:exacto` the real gateway's quality-first order for tool calls
+ * (tool-calling success and throughput, docs/models.md): here the endpoints that take tools, then the
+ * most available over the last 30 minutes (the emulator's stand-in for tool-call success), then the fastest.
+ */
+const SORTS: Record<ProviderSort, (a: CatalogEndpoint, b: CatalogEndpoint) => number> = {
+  throughput: (a, b) => throughputOf(b) - throughputOf(a),
+  price: (a, b) => priceOf(a) - priceOf(b),
+  exacto: (a, b) => takesTools(a) - takesTools(b) || (b.uptime_last_30m ?? 0) - (a.uptime_last_30m ?? 0) || throughputOf(b) - throughputOf(a),
+}
+
 /**
  * Picks the serving endpoint by the request's provider preferences: `only`, `ignore` and `zdr` (or
  * `data_collection: "deny"`) narrow the choice; `order` goes first, then, unless `allow_fallbacks` is
- * false, the rest by health. Deterministic: the same preferences always pick the same endpoint.
+ * false, the rest by health, or by the variant's `sort` (`:nitro`, `:floor`, `:exacto`). Deterministic:
+ * the same preferences always pick the same endpoint.
  */
-export function routeByPreferences(model: CatalogModel, prefs: ProviderPreferences = {}) {
+export function routeByPreferences(model: CatalogModel, prefs: ProviderPreferences = {}, sort: ProviderSort | null = null) {
   return (allowed: readonly CatalogEndpoint[]): CatalogEndpoint => {
     let candidates = allowed.filter(
       (e) => (!prefs.only || named(prefs.only, e)) && !(prefs.ignore && named(prefs.ignore, e)) && !((prefs.zdr || prefs.data_collection === 'deny') && !e.zdr),
@@ -49,7 +70,8 @@ export function routeByPreferences(model: CatalogModel, prefs: ProviderPreferenc
         allowed.map((e) => e.provider),
       )
     }
-    return healthiest(candidates)
+    if (sort === null) return healthiest(candidates)
+    return [...candidates].sort((a, b) => SORTS[sort](a, b) || b.status - a.status)[0]!
   }
 }
 

@@ -4,7 +4,7 @@
 import { fieldError } from '../../core/errors.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
-import { parseMessages, parseResponseFormat, parseToolChoice, parseTools } from '../text/text.input.ts'
+import { parseAutoRouter, parseMessages, parseResponseFormat, parseToolChoice, parseTools } from '../text/text.input.ts'
 import type { ChatBody, CompletionBody } from './chat.schemas.ts'
 import { costSplit, generateText, type Completion, type Relayed, type TextAsk, type TextCall } from '../text/text-engine.service.ts'
 import { chatUpstream, completionsUpstream } from './chat-upstream.service.ts'
@@ -46,6 +46,7 @@ export function chatAsk(body: ChatBody): TextAsk {
     user: body.user ?? null,
     fields: CHAT_FIELDS,
     images: body.modalities?.includes('image') ? { withText: body.modalities.includes('text'), config: body.image_config } : null,
+    autoRouter: parseAutoRouter((body as { plugins?: unknown }).plugins),
   }
 }
 

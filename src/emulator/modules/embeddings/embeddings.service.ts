@@ -8,7 +8,6 @@ import type { AuthContext } from '../../http/auth.ts'
 import type { CatalogModel, Region } from '../catalog/catalog.schemas.ts'
 import { tokensNanos } from '../meter/meter-pricers.service.ts'
 import { meter } from '../meter/meter.service.ts'
-import { invalidModelId } from '../catalog/catalog.errors.ts'
 import { notAnEmbeddingsModel } from './embeddings.errors.ts'
 import { routeByPreferences } from '../catalog/catalog-routing.service.ts'
 import { checkRequestTokens, parseInput, type EmbeddingItem } from './embeddings.input.ts'
@@ -23,8 +22,7 @@ const DEFAULT_DIMENSIONS = 1536
 const DEFAULT_CONTEXT_TOKENS = 8192
 
 export function embeddingsModel(ctx: EmulatorContext, id: string): CatalogModel {
-  const model = ctx.services.catalog.get().find(id)
-  if (!model) throw invalidModelId(id)
+  const { model } = ctx.services.catalog.resolve(id, 'embeddings')
   if (!model.architecture.output_modalities.includes('embeddings')) {
     throw notAnEmbeddingsModel(id, model.architecture.output_modalities)
   }

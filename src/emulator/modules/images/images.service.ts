@@ -15,7 +15,6 @@ import { countTokens, loadTokenizer } from '../../core/tokens.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { CatalogModel, Region } from '../catalog/catalog.schemas.ts'
-import { invalidModelId } from '../catalog/catalog.errors.ts'
 import { routeByPreferences, type ProviderPreferences } from '../catalog/catalog-routing.service.ts'
 import { imagesNanos, tokensNanos } from '../meter/meter-pricers.service.ts'
 import { meter, servedBy } from '../meter/meter.service.ts'
@@ -173,8 +172,7 @@ async function render(ticket: MediaTicket, seed: number, drawing: Drawing, count
 
 /** The model a body names: it must exist and make images. */
 function imageModel(ctx: EmulatorContext, id: string): CatalogModel {
-  const model = ctx.services.catalog.get().find(id)
-  if (!model) throw invalidModelId(id)
+  const { model } = ctx.services.catalog.resolve(id, 'image')
   if (!model.architecture.output_modalities.includes('image')) throw notAnImageModel(id, model.architecture.output_modalities)
   return model
 }

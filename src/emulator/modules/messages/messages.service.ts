@@ -9,6 +9,8 @@ import type { EmulatorContext } from '../module.ts'
 import type { Answer } from '../text/text-answer.service.ts'
 import { costSplit, generateText, type Completion, type Relayed, type TextAsk, type TextCall } from '../text/text-engine.service.ts'
 import { modelNotFound } from '../catalog/catalog.errors.ts'
+import { AUTO_ROUTER } from '../catalog/catalog-resolve.service.ts'
+import { parseAutoRouter } from '../text/text.input.ts'
 import { anthropicError } from '../../http/error-handler.ts'
 import { messagesUpstream } from './messages-upstream.service.ts'
 import type { TextSurface } from '../text/text-ports.service.ts'
@@ -29,10 +31,11 @@ export interface MessageOptions {
 export function messagesAsk(ctx: EmulatorContext, body: MessagesBody): { ask: TextAsk; options: MessageOptions } {
   if (body.models && body.fallbacks) throw fieldError('fallbacks', 'cannot be combined with `models`')
   const candidates = [body.model, ...(body.models ?? []), ...(body.fallbacks ?? []).map((f) => f.model)]
-  // The Messages API answers a model it does not know with a 404 (the engine's words are chat's 400).
-  const catalog = ctx.services.catalog.get()
+  // The Messages API answers a model it does not know with a 404 (the engine's words are chat's 400);
+  // ids are read as everywhere (Claude Code's `claude-opus-5-5` is a name of the catalog's model).
   // A model a recording answers (--replay) is answered even where the catalog lacks it.
-  if (!candidates.some((id) => catalog.find(id) || ctx.services.text.ports.answersModel(id))) throw modelNotFound(body.model)
+  const known = (id: string) => id === AUTO_ROUTER || ctx.services.catalog.tryResolve(id, 'text') || ctx.services.text.ports.answersModel(id)
+  if (!candidates.some(known)) throw modelNotFound(body.model)
   const { tools, places } = parseTools(body.tools)
   const output = parseOutputConfig(body.output_config)
   const thinking = parseThinking(body.thinking, output.effort)
@@ -50,6 +53,7 @@ export function messagesAsk(ctx: EmulatorContext, body: MessagesBody): { ask: Te
     provider: body.provider,
     user: body.metadata?.user_id ?? body.user ?? null,
     fields: { tool: (i) => `tools[${places[i]}].input_schema`, format: 'output_config.format.schema' },
+    autoRouter: parseAutoRouter((body as { plugins?: unknown }).plugins),
   }
   return { ask, options: { thinkingOmitted: thinking.omitted } }
 }

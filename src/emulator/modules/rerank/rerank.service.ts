@@ -7,7 +7,6 @@ import { nanosToUsd } from '../../core/money.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { AuthContext } from '../caller.ts'
 import type { CatalogModel, Region } from '../catalog/catalog.schemas.ts'
-import { invalidModelId } from '../catalog/catalog.errors.ts'
 import { routeByPreferences } from '../catalog/catalog-routing.service.ts'
 import { searchNanos } from '../meter/meter-pricers.service.ts'
 import { meter, servedBy } from '../meter/meter.service.ts'
@@ -24,8 +23,7 @@ const SCORING_DIMENSIONS = 1024
 const DEFAULT_CONTEXT_TOKENS = 4096
 
 export function rerankModel(ctx: EmulatorContext, id: string): CatalogModel {
-  const model = ctx.services.catalog.get().find(id)
-  if (!model) throw invalidModelId(id)
+  const { model } = ctx.services.catalog.resolve(id, 'rerank')
   if (!model.architecture.output_modalities.includes('rerank')) throw notARerankModel(id, model.architecture.output_modalities)
   return model
 }

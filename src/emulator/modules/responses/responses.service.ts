@@ -6,7 +6,7 @@ import { fieldError } from '../../core/errors.ts'
 import { sha256Hex } from '../../core/rng.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
-import type { ToolCall } from '../text/text.input.ts'
+import { parseAutoRouter, type ToolCall } from '../text/text.input.ts'
 import { costSplit, generateText, isRelayed, type Completion, type Relayed, type TextAsk, type TextCall } from '../text/text-engine.service.ts'
 import { responsesUpstream } from './responses-upstream.service.ts'
 import type { TextSurface } from '../text/text-ports.service.ts'
@@ -65,6 +65,7 @@ export function askOf(body: ResponsesBody): TextAsk {
     provider: body.provider,
     user: body.user ?? body.safety_identifier ?? null,
     fields: RESPONSES_FIELDS,
+    autoRouter: parseAutoRouter((body as { plugins?: unknown }).plugins),
   }
 }
 

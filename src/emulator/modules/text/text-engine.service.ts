@@ -18,11 +18,11 @@ import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
 import { immediateTransaction } from '../../store/db.ts'
 import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
-import { invalidModelId } from '../catalog/catalog.errors.ts'
+import type { ResolvedModel, RouterInput } from '../catalog/catalog-resolve.service.ts'
 import { routeByPreferences, type ProviderPreferences } from '../catalog/catalog-routing.service.ts'
 import { contextLengthExceeded, noToolEndpoints, notATextModel } from './text.errors.ts'
 import { countTokens, loadTokenizer } from '../../core/tokens.ts'
-import { brokenStreamNanos, promptPartNanos, textNanos, type PricedText } from '../meter/meter-pricers.service.ts'
+import { brokenStreamNanos, promptPartNanos, textNanos, webSearchNanos, type PricedText } from '../meter/meter-pricers.service.ts'
 import { admit, chargeAdmitted, servedBy, settleBroken as settleMetered, type Admitted, type GenerationOf, type Metered } from '../meter/meter.service.ts'
 import { loadFaker, type MakeFaker } from '../../core/faker.ts'
 import { faultError } from '../../faults/faults.ts'
@@ -30,7 +30,7 @@ import { givenAnswer, type Answer, type AnswerRequest } from './text-answer.serv
 import type { ChatFixtureAnswer } from './text-fixtures.schemas.ts'
 import { answeringFixture, type FixtureSubject } from './text-fixtures.service.ts'
 import { answerTokensFor } from './text.settings.ts'
-import { mediaTokens, type Message, type ResponseFormat, type Tool, type ToolChoice } from './text.input.ts'
+import { mediaTokens, type AutoRouterPlugin, type Message, type ResponseFormat, type Tool, type ToolChoice } from './text.input.ts'
 import { fitSchema, type FittedSchema } from './text-schema-fit.service.ts'
 
 /** The most tokens an answer has when the catalog gives its model no output bound (max_completion_tokens). */
@@ -66,6 +66,10 @@ export interface TextAsk {
   fields: { tool(index: number): string; format: string }
   /** Images asked for (chat's `modalities` with `image`): made by a model that makes them, with its text only if asked too. */
   images?: { withText: boolean; config: unknown } | null
+  /** The auto-router plugin's patterns, for `openrouter/auto`. */
+  autoRouter?: AutoRouterPlugin | null
+  /** Web search is on (the model's `:online` variant): billed at the endpoint's `web_search` price where it has one. */
+  web?: boolean
 }
 
 /** How the call is recorded: its operation id (usage rows, journal), its `api_type`, where it came from. */
@@ -143,19 +147,37 @@ const isText = (model: CatalogModel): boolean => model.architecture.output_modal
 
 const makesImages = (model: CatalogModel): boolean => model.architecture.output_modalities.includes('image')
 
-/** The model asked for, or the first of the candidates that is a text model here (or makes images, when they are asked for). */
-function textModel(ctx: EmulatorContext, candidates: readonly string[], images: boolean): CatalogModel {
-  const catalog = ctx.services.catalog.get()
+/** What `openrouter/auto` reads of an ask to choose a model: its content, seed, tools and plugin. */
+export function routerInput(ask: TextAsk): RouterInput {
+  return {
+    content: JSON.stringify([ask.messages.map((m) => [m.role, m.text]), ask.tools.map((t) => t.name)]),
+    seed: ask.seed,
+    needsTools: ask.tools.length > 0,
+    allowed: ask.autoRouter?.allowed ?? [],
+    excluded: ask.autoRouter?.excluded ?? [],
+  }
+}
+
+/**
+ * The model asked for, or the first of the candidates that is a text model here (or makes images,
+ * when they are asked for), each read as the real gateway reads ids (catalog-resolve.service.ts).
+ */
+function textModel(ctx: EmulatorContext, ask: TextAsk): ResolvedModel {
+  const { candidates } = ask
   if (candidates.length === 0) throw fieldError('model', 'is required (or `models`, a list to try in order)')
+  const router = routerInput(ask)
   for (const id of candidates) {
-    const model = catalog.find(id)
-    if (model && (isText(model) || (images && makesImages(model)))) return model
+    const resolved = ctx.services.catalog.tryResolve(id, 'text', router)
+    if (resolved && (isText(resolved.model) || (ask.images && makesImages(resolved.model)))) return resolved
   }
   const id = candidates[0]!
-  const model = catalog.find(id)
-  if (!model) throw invalidModelId(id)
+  const { model } = ctx.services.catalog.resolve(id, 'text', router)
   throw notATextModel(id, model.architecture.output_modalities)
 }
+
+/** The ask as its model id's variant changes it: `:thinking` turns reasoning on, `:online` web search. */
+const withVariant = (ask: TextAsk, resolved: ResolvedModel): TextAsk =>
+  resolved.thinking || resolved.web ? { ...ask, reasoning: ask.reasoning ?? (resolved.thinking ? {} : null), web: ask.web === true || resolved.web } : ask
 
 const supports = (model: CatalogModel, endpoint: CatalogEndpoint | null, parameter: string): boolean =>
   ((endpoint ? endpoint.supported_parameters : null) ?? model.supported_parameters ?? []).includes(parameter)
@@ -173,6 +195,8 @@ function promptTokensOf(messages: readonly Message[], tools: readonly Tool[]): n
 
 interface Prepared {
   model: CatalogModel
+  /** How the model was named: the variant's provider order, the router that chose it. */
+  resolved: ResolvedModel
   ask: TextAsk
   promptTokens: number
   /** What the answers are written from (with the maximum tokens already capped). */
@@ -181,8 +205,10 @@ interface Prepared {
 }
 
 /** What was asked, fitted to the model; its answers are written only once it may be billed. */
-async function prepare(ctx: EmulatorContext, ask: TextAsk): Promise<Prepared> {
-  const model = textModel(ctx, ask.candidates, Boolean(ask.images))
+async function prepare(ctx: EmulatorContext, asked: TextAsk): Promise<Prepared> {
+  const resolved = textModel(ctx, asked)
+  const { model } = resolved
+  const ask = withVariant(asked, resolved)
   const [makeFaker] = await Promise.all([loadFaker(), loadTokenizer()])
   const promptTokens = promptTokensOf(ask.messages, ask.tools)
   const answerMax = cap(model, promptTokens, ask.maxTokens)
@@ -195,6 +221,7 @@ async function prepare(ctx: EmulatorContext, ask: TextAsk): Promise<Prepared> {
   }
   return {
     model,
+    resolved,
     ask,
     promptTokens,
     makeFaker,
@@ -269,7 +296,8 @@ export async function generateText(ctx: EmulatorContext, caller: AuthContext, as
     } catch (error) {
       if (!(error instanceof ModelFailed)) throw error
       // The candidate that named the failed model (by its id or another name the catalog knows it by).
-      const at = candidates.findIndex((c) => c === error.model || ctx.services.catalog.get().find(c)?.id === error.model)
+      const router = routerInput(ask)
+      const at = candidates.findIndex((c) => c === error.model || ctx.services.catalog.tryResolve(c, 'text', router)?.model.id === error.model)
       const next = at === -1 ? [] : candidates.slice(at + 1)
       if (next.length === 0) throw error.error
       candidates = next
@@ -381,9 +409,11 @@ function billCompletion(
       model: { id: model.id, canonical_slug: model.canonical_slug },
       endpoints,
       region: call.region,
-      route: routeByPreferences(model, ask.provider ?? undefined),
+      route: routeByPreferences(model, ask.provider ?? undefined, prepared.resolved.sort),
       tokens: { prompt: promptTokens, completion: completionTokens, reasoning: reasoningTokens },
-      price: (endpoint) => textNanos(endpoint.pricing, { prompt: promptTokens, completion: completionTokens, reasoning: reasoningTokens, images: imageCount }),
+      price: (endpoint) =>
+        textNanos(endpoint.pricing, { prompt: promptTokens, completion: completionTokens, reasoning: reasoningTokens, images: imageCount }) +
+        (ask.web ? webSearchNanos(endpoint.pricing, 1) : 0),
       generation: (endpoint) => textGeneration(ask, call, { answers, completionTokens, ...timing(endpoint) }),
       after: (metered) => {
         const { latencyMs, tokensPerSecond } = timing(metered.endpoint)

@@ -199,3 +199,44 @@ export function parseResponseFormat(format: unknown): ResponseFormat {
 
 /** What the media parts of a prompt count, as fixed prices (an image is a low-detail tile). */
 export const mediaTokens = (messages: readonly Message[]): number => messages.reduce((n, m) => n + m.media * IMAGE_TOKENS, 0)
+
+/** The auto-router plugin's model patterns (`plugins: [{id: "auto-router", allowed_models, excluded_models}]`). */
+export interface AutoRouterPlugin {
+  allowed: string[]
+  excluded: string[]
+}
+
+/** The most patterns of each list, and the longest pattern (the real document's bounds). */
+const MAX_ROUTER_PATTERNS = 1024
+const MAX_ROUTER_PATTERN_CHARS = 1024
+
+function patterns(value: unknown, field: string): string[] {
+  if (value === undefined || value === null) return []
+  if (
+    !Array.isArray(value) ||
+    value.length > MAX_ROUTER_PATTERNS ||
+    value.some((p) => typeof p !== 'string' || p.length === 0 || p.length > MAX_ROUTER_PATTERN_CHARS)
+  ) {
+    throw fieldError(
+      field,
+      `must be a list of at most ${MAX_ROUTER_PATTERNS} model patterns (such as \`anthropic/*\`), each 1 to ${MAX_ROUTER_PATTERN_CHARS} characters`,
+    )
+  }
+  return value as string[]
+}
+
+/**
+ * The request's auto-router plugin, read only from the entries whose id is `auto-router` (other
+ * plugins are another area's); null when there is none or it is turned off (`enabled: false`).
+ */
+export function parseAutoRouter(plugins: unknown): AutoRouterPlugin | null {
+  if (!Array.isArray(plugins)) return null
+  const at = plugins.findIndex((p) => typeof p === 'object' && p !== null && (p as { id?: unknown }).id === 'auto-router')
+  if (at === -1) return null
+  const plugin = plugins[at] as { enabled?: unknown; allowed_models?: unknown; excluded_models?: unknown }
+  if (plugin.enabled === false) return null
+  return {
+    allowed: patterns(plugin.allowed_models, `plugins[${at}].allowed_models`),
+    excluded: patterns(plugin.excluded_models, `plugins[${at}].excluded_models`),
+  }
+}

@@ -11,7 +11,6 @@ import { deriveUnit } from '../../core/rng.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { AuthContext } from '../caller.ts'
 import type { CatalogModel, Region } from '../catalog/catalog.schemas.ts'
-import { invalidModelId } from '../catalog/catalog.errors.ts'
 import { videoSecondsNanos } from '../meter/meter-pricers.service.ts'
 import { meter } from '../meter/meter.service.ts'
 import type { TaskRow } from '../video-router/video-router.repo.ts'
@@ -59,8 +58,7 @@ export class VideosService {
   }
 
   private videoModel(id: string): { model: CatalogModel; spec: VideoModelFixture } {
-    const model = this.ctx.services.catalog.get().find(id)
-    if (!model) throw invalidModelId(id)
+    const { model } = this.ctx.services.catalog.resolve(id, 'video')
     if (!isVideoModel(model)) throw notAVideoModel(model.id, model.architecture.output_modalities)
     const spec = this.specs.get(model.id)
     if (!spec) throw undescribedVideoModel(model.id)

@@ -13,7 +13,7 @@ import { useModelRows } from './queries.ts'
 import './models.css'
 
 /** How many rows the list shows at first, and how many more each "Show more" adds. */
-export const PAGE = 100
+export const PAGE = 50
 
 /** The model a link names: `#/models/<author>/<slug>`. */
 const idFromHash = (): string | null => {

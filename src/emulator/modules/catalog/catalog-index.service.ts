@@ -38,7 +38,20 @@ export function validateCatalog(value: unknown, where: string): CatalogDocument 
   if (problem) throw new CatalogError(`${where}: \`${problem.field || '(document)'}\` ${problem.issue}`, problem.field)
   const doc = value as CatalogDocument
   checkUnique(doc.models, where)
+  checkAliases(doc, where)
   return doc
+}
+
+/** Each alias names a model of the document and is no model's own id. */
+function checkAliases(doc: CatalogDocument, where: string): void {
+  if (doc.aliases === undefined) return
+  const ids = new Set(doc.models.map((m) => m.id))
+  for (const [alias, target] of Object.entries(doc.aliases)) {
+    const field = `aliases.${alias}`
+    if (!/^[^/\s]+\/[^/\s]+$/.test(alias)) throw new CatalogError(`${where}: \`${field}\` an alias is an id of the form author/slug`, field)
+    if (ids.has(alias)) throw new CatalogError(`${where}: \`${field}\` is the id of a model of the catalog, not an alias`, field)
+    if (!ids.has(target)) throw new CatalogError(`${where}: \`${field}\` names ${target}, which is no model of the catalog`, field)
+  }
 }
 
 function checkUnique(models: readonly CatalogModel[], where: string): void {
@@ -59,7 +72,10 @@ function checkUnique(models: readonly CatalogModel[], where: string): void {
 export function mergeCatalog(base: CatalogDocument, models: readonly CatalogModel[]): CatalogDocument {
   const byId = new Map(base.models.map((m) => [m.id, m]))
   for (const m of models) byId.set(m.id, m)
-  return { version: 1, models: [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) }
+  const merged = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  // An extension's model may take an alias's id: the model wins, as an id always does.
+  const aliases = base.aliases && Object.fromEntries(Object.entries(base.aliases).filter(([alias]) => !byId.has(alias)))
+  return { version: 1, ...(base.sources && { sources: base.sources }), ...(aliases && { aliases }), models: merged }
 }
 
 function readJson(path: string): unknown {
@@ -176,7 +192,7 @@ export function endpointView(m: CatalogModel, e: CatalogEndpoint, pricing: Endpo
 function fullPricing(e: CatalogEndpoint): EndpointPricing {
   const out: Record<string, string> = {}
   for (const key of PRICING_KEYS) out[key] = e.pricing[key] ?? '0'
-  return { ...(out as Required<CatalogEndpoint['pricing']>), discount: 0 }
+  return { ...(out as Required<Omit<CatalogEndpoint['pricing'], 'overrides'>>), ...(e.pricing.overrides && { overrides: e.pricing.overrides }), discount: 0 }
 }
 
 function endpointsView(m: CatalogModel, endpoints: readonly CatalogEndpoint[]): ModelEndpointsBody['data'] {
@@ -231,6 +247,24 @@ export interface Catalog {
   readonly zdrBody: Buffer
   /** Memoises a response body of this catalog by a key (a request URL); cleared when it fills up. */
   memo(key: string, make: () => Buffer): Buffer
+}
+
+const shared = new WeakMap<CatalogDocument, Catalog>()
+
+/**
+ * The catalog of a frozen document (the bundled one), built once per process and shared by every
+ * emulator in it: its index, its models' JSON and its list bodies are the same for all of them, and a
+ * catalog never changes (what it caches is keyed by everything a body depends on). Any other document
+ * (an admin's replacement, a fixtures folder's own) is built for its emulator alone.
+ */
+export function sharedCatalog(document: CatalogDocument): Catalog {
+  if (!Object.isFrozen(document)) return buildCatalog(document)
+  let catalog = shared.get(document)
+  if (catalog === undefined) {
+    catalog = Object.freeze(buildCatalog(document))
+    shared.set(document, catalog)
+  }
+  return catalog
 }
 
 export function buildCatalog(document: CatalogDocument): Catalog {

@@ -48,7 +48,24 @@ const PricingFields = {
 }
 export const PRICING_KEYS = Object.keys(PricingFields) as Array<keyof typeof PricingFields>
 
-export const Pricing = Type.Object(PricingFields)
+/** A long-context tier: past `min_prompt_tokens` prompt tokens (strictly more), these keys cost this much. */
+export const PricingOverride = Type.Object({
+  min_prompt_tokens: Type.Integer({ minimum: 0, description: 'The tier applies when the prompt has strictly more tokens than this' }),
+  prompt: Type.Optional(Price),
+  completion: Type.Optional(Price),
+  input_cache_read: Type.Optional(Price),
+  input_cache_write: Type.Optional(Price),
+})
+export type PricingOverride = Static<typeof PricingOverride>
+
+const PricedFields = {
+  ...PricingFields,
+  overrides: Type.Optional(
+    Type.Array(PricingOverride, { description: 'Long-context tiers, by `min_prompt_tokens`; keys absent from an entry keep the base price' }),
+  ),
+}
+
+export const Pricing = Type.Object(PricedFields)
 
 export const CatalogEndpoint = Type.Object({
   id: Type.String({ minLength: 1 }),
@@ -125,6 +142,10 @@ export const CatalogModel = Type.Object({
 
 export const CatalogDocument = Type.Object({
   version: Type.Literal(1),
+  /** Where the document came from (the generator writes the pinned sources' versions); shown, never read. */
+  sources: Type.Optional(Type.Record(Type.String(), Type.String())),
+  /** Other ids of a model (dated ids, `:beta`), each to the id of a model of the document. */
+  aliases: Type.Optional(Type.Record(Type.String(), Type.String({ minLength: 1 }))),
   models: Type.Array(CatalogModel),
 })
 
@@ -172,7 +193,7 @@ export const ModelListBody = Type.Object({
 
 /** An endpoint's prices: the ZDR preview lists every key (unset ones as "0") and adds `discount`. */
 export const EndpointPricing = Type.Object({
-  ...PricingFields,
+  ...PricedFields,
   discount: Type.Optional(Type.Number({ description: 'Fraction taken off the prices (0 = none); only in the ZDR preview' })),
 })
 

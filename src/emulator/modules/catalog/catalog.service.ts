@@ -1,7 +1,7 @@
 // The running catalog and the restrictions that shape what a caller sees of it. The fixtures'
 // catalog is the default; an admin change is persisted and outlives restarts until a reset.
 import type { AuthContext } from '../caller.ts'
-import { buildCatalog, validateCatalog, type Catalog } from './catalog-index.service.ts'
+import { buildCatalog, sharedCatalog, validateCatalog, type Catalog } from './catalog-index.service.ts'
 import type { CatalogRepo } from './catalog.repo.ts'
 import type { CatalogDocument, Region } from './catalog.schemas.ts'
 import type { EndpointPolicy } from './catalog-policy.service.ts'
@@ -18,7 +18,8 @@ export interface CatalogHolder {
 }
 
 export function createCatalogHolder(repo: CatalogRepo, fixture: CatalogDocument, warn: (message: string) => void): CatalogHolder {
-  const fixtureCatalog = buildCatalog(fixture)
+  // The bundled catalog is built once per process; an admin's change builds its own.
+  const fixtureCatalog = sharedCatalog(fixture)
   let current = fixtureCatalog
   const saved = repo.override()
   if (saved !== null) {

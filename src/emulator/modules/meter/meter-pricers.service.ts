@@ -15,7 +15,16 @@ export interface Prices {
   audio_output?: string | undefined
   input_cache_read?: string | undefined
   input_cache_write?: string | undefined
+  /** Per reasoning token (part of the completion), where it differs from the completion price. */
+  internal_reasoning?: string | undefined
+  /** Per web search. */
+  web_search?: string | undefined
+  /** Long-context tiers: where the prompt has more tokens than `min_prompt_tokens`, these keys replace the base ones. */
+  overrides?: ReadonlyArray<TierPrices & { min_prompt_tokens: number }> | undefined
 }
+
+/** The keys a long-context tier may change. */
+type TierPrices = Pick<Prices, 'prompt' | 'completion' | 'input_cache_read' | 'input_cache_write'>
 
 /** Tokens of a call. `prompt` counts every prompt token, those read from or written to a cache among them. */
 export interface TokenCounts {
@@ -25,21 +34,49 @@ export interface TokenCounts {
   cacheRead?: number
   /** Prompt tokens written to the provider's cache: at `input_cache_write` (else the prompt price). */
   cacheWrite?: number
+  /** Completion tokens spent reasoning: at `internal_reasoning` (else the completion price). */
+  reasoning?: number
 }
 
 /**
- * Tokens at their per-token prices, rounded once on the sum (so no part loses half a nano). Without
- * cached tokens: the prompt at its price, plus the completion at its own where there is any.
+ * The prices a prompt of `promptTokens` pays: the base ones, with every long-context tier it passes
+ * (strictly more prompt tokens than the tier's `min_prompt_tokens`, cached ones included) laid over
+ * them in order, so a later tier wins a key and a key no tier names keeps its base price.
  */
-export function tokensNanos(prices: Prices, tokens: TokenCounts): number {
+export function pricesFor(prices: Prices, promptTokens: number): Prices {
+  if (prices.overrides === undefined) return prices
+  let out = prices
+  for (const tier of prices.overrides) {
+    if (promptTokens <= tier.min_prompt_tokens) continue
+    out = { ...out }
+    if (tier.prompt !== undefined) out.prompt = tier.prompt
+    if (tier.completion !== undefined) out.completion = tier.completion
+    if (tier.input_cache_read !== undefined) out.input_cache_read = tier.input_cache_read
+    if (tier.input_cache_write !== undefined) out.input_cache_write = tier.input_cache_write
+  }
+  return out
+}
+
+/**
+ * Tokens at their per-token prices (the long-context tier the prompt reaches, if any), rounded once on
+ * the sum (so no part loses half a nano). Without cached or reasoning tokens: the prompt at its price,
+ * plus the completion at its own where there is any.
+ */
+export function tokensNanos(base: Prices, tokens: TokenCounts): number {
+  const prices = pricesFor(base, tokens.prompt)
   const cacheRead = tokens.cacheRead ?? 0
   const cacheWrite = tokens.cacheWrite ?? 0
   const completion = tokens.completion ?? 0
   let usd = (tokens.prompt - cacheRead - cacheWrite) * priceUsd(prices.prompt)
   if (cacheRead > 0) usd += cacheRead * priceUsd(prices.input_cache_read ?? prices.prompt)
   if (cacheWrite > 0) usd += cacheWrite * priceUsd(prices.input_cache_write ?? prices.prompt)
+  const reasoning = prices.internal_reasoning === undefined ? 0 : Math.min(tokens.reasoning ?? 0, completion)
+  if (reasoning > 0) return usdToNanos(usd + (completion - reasoning) * priceUsd(prices.completion) + reasoning * priceUsd(prices.internal_reasoning))
   return usdToNanos(completion === 0 ? usd : usd + completion * priceUsd(prices.completion))
 }
+
+/** Web searches at the endpoint's price per search (none listed: free), rounded. */
+export const webSearchNanos = (prices: Prices, searches: number): number => usdToNanos(searches * priceUsd(prices.web_search))
 
 /** The endpoint's price per request (whatever the request used), rounded. */
 export const requestNanos = (prices: Prices): number => usdToNanos(priceUsd(prices.request))
@@ -133,7 +170,8 @@ export function brokenStreamNanos(text: PricedText, sentTokens: number): number 
  * An estimate in USD, not rounded (the datasets' figures): prompt tokens (fractional, a `cachedShare`
  * of them read from the cache at `input_cache_read`, else the prompt price) and completion tokens.
  */
-export function estimateUsd(prices: Prices, tokens: { prompt: number; completion: number; cachedShare?: number }): number {
+export function estimateUsd(base: Prices, tokens: { prompt: number; completion: number; cachedShare?: number }): number {
+  const prices = pricesFor(base, tokens.prompt)
   const prompt = priceUsd(prices.prompt)
   const share = tokens.cachedShare ?? 0
   const cacheRead = prices.input_cache_read === undefined ? prompt : priceUsd(prices.input_cache_read)

@@ -357,7 +357,7 @@ function billCompletion(
       region: call.region,
       route: routeByPreferences(model, ask.provider ?? undefined),
       tokens: { prompt: promptTokens, completion: completionTokens, reasoning: reasoningTokens },
-      price: (endpoint) => textNanos(endpoint.pricing, { prompt: promptTokens, completion: completionTokens, images: imageCount }),
+      price: (endpoint) => textNanos(endpoint.pricing, { prompt: promptTokens, completion: completionTokens, reasoning: reasoningTokens, images: imageCount }),
       generation: (endpoint) => textGeneration(ask, call, { answers, completionTokens, ...timing(endpoint) }),
       after: (metered) => {
         const { latencyMs, tokensPerSecond } = timing(metered.endpoint)

@@ -1,11 +1,11 @@
-// The Models view in a real browser, with a catalog of 750 models put through the admin API (the
-// bundled 70 and 680 of made-up labs with known prices, modalities and contexts): the view follows
+// The Models view in a real browser, with a catalog of well over 700 models put through the admin API
+// (the bundled ones and 680 of made-up labs with known prices, modalities and contexts): the view follows
 // the change live; the filters (author, input and output modality, highest prompt price, smallest
 // context, free only, words of the id or name) keep exactly the models they should; the list shows a
 // page at a time; a model chosen with the mouse or the keyboard shows its prices (cache and
-// long-context ones too), context, modalities, parameters and endpoints, and a link opens it. Then the
-// speed: each filter keystroke, timed inside the page from the input event to the frame that shows
-// the new list, must stay under 100 ms, and typing makes no request.
+// long-context ones too, a real model's tier as well), context, modalities, parameters and endpoints,
+// and a link opens it. Then the speed: each filter keystroke, timed inside the page from the input
+// event to the frame that shows the new list, must stay under 100 ms, and typing makes no request.
 import type { Locator } from 'playwright-core'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { CatalogDocument, CatalogModel } from '../../src/emulator/admin/types.ts'
@@ -90,17 +90,30 @@ function count(models: CatalogModel[], f: Expect): number {
 const listedIds = (list: Locator) =>
   list.locator('tbody tr').evaluateAll((rows) => rows.map((row) => (row as unknown as { dataset: { id: string } }).dataset.id))
 
-async function bigCatalog(url: string): Promise<CatalogModel[]> {
-  const admin = `${url}/_emulator/api/catalog`
-  const bundled = ((await (await fetch(admin)).json()) as { data: CatalogDocument }).data.models
-  const base = bundled.find((m) => m.id === 'openai/gpt-4o-mini')!
-  const models = [...bundled, ...Array.from({ length: MADE_UP }, (_, i) => madeUp(base, i))]
+/**
+ * The Models view on a fresh emulator, showing the bundled catalog and connected to the event stream;
+ * then the made-up models added through the admin API (the bundled ones and their aliases kept), and
+ * the view showing them all.
+ */
+async function openWithBigCatalog() {
+  const session = await openUi('models')
+  const { emu, page } = session
+  page.setDefaultTimeout(10_000)
+  const status = page.locator('.models-view .view-head').getByRole('status')
+  const admin = `${emu.url}/_emulator/api/catalog`
+  const bundled = ((await (await fetch(admin)).json()) as { data: CatalogDocument }).data
+  await status.getByText(`${bundled.models.length} models, by id`).waitFor()
+  await page.getByText('live', { exact: true }).waitFor()
+  const base = bundled.models.find((m) => m.id === 'openai/gpt-4o-mini')!
+  const models = [...bundled.models, ...Array.from({ length: MADE_UP }, (_, i) => madeUp(base, i))]
   // One made-up model with a long-context tier, as the real document writes it (pricing.overrides).
-  const tiered = models.find((m) => m.id === 'lab-07/model-7')!
-  Object.assign(tiered.pricing, { overrides: [{ min_prompt_tokens: 200_000, prompt: '0.0000014', completion: '0.0000056' }] })
-  const put = await fetch(admin, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ version: 1, models }) })
+  models.find((m) => m.id === 'lab-07/model-7')!.pricing.overrides = [{ min_prompt_tokens: 200_000, prompt: '0.0000014', completion: '0.0000056' }]
+  const put = await fetch(admin, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...bundled, models }) })
   expect(put.status).toBe(200)
-  return models
+  expect(models.length).toBeGreaterThan(700)
+  // The view follows the change from the event stream.
+  await status.getByText(`${models.length} models, by id`).waitFor()
+  return { ...session, status, models }
 }
 
 const ROUNDS = 5
@@ -190,17 +203,10 @@ async function timeSteps(form: unknown, { steps, rounds }: { steps: Step[]; roun
 describe.skipIf(!hasChromium)('the Models view', () => {
   afterAll(closeBrowser)
 
-  it('filters 750 models by author, modality, price, context and words, and shows a model whole', async () => {
-    const { emu, page, screenshot } = await openUi('models')
-    page.setDefaultTimeout(10_000)
-    const status = page.locator('.models-view .view-head').getByRole('status')
-    await status.getByText('70 models, by id').waitFor()
-    await page.getByText('live', { exact: true }).waitFor()
-    const models = await bigCatalog(emu.url)
+  it('filters 700+ models by author, modality, price, context and words, and shows a model whole', async () => {
+    const { emu, page, screenshot, status, models } = await openWithBigCatalog()
     const total = models.length
-    expect(total).toBe(750)
-    // The view follows the change from the event stream; the list shows a page of 50 at a time.
-    await status.getByText(`${total} models, by id`).waitFor()
+    // The list shows a page of 50 at a time.
     const list = page.getByRole('table', { name: 'Models' })
     expect(await list.locator('tbody tr').count()).toBe(50)
     await page.getByRole('button', { name: 'Show 50 more' }).click()
@@ -210,41 +216,43 @@ describe.skipIf(!hasChromium)('the Models view', () => {
     const shows = (n: number) => status.getByText(`${n} of ${total} models`).waitFor()
 
     // Author: only that lab's models, and the option says how many it has.
-    expect(await form.getByLabel('Author').locator('option[value="openai"]').textContent()).toBe(`openai (${count(models, { author: 'openai' })})`)
-    await form.getByLabel('Author').selectOption('lab-07')
+    expect(await form.getByLabel('Author', { exact: true }).locator('option[value="openai"]').textContent()).toBe(
+      `openai (${count(models, { author: 'openai' })})`,
+    )
+    await form.getByLabel('Author', { exact: true }).selectOption('lab-07')
     await shows(count(models, { author: 'lab-07' }))
     expect((await listedIds(list)).every((id) => id.startsWith('lab-07/'))).toBe(true)
     expect(await list.locator('tbody tr').count()).toBe(count(models, { author: 'lab-07' }))
 
     // Input and output modalities, on top of the author.
-    await form.getByLabel('Input').selectOption('audio')
+    await form.getByLabel('Input', { exact: true }).selectOption('audio')
     await shows(count(models, { author: 'lab-07', input: 'audio' }))
-    await form.getByLabel('Author').selectOption('')
+    await form.getByLabel('Author', { exact: true }).selectOption('')
     await shows(count(models, { input: 'audio' }))
-    await form.getByLabel('Input').selectOption('')
-    await form.getByLabel('Output').selectOption('image')
+    await form.getByLabel('Input', { exact: true }).selectOption('')
+    await form.getByLabel('Output', { exact: true }).selectOption('image')
     await shows(count(models, { output: 'image' }))
-    await form.getByLabel('Output').selectOption('')
+    await form.getByLabel('Output', { exact: true }).selectOption('')
 
     // The highest prompt price, in dollars per million tokens; a price that is not a number is said so.
-    await form.getByLabel('Max prompt $/M tokens').fill('0.5')
+    await form.getByLabel('Max prompt $/M tokens', { exact: true }).fill('0.5')
     await shows(count(models, { maxPrompt: 0.5 }))
-    await form.getByLabel('Max prompt $/M tokens').fill('abc')
+    await form.getByLabel('Max prompt $/M tokens', { exact: true }).fill('abc')
     await form.getByRole('alert').getByText('Not a price').waitFor()
-    await form.getByLabel('Max prompt $/M tokens').fill('')
+    await form.getByLabel('Max prompt $/M tokens', { exact: true }).fill('')
 
     // The smallest context, then free only, then words of the id or name.
-    await form.getByLabel('Min context').selectOption(String(1_000_000))
+    await form.getByLabel('Min context', { exact: true }).selectOption(String(1_000_000))
     await shows(count(models, { minContext: 1_000_000 }))
-    await form.getByLabel('Free only').check()
+    await form.getByLabel('Free only', { exact: true }).check()
     await shows(count(models, { minContext: 1_000_000, free: true }))
     await form.getByRole('button', { name: 'Reset filters' }).click()
     await status.getByText(`${total} models, by id`).waitFor()
-    await form.getByLabel('Search').fill('Model 7')
+    await form.getByLabel('Search', { exact: true }).fill('Model 7')
     await shows(count(models, { text: 'model 7' }))
-    await form.getByLabel('Search').fill('no such model at all')
+    await form.getByLabel('Search', { exact: true }).fill('no such model at all')
     await page.getByText('No model matches these filters').waitFor()
-    await form.getByLabel('Search').fill('lab-07/model-7')
+    await form.getByLabel('Search', { exact: true }).fill('lab-07/model-7')
 
     // The detail: prices per million tokens (cache and the long-context tier too), context,
     // modalities, parameters and each endpoint with its own prices.
@@ -273,7 +281,7 @@ describe.skipIf(!hasChromium)('the Models view', () => {
     await screenshot('models-view')
 
     // The keyboard: the selected row is the one in the tab order; the arrows select the next one.
-    await form.getByLabel('Search').fill('lab-07/')
+    await form.getByLabel('Search', { exact: true }).fill('lab-07/')
     await shows(count(models, { text: 'lab-07/' }))
     const selected = list.locator('tr[aria-selected="true"]')
     await selected.focus()
@@ -286,22 +294,24 @@ describe.skipIf(!hasChromium)('the Models view', () => {
     expect((await listedIds(list))[0]).toBe('lab-07/model-109')
     expect(await list.locator('tbody tr[tabindex="0"]').getAttribute('data-id')).toBe('lab-07/model-109')
 
-    // A link opens its model; the dark theme reads as well.
-    await page.goto(`${emu.uiUrl}#/models/anthropic/claude-sonnet-4`)
+    // A link opens its model: a real one with a long-context tier from the catalog's source, shown as
+    // the catalog writes it. The dark theme reads as well.
+    const sonnet = models.find((m) => m.id === 'anthropic/claude-sonnet-4.5')!
+    const [tier] = sonnet.pricing.overrides ?? []
+    expect(tier?.min_prompt_tokens).toBe(200_000)
+    await page.goto(`${emu.uiUrl}#/models/${sonnet.id}`)
     await page.reload()
-    await detail.getByRole('heading', { name: 'Anthropic: Claude Sonnet 4', exact: true }).waitFor()
+    await detail.getByRole('heading', { name: sonnet.name, exact: true }).waitFor()
+    await detail
+      .getByRole('list', { name: 'Prices: conditional prices', exact: true })
+      .getByText(`Over 200K prompt tokens: prompt $${(Number(tier!.prompt) * 1e6).toFixed(2)} / M tokens`)
+      .waitFor()
     await page.getByRole('button', { name: 'Switch between light and dark theme' }).click()
     await screenshot('models-view-dark')
   }, 60_000)
 
-  it('answers each filter keystroke within a frame budget with 750 models, and typing asks the network nothing', async () => {
-    const { emu, page } = await openUi('models')
-    page.setDefaultTimeout(10_000)
-    const status = page.locator('.models-view .view-head').getByRole('status')
-    await status.getByText('70 models, by id').waitFor()
-    await page.getByText('live', { exact: true }).waitFor()
-    const models = await bigCatalog(emu.url)
-    await status.getByText(`${models.length} models, by id`).waitFor()
+  it('answers each filter keystroke within a frame budget with 700+ models, and typing asks the network nothing', async () => {
+    const { page, models } = await openWithBigCatalog()
     const requests: string[] = []
     page.on('request', (request) => requests.push(request.url()))
 

@@ -232,6 +232,9 @@ describe.skipIf(!hasChromium)('the Models view', () => {
     await form.getByLabel('Input', { exact: true }).selectOption('')
     await form.getByLabel('Output', { exact: true }).selectOption('image')
     await shows(count(models, { output: 'image' }))
+    // "Show more" was pressed under no filters: other filters start again at one page.
+    expect(count(models, { output: 'image' })).toBeGreaterThan(50)
+    expect(await list.locator('tbody tr').count()).toBe(50)
     await form.getByLabel('Output', { exact: true }).selectOption('')
 
     // The highest prompt price, in dollars per million tokens; a price that is not a number is said so.
@@ -248,6 +251,8 @@ describe.skipIf(!hasChromium)('the Models view', () => {
     await shows(count(models, { minContext: 1_000_000, free: true }))
     await form.getByRole('button', { name: 'Reset filters' }).click()
     await status.getByText(`${total} models, by id`).waitFor()
+    // Back to the filters it was pressed under, the list is as long as it was.
+    expect(await list.locator('tbody tr').count()).toBe(100)
     await form.getByLabel('Search', { exact: true }).fill('Model 7')
     await shows(count(models, { text: 'model 7' }))
     await form.getByLabel('Search', { exact: true }).fill('no such model at all')

@@ -15,6 +15,7 @@ import {
   perMillionText,
   priceLimit,
   priceLines,
+  sameFilters,
   tokensText,
   usd,
   type ModelFilters,
@@ -118,6 +119,12 @@ describe('the filters', () => {
     expect(ids({ freeOnly: true })).toEqual(['qwen/qwen3-coder:free'])
     expect(isFiltered(NO_FILTERS)).toBe(false)
     expect(isFiltered({ ...NO_FILTERS, freeOnly: true })).toBe(true)
+  })
+
+  it('are the same when every field is, whichever object holds them', () => {
+    expect(sameFilters(NO_FILTERS, { ...NO_FILTERS })).toBe(true)
+    expect(sameFilters(NO_FILTERS, { ...NO_FILTERS, text: 'gpt' })).toBe(false)
+    expect(sameFilters({ ...NO_FILTERS, minContext: 8_000 }, { ...NO_FILTERS, minContext: 8_000 })).toBe(true)
   })
 
   it('offer the authors and modalities the catalog has, each with its count', () => {

@@ -5,7 +5,7 @@
 // a moment later (useDeferredValue), so a long catalog never holds a keystroke up.
 import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react'
 import { Empty, ErrorText } from '../../components/ui.tsx'
-import { applyFilters, NO_FILTERS, isFiltered, type ModelFilters } from './models.ts'
+import { applyFilters, isFiltered, NO_FILTERS, sameFilters, type ModelFilters } from './models.ts'
 import { ModelDetail } from './ModelDetail.tsx'
 import { ModelFilterForm } from './ModelFilters.tsx'
 import { ModelList } from './ModelList.tsx'
@@ -40,15 +40,14 @@ export function ModelsView() {
   const catalog = useModelRows()
   const rows = useMemo(() => catalog.data ?? [], [catalog.data])
   const [filters, setFilters] = useState<ModelFilters>(NO_FILTERS)
-  const [limit, setLimit] = useState(PAGE)
   const [selectedId, select] = useSelection()
   const deferred = useDeferredValue(filters)
   const shown = useMemo(() => applyFilters(rows, deferred), [rows, deferred])
   const selected = useMemo(() => rows.find((r) => r.id === selectedId) ?? null, [rows, selectedId])
-  const filter = useCallback((next: ModelFilters) => {
-    setFilters(next)
-    setLimit(PAGE)
-  }, [])
+  // "Show more" holds while the filters are those it was pressed under; other filters start again at
+  // one page, in the same deferred render that filters (a keystroke's own render stays small).
+  const [shownMore, setShownMore] = useState<{ filters: ModelFilters; limit: number } | null>(null)
+  const limit = shownMore && sameFilters(shownMore.filters, deferred) ? shownMore.limit : PAGE
   const page = useMemo(() => (shown.length > limit ? shown.slice(0, limit) : shown), [shown, limit])
   const more = Math.min(PAGE, shown.length - page.length)
 
@@ -64,13 +63,13 @@ export function ModelsView() {
 
       {rows.length > 0 && (
         <>
-          <ModelFilterForm rows={rows} filters={filters} onChange={filter} />
+          <ModelFilterForm rows={rows} filters={filters} onChange={setFilters} />
           <div className="models-layout">
             {/* Busy while the list still shows the filters before the last change (a moment, on a long catalog). */}
             <div className="models-list" aria-busy={filters !== deferred || undefined}>
               {shown.length === 0 ? (
                 <Empty title="No model matches these filters">
-                  <button type="button" className="secondary small" onClick={() => filter(NO_FILTERS)}>
+                  <button type="button" className="secondary small" onClick={() => setFilters(NO_FILTERS)}>
                     Reset filters
                   </button>
                 </Empty>
@@ -82,7 +81,7 @@ export function ModelsView() {
                       <span className="muted">
                         Showing {page.length} of {shown.length}
                       </span>
-                      <button type="button" className="secondary small" onClick={() => setLimit((n) => n + PAGE)}>
+                      <button type="button" className="secondary small" onClick={() => setShownMore({ filters: deferred, limit: limit + PAGE })}>
                         Show {more} more
                       </button>
                     </div>

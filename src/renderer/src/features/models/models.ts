@@ -116,6 +116,9 @@ export function modelMatcher(f: ModelFilters): (row: ModelRow) => boolean {
 
 export const applyFilters = (rows: readonly ModelRow[], f: ModelFilters): ModelRow[] => rows.filter(modelMatcher(f))
 
+/** Whether two sets of filters keep the same models: the same value in every field. */
+export const sameFilters = (a: ModelFilters, b: ModelFilters): boolean => (Object.keys(a) as Array<keyof ModelFilters>).every((k) => a[k] === b[k])
+
 export const isFiltered = (f: ModelFilters): boolean =>
   f.text.trim() !== '' || f.author !== '' || f.input !== '' || f.output !== '' || priceLimit(f.maxPrompt) !== null || f.minContext > 0 || f.freeOnly
 

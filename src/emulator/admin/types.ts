@@ -131,6 +131,7 @@ export type { AccountGuardrail } from '../modules/guardrails/guardrails.schemas.
 export type { Member, Account, AccountDetail, CreatedAccount } from '../modules/accounts/accounts.schemas.ts'
 export type { KeyKind, AdminKey } from '../modules/keys/keys.schemas.ts'
 export type { RecordingView, RecordingsList } from '../modules/recordings/recordings.schemas.ts'
+export type { CatalogDocument, CatalogModel, CatalogEndpoint } from '../modules/catalog/catalog.schemas.ts'
 export type { Stats } from './admin.responses.ts'
 export type { AccountWorkspace } from '../modules/workspaces/workspaces.schemas.ts'
 export type { AccountPreset } from '../modules/presets/presets.schemas.ts'

@@ -8,6 +8,7 @@ import { ConnectView } from './features/connect/ConnectView.tsx'
 import { DataView } from './features/data/DataView.tsx'
 import { FaultsView } from './features/faults/FaultsView.tsx'
 import { FixturesView } from './features/fixtures/FixturesView.tsx'
+import { ModelsView } from './features/models/ModelsView.tsx'
 import { PlaygroundView } from './features/playground/PlaygroundView.tsx'
 import { RecordingsView } from './features/recordings/RecordingsView.tsx'
 import { RequestsView } from './features/requests/RequestsView.tsx'
@@ -19,6 +20,7 @@ const VIEWS: Array<{ id: string; label: string; component: ComponentType }> = [
   { id: 'faults', label: 'Faults', component: FaultsView },
   { id: 'fixtures', label: 'Fixtures', component: FixturesView },
   { id: 'recordings', label: 'Recordings', component: RecordingsView },
+  { id: 'models', label: 'Models', component: ModelsView },
   { id: 'data', label: 'Data', component: DataView },
   { id: 'video', label: 'Video', component: VideoView },
   { id: 'activity', label: 'Activity', component: ActivityView },

@@ -12,6 +12,7 @@ import type {
   ActivityRow,
   AdminKey,
   CallbackDelivery,
+  CatalogDocument,
   Charge,
   ChatFixture,
   ChatFixtureInput,
@@ -82,11 +83,6 @@ export interface ManagementLists {
   observability: AccountDestination
 }
 
-/** The running catalog as the admin API serves it: what the inspector reads of it. */
-export interface CatalogDocument {
-  models: Array<{ id: string; name: string; architecture?: { output_modalities?: string[] } }>
-}
-
 /** The OpenAPI document's operations (the inspector reads their ids). */
 export interface OpenApiDocument {
   paths?: Record<string, Record<string, { operationId?: string } | undefined>>
@@ -134,6 +130,7 @@ export const api = {
     resume: () => post<Envelope<ClockState>>('/clock/resume', {}).then(unwrap),
   },
   catalog: {
+    /** The running catalog, whole: every model with its prices, modalities and endpoints. */
     get: () => get<Envelope<CatalogDocument>>('/catalog').then(unwrap),
   },
   openapi: {

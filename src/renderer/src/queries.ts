@@ -35,14 +35,18 @@ export interface TextModel {
   name: string
 }
 
-const textModels = (catalog: CatalogDocument): TextModel[] =>
-  catalog.models.filter((m) => m.architecture?.output_modalities?.includes('text')).map((m) => ({ id: m.id, name: m.name }))
-
 /**
- * The catalog's text models (what chat answers), read from the admin API's running catalog rather
- * than the gateway's model list, so the inspector stays off the gateway and out of the journal. A
- * change to the catalog reads it again (events.ts); nothing else does.
+ * The running catalog, read from the admin API rather than the gateway's model list, so the inspector
+ * stays off the gateway and out of the journal. One query under one key for every view that reads it
+ * (each takes what it needs with `select`); a change to the catalog reads it again (events.ts),
+ * nothing else does.
  */
+export const catalogQuery = queryOptions({ queryKey: catalogKey, queryFn: api.catalog.get, staleTime: Infinity })
+
+const textModels = (catalog: CatalogDocument): TextModel[] =>
+  catalog.models.filter((m) => m.architecture.output_modalities.includes('text')).map((m) => ({ id: m.id, name: m.name }))
+
+/** The catalog's text models (what chat answers). */
 export function useTextModels() {
-  return useQuery({ queryKey: catalogKey, queryFn: api.catalog.get, select: textModels, staleTime: Infinity })
+  return useQuery({ ...catalogQuery, select: textModels })
 }

@@ -44,6 +44,8 @@ describe.skipIf(!hasChromium)('the Activity chart', () => {
     expect(biggestDay).toBeGreaterThan(0)
     expect(biggestDay).toBeLessThan(0.05)
 
+    // Read afresh: the calls came before the page may have had its live connection (this test is about the axis).
+    await page.reload()
     const spend = page.getByRole('figure', { name: /Spend per day/ })
     // A bar of the cheap model is less than a pixel high: attached, not visible.
     await spend.locator('svg .recharts-bar-rectangle path').first().waitFor({ state: 'attached' })

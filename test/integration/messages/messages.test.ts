@@ -373,7 +373,7 @@ describe('bad input: a 400 in Anthropic’s envelope naming the field, nothing b
     ['tool_choice of another type', { tools: [tool('f')], tool_choice: { type: 'required' } }, 'Field `tool_choice.type` must be one of auto, any, none, tool'],
     ['thinking without a budget', { thinking: { type: 'enabled' } }, 'Field `thinking.budget_tokens` must be an integer from 1 to 10000000'],
     ['thinking of another type', { thinking: { type: 'on' } }, 'Field `thinking.type` must be one of enabled, disabled, adaptive'],
-    ['thinking shown another way', { thinking: { type: 'adaptive', display: 'full' } }, 'Field `thinking.display` must be one of summarized, omitted'],
+    ['thinking shown another way', { thinking: { type: 'adaptive', display: 'full' } }, 'Field `thinking.display` must be one of summarized, omitted, updates'],
     ['an unknown effort', { output_config: { effort: 'extreme' } }, 'Field `output_config.effort` must be one of low, medium, high, xhigh, max'],
     ['an output format of another type', { output_config: { format: { type: 'json_object' } } }, 'Field `output_config.format.type` must be json_schema'],
     ['stop_sequences as a string', { stop_sequences: 'END' }, 'Field `stop_sequences` must be an array'],

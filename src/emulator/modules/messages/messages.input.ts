@@ -279,7 +279,12 @@ export function parseToolChoice(choice: unknown, tools: readonly Tool[]): ToolCh
 }
 
 const EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const
-const DISPLAYS = ['summarized', 'omitted']
+/**
+ * thinking.display: the document's `summarized` and `omitted`, and `updates` (Claude Code 2.1 with its
+ * thinking-display-updates beta), shown as `summarized` is. `omitted` keeps the blocks and their
+ * signatures with an empty `thinking`.
+ */
+const DISPLAYS = ['summarized', 'omitted', 'updates']
 
 /** What output_config asks: an effort (for adaptive thinking) and an output format. */
 export function parseOutputConfig(config: unknown): { effort: ReasoningEffort | null; format: ResponseFormat } {

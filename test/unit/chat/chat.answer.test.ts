@@ -4,7 +4,7 @@
 // their value from the schema filler and are cut the same way.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadFaker, type MakeFaker } from '../../../src/emulator/core/faker.ts'
-import { givenAnswer, writeAnswers, type AnswerRequest } from '../../../src/emulator/modules/text/text-answer.service.ts'
+import { givenAnswer, questionOf, writeAnswers, type AnswerRequest } from '../../../src/emulator/modules/text/text-answer.service.ts'
 import { parseMessages, parseResponseFormat, parseToolChoice, parseTools } from '../../../src/emulator/modules/text/text.input.ts'
 import { SchemaFiller, type FillJob } from '../../../src/emulator/modules/text/text-schema-filler.service.ts'
 import { fitSchema } from '../../../src/emulator/modules/text/text-schema-fit.service.ts'
@@ -267,5 +267,20 @@ describe('givenAnswer (a fixture answering)', () => {
     expect(first.completionTokens).toBe(countTokens('Checking.') + countTokens('get_weather') + countTokens('{"city":"Oslo"}') + 3)
     expect(givenAnswer(request({}), calls, 'fx:1:use1')).toEqual(first)
     expect(givenAnswer(request({}), calls, 'fx:1:use2').toolCalls[0]!.id).not.toBe(first.toolCalls[0]!.id)
+  })
+})
+
+describe("questionOf: the last user turn's own words", () => {
+  const turn = (role: 'system' | 'user' | 'tool', text: string) => ({ role, text, media: 0, toolCalls: [] })
+  it('leaves out <system-reminder> blocks, skips a turn of reminders only, and never reads the system prompt or tool results', () => {
+    const reminder = '<system-reminder>\nYour todo list is empty.\n</system-reminder>'
+    expect(questionOf([turn('system', 'kubernetes'), turn('user', `${reminder}\nTell me about lighthouses`)])).toBe('Tell me about lighthouses')
+    expect(questionOf([turn('user', 'Tell me about lighthouses'), turn('tool', 'kubernetes'), turn('user', `${reminder} ${reminder}`)])).toBe(
+      'Tell me about lighthouses',
+    )
+    expect(questionOf([turn('system', 'kubernetes'), turn('tool', 'spreadsheet')])).toBe('')
+    // An unclosed tag is the user's own text; a user turn without words (an image) is still the last turn.
+    expect(questionOf([turn('user', '<system-reminder> about lighthouses')])).toBe('<system-reminder> about lighthouses')
+    expect(questionOf([turn('user', 'lighthouses'), turn('user', '')])).toBe('')
   })
 })

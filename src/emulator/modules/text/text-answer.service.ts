@@ -1,7 +1,8 @@
 // Deterministic answers. Everything is drawn from a stream seeded by (the emulator's seed, the model,
 // the request's `seed`, the messages), so the same request gives the same answer and a different
 // conversation a different one. Text is English-like sentences from faker that pick up key words of
-// the last user message; tool arguments and structured outputs are values generated from the given
+// the last user turn's own text (never the `<system-reminder>` blocks an agent adds to it, the system
+// prompt or tool results: questionOf); tool arguments and structured outputs are values generated from the given
 // JSON Schema (json-schema-faker in a worker, seeded from the same stream), so they validate against
 // it. Every answer is bounded by its max tokens: text is written only that far, and a schema's bounds
 // are lowered to what that can hold (text-schema-fit.service.ts), the value then cut with finish_reason "length".
@@ -64,6 +65,28 @@ function keyWords(text: string, count: number): string[] {
   return [...new Set(words)].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).slice(0, count)
 }
 
+/** A `<system-reminder>` block, as Claude Code adds them to the user's turn: context for the model, not the question. */
+const REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/gi
+
+/** A user message's own words: its text without the reminder blocks an agent adds to it. */
+export const ownWords = (text: string): string => text.replace(REMINDER, ' ')
+
+/** Whether a message is only reminder blocks (an agent's note after tool results), not a turn of the user. */
+function onlyReminders(message: Message): boolean {
+  const own = ownWords(message.text)
+  return own !== message.text && own.trim() === ''
+}
+
+/**
+ * What the user asked: the last user turn's own words, where an answer's topic (and the length of its
+ * reasoning) comes from. A user message made only of reminder blocks is not a turn of the user; system
+ * prompts and tool results are never read here.
+ */
+export function questionOf(messages: readonly Message[]): string {
+  const last = messages.findLast((m) => m.role === 'user' && !onlyReminders(m))
+  return last === undefined ? '' : ownWords(last.text).trim()
+}
+
 /** The words of a tool's name (`get_weather`, `getWeather` -> get, weather). */
 const nameWords = (name: string): string[] =>
   name
@@ -86,11 +109,11 @@ function toolToCall(request: AnswerRequest, rng: Rng): Tool | null {
     case 'named':
       return tools.find((t) => t.name === toolChoice.name) ?? null
     case 'required': {
-      const mentioned = last ? mentionedTool(tools, last.text) : null
+      const mentioned = last ? mentionedTool(tools, ownWords(last.text)) : null
       return mentioned ?? rng.pick(tools)
     }
     case 'auto':
-      return last?.role === 'user' ? mentionedTool(tools, last.text) : null
+      return last?.role === 'user' ? mentionedTool(tools, ownWords(last.text)) : null
   }
 }
 
@@ -167,13 +190,12 @@ export async function writeAnswers(request: AnswerRequest, choices: number, make
 
 /**
  * Reasoning, from a stream of its own (so an answer reads the same with or without it): a few
- * sentences on the last user message's key words, cut at the reasoning budget.
+ * sentences on the question's key words, cut at the reasoning budget (sized by the engine: reasoningBudget).
  */
 function reasoningOf(request: AnswerRequest, choice: number, makeFaker: MakeFaker): { text: string; tokens: number } | null {
   if (request.reasoningTokens <= 0) return null
   const rng = createRng(request.seed, `reasoning:${request.model}:${request.requestSeed ?? ''}:${digestOf(request)}:${choice}`)
-  const last = request.messages.findLast((m) => m.role === 'user')
-  const topic = keyWords(last?.text ?? '', 2)
+  const topic = keyWords(questionOf(request.messages), 2)
   const opening = topic.length > 0 ? `The question is about ${topic.join(' and ')}. ` : 'Let me work through the request. '
   const kept = firstTokens(opening + sentences(makeFaker, rng, [], request.reasoningTokens), request.reasoningTokens)
   return { text: kept.text, tokens: kept.tokens }
@@ -183,14 +205,13 @@ function writeAnswer(request: AnswerRequest, plan: AnswerPlan, value: string | n
   // A value of a lowered schema stands for a longer one: the answer ran out of tokens.
   const lowered = plan.fill?.lowered === true
   if (plan.tool) return toolCallsAnswer([{ name: plan.tool.name, arguments: value ?? '{}' }], plan.rng, null, request.maxTokens, lowered)
-  const last = [...request.messages].reverse().find((m) => m.role === 'user')
+  const question = questionOf(request.messages)
   // Never more than the answer can hold: a few tokens past the cut keep it where a longer text would cut.
   const target = Math.min(request.answerTokens, request.maxTokens + 8)
   let text: string
   if (value !== null) text = value
-  else if (request.format.kind === 'json_object')
-    text = JSON.stringify({ answer: sentences(makeFaker, plan.rng, keyWords(last?.text ?? '', 2), Math.min(target, 24)) })
-  else text = sentences(makeFaker, plan.rng, keyWords(last?.text ?? '', 2), target)
+  else if (request.format.kind === 'json_object') text = JSON.stringify({ answer: sentences(makeFaker, plan.rng, keyWords(question, 2), Math.min(target, 24)) })
+  else text = sentences(makeFaker, plan.rng, keyWords(question, 2), target)
   const cut = bounded(text, request)
   return {
     content: cut.text,

@@ -26,7 +26,7 @@ import { brokenStreamNanos, promptPartNanos, textNanos, webSearchNanos, type Pri
 import { admit, chargeAdmitted, servedBy, settleBroken as settleMetered, type Admitted, type GenerationOf, type Metered } from '../meter/meter.service.ts'
 import { loadFaker, type MakeFaker } from '../../core/faker.ts'
 import { faultError } from '../../faults/faults.ts'
-import { givenAnswer, type Answer, type AnswerRequest } from './text-answer.service.ts'
+import { givenAnswer, questionOf, type Answer, type AnswerRequest } from './text-answer.service.ts'
 import type { ChatFixtureAnswer } from './text-fixtures.schemas.ts'
 import { answeringFixture, type FixtureSubject } from './text-fixtures.service.ts'
 import { answerTokensFor } from './text.settings.ts'
@@ -39,8 +39,13 @@ export const DEFAULT_MAX_COMPLETION_TOKENS = 16_384
 export const SCHEMA_VALUE_CHARS = 1024 * 1024
 /** Characters of a schema's value per token of the answer: enough that a lowered value still fills it. */
 const CHARS_PER_TOKEN = 16
-/** Reasoning tokens written when a request asks for reasoning without a budget, by effort. */
+/** The most reasoning tokens written when a request asks for reasoning without a budget, by effort. */
 const REASONING_BY_EFFORT = { minimal: 16, low: 32, medium: 64, high: 128, xhigh: 192, max: 256 } as const
+/** Reasoning is proportional to the question: this many tokens, plus THOUGHT_PER_QUESTION_TOKEN for each of the question's. */
+const THOUGHT_BASE = 16
+const THOUGHT_PER_QUESTION_TOKEN = 2
+/** At most this many times the answer-length setting (`--chat-answer-tokens`, `chat.answer_tokens`). */
+const THOUGHT_PER_ANSWER_TOKEN = 4
 export type ReasoningEffort = keyof typeof REASONING_BY_EFFORT
 
 /** What a surface asks the engine for, already checked and named in the surface's own fields. */
@@ -212,6 +217,7 @@ async function prepare(ctx: EmulatorContext, asked: TextAsk): Promise<Prepared> 
   const [makeFaker] = await Promise.all([loadFaker(), loadTokenizer()])
   const promptTokens = promptTokensOf(ask.messages, ask.tools)
   const answerMax = cap(model, promptTokens, ask.maxTokens)
+  const answerTokens = answerTokensFor(ctx.services.text.settings.current, model.id)
   // Schemas are fitted to what the answer can hold before anything is billed: what no value can
   // satisfy is a 400 here, and no value is generated larger than the budget.
   const budget = Math.min(SCHEMA_VALUE_CHARS, answerMax * CHARS_PER_TOKEN)
@@ -235,19 +241,25 @@ async function prepare(ctx: EmulatorContext, asked: TextAsk): Promise<Prepared> 
       format: ask.format,
       maxTokens: answerMax,
       stop: ask.stop,
-      answerTokens: answerTokensFor(ctx.services.text.settings.current, model.id),
-      reasoningTokens: reasoningBudget(model, ask, answerMax),
+      answerTokens,
+      reasoningTokens: reasoningBudget(model, ask, answerMax, answerTokens),
       fields: ask.fields,
       fitted,
     },
   }
 }
 
-/** Tokens of reasoning to write: none unless asked and the model reasons; at most half the answer's bound. */
-function reasoningBudget(model: CatalogModel, ask: TextAsk, answerMax: number): number {
+/**
+ * Tokens of reasoning to write: none unless asked and the model reasons. A thought grows with the
+ * question (the last user turn's own words: a one-word question gets a short one), and is capped by
+ * what was asked (the budget, or the effort's amount), by a multiple of the answer-length setting and
+ * by half the answer's bound. Deterministic: the same request thinks the same length.
+ */
+function reasoningBudget(model: CatalogModel, ask: TextAsk, answerMax: number, answerTokens: number): number {
   if (!ask.reasoning || !supports(model, null, 'reasoning')) return 0
   const wanted = ask.reasoning.maxTokens ?? REASONING_BY_EFFORT[ask.reasoning.effort ?? 'medium']
-  return Math.max(0, Math.min(wanted, Math.floor(answerMax / 2)))
+  const proportional = THOUGHT_BASE + THOUGHT_PER_QUESTION_TOKEN * countTokens(questionOf(ask.messages))
+  return Math.max(0, Math.min(wanted, proportional, THOUGHT_PER_ANSWER_TOKEN * answerTokens, Math.floor(answerMax / 2)))
 }
 
 /** A schema without its `$schema` (the generator would try to fetch the dialect). */

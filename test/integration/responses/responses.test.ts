@@ -390,7 +390,7 @@ describe('bad input: a 400 naming the field, nothing billed', () => {
       'Field `input[0].summary[0]` must be {"type": "summary_text", "text": "..."}',
     ],
     ['a tool that is no object', { tools: ['get_weather'] }, 'Field `tools[0]` must be an object'],
-    ['a server tool', { tools: [{ type: 'web_search' }] }, 'Field `tools[0].type` must be "function" (server tools are not emulated)'],
+    ['a tool of an unknown type', { tools: [{ type: 'retrieval' }] }, 'Field `tools[0].type` must be one of function, custom, namespace, web_search, '],
     ["chat's tool shape", { tools: [{ type: 'function', function: { name: 'f' } }] }, 'Field `tools[0].name` must be 1 to 64 letters, digits, _ or -'],
     ['a tool with a bad name', { tools: [{ ...WEATHER_TOOL, name: 'get weather' }] }, 'Field `tools[0].name` must be 1 to 64 letters, digits, _ or -'],
     ['two tools with one name', { tools: [WEATHER_TOOL, WEATHER_TOOL] }, 'Field `tools[1].name` repeats the name get_weather'],

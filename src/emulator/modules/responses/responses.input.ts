@@ -5,6 +5,7 @@
 // found before anything is billed.
 import { fieldError } from '../../core/errors.ts'
 import { checkSchema, checkToolName, type Message, type ResponseFormat, type Tool, type ToolCall, type ToolChoice } from '../text/text.input.ts'
+import { checkServerTool, RESPONSES_SERVER_TOOLS } from '../text/text-tools.input.ts'
 import { MAX_INPUT_ITEMS, MAX_METADATA_KEY_CHARS, MAX_METADATA_KEYS, MAX_TEXT_CHARS } from './responses.schemas.ts'
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -141,24 +142,67 @@ export function parseInput(input: unknown, instructions: string | null | undefin
   return messages
 }
 
-/** Function tools (the real API's server tools are not run here). */
-export function parseTools(tools: readonly unknown[] | null | undefined): Tool[] {
-  if (!tools) return []
+/** The tools the model may call (with where each is, for a 400 on its parameters), and each namespaced function's namespace. */
+export interface ResponsesTools {
+  tools: Tool[]
+  /** `tools[i].parameters` or `tools[i].tools[j].parameters`, one a tool. */
+  places: string[]
+  /** A namespaced function's name → its namespace's name (its calls carry it as `namespace`). */
+  namespaces: Map<string, string>
+}
+
+/** The tool types the model itself calls, or that group them. */
+const OWN_TOOL_TYPES = ['function', 'custom', 'namespace']
+
+function functionTool(tool: Record<string, unknown>, at: string): Tool {
+  const name = checkToolName(tool.name, `${at}.name`)
+  if (tool.description !== undefined && tool.description !== null && typeof tool.description !== 'string')
+    throw fieldError(`${at}.description`, 'must be a string')
+  if (tool.strict !== undefined && tool.strict !== null && typeof tool.strict !== 'boolean') throw fieldError(`${at}.strict`, 'must be a boolean')
+  const parameters =
+    tool.parameters === undefined || tool.parameters === null ? { type: 'object', properties: {} } : checkSchema(tool.parameters, `${at}.parameters`)
+  return { name, description: typeof tool.description === 'string' ? tool.description : '', parameters }
+}
+
+/**
+ * Every tool type of the real document: functions (the model calls them), a namespace's functions
+ * (callable, by their own names), custom tools (freeform: accepted, not called this round), and
+ * server tools (their required fields checked; not run).
+ */
+export function parseTools(tools: readonly unknown[] | null | undefined): ResponsesTools {
+  const out: ResponsesTools = { tools: [], places: [], namespaces: new Map() }
   const seen = new Set<string>()
-  return tools.map((tool, i) => {
-    const at = `tools[${i}]`
-    if (!isObject(tool)) throw fieldError(at, 'must be an object')
-    if (tool.type !== 'function') throw fieldError(`${at}.type`, 'must be "function" (server tools are not emulated)')
+  const add = (tool: Tool, at: string): void => {
+    if (seen.has(tool.name)) throw fieldError(`${at}.name`, `repeats the name ${tool.name}`)
+    seen.add(tool.name)
+    out.tools.push(tool)
+    out.places.push(`${at}.parameters`)
+  }
+  const custom = (tool: Record<string, unknown>, at: string): void => {
     const name = checkToolName(tool.name, `${at}.name`)
     if (seen.has(name)) throw fieldError(`${at}.name`, `repeats the name ${name}`)
     seen.add(name)
-    if (tool.description !== undefined && tool.description !== null && typeof tool.description !== 'string')
-      throw fieldError(`${at}.description`, 'must be a string')
-    if (tool.strict !== undefined && tool.strict !== null && typeof tool.strict !== 'boolean') throw fieldError(`${at}.strict`, 'must be a boolean')
-    const parameters =
-      tool.parameters === undefined || tool.parameters === null ? { type: 'object', properties: {} } : checkSchema(tool.parameters, `${at}.parameters`)
-    return { name, description: typeof tool.description === 'string' ? tool.description : '', parameters }
+  }
+  ;(tools ?? []).forEach((tool, i) => {
+    const at = `tools[${i}]`
+    if (!isObject(tool)) throw fieldError(at, 'must be an object')
+    if (tool.type === 'function') return add(functionTool(tool, at), at)
+    if (tool.type === 'custom') return custom(tool, at)
+    if (tool.type !== 'namespace') return checkServerTool(tool, at, RESPONSES_SERVER_TOOLS, OWN_TOOL_TYPES)
+    const namespace = checkToolName(tool.name, `${at}.name`)
+    if (typeof tool.description !== 'string') throw fieldError(`${at}.description`, 'is required: a string')
+    if (!Array.isArray(tool.tools)) throw fieldError(`${at}.tools`, 'is required: an array of function and custom tools')
+    tool.tools.forEach((inner: unknown, j) => {
+      const place = `${at}.tools[${j}]`
+      if (!isObject(inner)) throw fieldError(place, 'must be an object')
+      if (inner.type === 'custom') return custom(inner, place)
+      if (inner.type !== 'function') throw fieldError(`${place}.type`, 'must be one of function, custom')
+      const fn = functionTool(inner, place)
+      add(fn, place)
+      out.namespaces.set(fn.name, namespace)
+    })
   })
+  return out
 }
 
 export function parseToolChoice(choice: unknown, tools: readonly Tool[]): ToolChoice {

@@ -182,6 +182,54 @@ describe('Responses: every tool type', () => {
     expect(next.status).toBe('completed')
   })
 
+  it("takes tool_choice's other forms: a server tool by type (not run: a text answer), allowed_tools (only those called)", async () => {
+    const { client } = await openai()
+    const hosted = await client.responses.create({
+      model: MODEL,
+      input: 'Search the web for lighthouses',
+      tools: [{ type: 'web_search_preview' }, SHELL] as unknown as OpenAI.Responses.Tool[],
+      tool_choice: { type: 'web_search_preview' },
+    })
+    expect(hosted.output.map((item) => item.type)).toEqual(['message'])
+    const allowed = await client.responses.create({
+      model: MODEL,
+      input: 'Run a shell command',
+      tools: [SHELL, MULTI_AGENT] as unknown as OpenAI.Responses.Tool[],
+      tool_choice: { type: 'allowed_tools', mode: 'required', tools: [{ type: 'function', name: 'wait_agent' }] },
+    })
+    const calls = allowed.output.filter((item) => item.type === 'function_call')
+    expect(calls.map((call) => [call.name, (call as { namespace?: string }).namespace])).toEqual([['wait_agent', 'multi_agent_v1']])
+  })
+
+  it.each<[string, unknown, string, string]>([
+    ['a server tool the request lacks', { type: 'shell' }, 'tool_choice.type', "names shell, which is not among the request's `tools`"],
+    [
+      'allowed_tools without a mode',
+      { type: 'allowed_tools', tools: [{ type: 'function', name: 'shell' }] },
+      'tool_choice.mode',
+      'must be one of auto, required',
+    ],
+    [
+      'allowed_tools without tools',
+      { type: 'allowed_tools', mode: 'auto' },
+      'tool_choice.tools',
+      'is required: an array of tools, e.g. {"type": "function", "name": "..."}',
+    ],
+    ['allowed_tools with none', { type: 'allowed_tools', mode: 'auto', tools: [] }, 'tool_choice.tools', 'must not be empty'],
+    [
+      'allowed_tools naming an unknown function',
+      { type: 'allowed_tools', mode: 'auto', tools: [{ type: 'function', name: 'get_time' }] },
+      'tool_choice.tools[0].name',
+      "must name one of the request's function `tools`",
+    ],
+  ])('refuses tool_choice: %s, naming the field', async (_name, toolChoice, field, issue) => {
+    const emu = await testEmulator()
+    const res = await emu.send('POST', '/api/v1/responses', { model: MODEL, input: 'x', tools: [SHELL], tool_choice: toolChoice }, emu.keys.standard)
+    expect(res.status).toBe(400)
+    expect(res.body).toEqual({ error: { code: 400, message: `Field \`${field}\` ${issue}`, metadata: { field, location: 'body', issue } } })
+    expect(await totalUsage(emu)).toBe(0)
+  })
+
   it('refuses a function of a namespace whose parameters are no schema, naming its place', async () => {
     const emu = await testEmulator()
     const tools = [{ ...MULTI_AGENT, tools: [{ type: 'function', name: 'spawn_agent', parameters: { type: 'banana' } }] }]

@@ -422,7 +422,11 @@ describe('bad input: a 400 naming the field, nothing billed', () => {
       { tools: [WEATHER_TOOL], tool_choice: { type: 'function', function: { name: 'get_weather' } } },
       'Field `tool_choice.name` must be the name of one of the request’s `tools`',
     ],
-    ['tool_choice of an unknown kind', { tool_choice: 'always' }, 'Field `tool_choice` must be "auto", "none", "required" or {"type":"function","name":"..."}'],
+    [
+      'tool_choice of an unknown kind',
+      { tool_choice: 'always' },
+      'Field `tool_choice` must be "auto", "none", "required", {"type":"function","name":"..."}, {"type":"allowed_tools","mode","tools"} or {"type": one of web_search_preview, web_search_preview_2025_03_11, apply_patch, shell}',
+    ],
     ['a text format that is a string', { text: { format: 'json' } }, 'Field `text.format` must be an object with `type`'],
     ['a text format of an unknown type', { text: { format: { type: 'yaml' } } }, 'Field `text.format.type` must be one of text, json_object, json_schema'],
     [

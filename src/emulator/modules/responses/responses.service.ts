@@ -50,12 +50,17 @@ export function askOf(body: ResponsesBody): TextAsk {
   checkMetadata(body.metadata)
   const candidates = [...(body.model ? [body.model] : []), ...(body.models ?? [])]
   if (candidates.length === 0) throw fieldError('model', 'is required (or `models`, a list to try in order)')
-  const { tools, places } = parseTools(body.tools)
+  const parsed = parseTools(body.tools)
+  const { choice, allowed } = parseToolChoice(body.tool_choice, parsed)
+  // `allowed_tools` keeps only the functions it lists callable (with their places, for a 400 on one).
+  const kept = parsed.tools.flatMap((tool, i) => (allowed === null || allowed.has(tool.name) ? [i] : []))
+  const tools = kept.map((i) => parsed.tools[i]!)
+  const places = kept.map((i) => parsed.places[i]!)
   return {
     candidates,
     messages: parseInput(body.input, body.instructions),
     tools,
-    toolChoice: parseToolChoice(body.tool_choice, tools),
+    toolChoice: choice,
     format: parseFormat(body.text?.format),
     maxTokens: body.max_output_tokens ?? null,
     stop: [],

@@ -50,4 +50,15 @@ export const operations: FuzzOperation[] = [
     path: '/_emulator/api/accounts/{account}/chat-fixtures/test',
     body: { model: CHAT_MODEL, messages: [{ role: 'user', content: 'order #12' }] },
   },
+  {
+    place: 121,
+    method: 'POST',
+    path: '/api/v1/chat/completions',
+    key: 'standard',
+    body: {
+      model: CHAT_MODEL,
+      messages: [{ role: 'user', content: 'weather please' }],
+      tools: [{ type: 'openrouter:web_search', parameters: { max_results: 2 } }, { type: 'openrouter:datetime' }, CHAT_TOOL],
+    },
+  },
 ]

@@ -359,6 +359,15 @@ describe('bad input: a 400 in Anthropic’s envelope naming the field, nothing b
       { tools: [{ type: 'function', function: { name: 'f', parameters: {} } }] },
       'Field `tools[0].type` is "function", the chat completions tool shape: a Messages tool is {"name", "description", "input_schema"}',
     ],
+    ['bash with another name', { tools: [{ type: 'bash_20250124', name: 'shell' }] }, 'Field `tools[0].name` must be "bash" for a bash_20250124 tool'],
+    [
+      'the text editor without its name',
+      { tools: [{ type: 'text_editor_20250124' }] },
+      'Field `tools[0].name` must be "str_replace_editor" for a text_editor_20250124 tool',
+    ],
+    ['web search without its name', { tools: [{ type: 'web_search_20250305' }] }, 'Field `tools[0].name` must be "web_search" for a web_search_20250305 tool'],
+    ['the advisor without a model', { tools: [{ type: 'advisor_20260301', name: 'advisor' }] }, 'Field `tools[0].model` is required: the advisor model’s id'],
+    ['a server tool whose type is empty', { tools: [{ type: '' }] }, 'Field `tools[0].type` must be a non-empty string'],
     [
       'tool_choice naming no tool',
       { tools: [tool('f')], tool_choice: { type: 'tool', name: 'g' } },

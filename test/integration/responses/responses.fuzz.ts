@@ -35,4 +35,28 @@ export const operations: FuzzOperation[] = [
     key: 'standard',
     body: { model: 'openai/o4-mini', input: 'why?', stream: true, reasoning: { effort: 'low', summary: 'auto' }, tool_choice: 'auto' },
   },
+  {
+    place: 120,
+    method: 'POST',
+    path: '/api/v1/responses',
+    key: 'standard',
+    // As Codex CLI streams a turn: function tools, a namespace of functions, and a server tool.
+    body: {
+      model: CHAT_MODEL,
+      input: 'spawn a helper',
+      stream: true,
+      tools: [
+        { type: 'function', name: 'shell', parameters: { type: 'object', properties: { command: { type: 'array', items: { type: 'string' } } } } },
+        {
+          type: 'namespace',
+          name: 'multi_agent_v1',
+          description: 'Sub-agents.',
+          tools: [{ type: 'function', name: 'spawn_agent', parameters: { type: 'object', properties: { message: { type: 'string' } } } }],
+        },
+        { type: 'web_search' },
+        { type: 'mcp', server_label: 'docs' },
+      ],
+      tool_choice: { type: 'function', name: 'spawn_agent' },
+    },
+  },
 ]

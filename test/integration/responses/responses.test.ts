@@ -390,7 +390,7 @@ describe('bad input: a 400 naming the field, nothing billed', () => {
       'Field `input[0].summary[0]` must be {"type": "summary_text", "text": "..."}',
     ],
     ['a tool that is no object', { tools: ['get_weather'] }, 'Field `tools[0]` must be an object'],
-    ['a server tool', { tools: [{ type: 'web_search' }] }, 'Field `tools[0].type` must be "function" (server tools are not emulated)'],
+    ['a tool of an unknown type', { tools: [{ type: 'retrieval' }] }, 'Field `tools[0].type` must be one of function, custom, namespace, web_search, '],
     ["chat's tool shape", { tools: [{ type: 'function', function: { name: 'f' } }] }, 'Field `tools[0].name` must be 1 to 64 letters, digits, _ or -'],
     ['a tool with a bad name', { tools: [{ ...WEATHER_TOOL, name: 'get weather' }] }, 'Field `tools[0].name` must be 1 to 64 letters, digits, _ or -'],
     ['two tools with one name', { tools: [WEATHER_TOOL, WEATHER_TOOL] }, 'Field `tools[1].name` repeats the name get_weather'],
@@ -422,7 +422,11 @@ describe('bad input: a 400 naming the field, nothing billed', () => {
       { tools: [WEATHER_TOOL], tool_choice: { type: 'function', function: { name: 'get_weather' } } },
       'Field `tool_choice.name` must be the name of one of the request’s `tools`',
     ],
-    ['tool_choice of an unknown kind', { tool_choice: 'always' }, 'Field `tool_choice` must be "auto", "none", "required" or {"type":"function","name":"..."}'],
+    [
+      'tool_choice of an unknown kind',
+      { tool_choice: 'always' },
+      'Field `tool_choice` must be "auto", "none", "required", {"type":"function","name":"..."}, {"type":"allowed_tools","mode","tools"} or {"type": one of web_search_preview, web_search_preview_2025_03_11, apply_patch, shell}',
+    ],
     ['a text format that is a string', { text: { format: 'json' } }, 'Field `text.format` must be an object with `type`'],
     ['a text format of an unknown type', { text: { format: { type: 'yaml' } } }, 'Field `text.format.type` must be one of text, json_object, json_schema'],
     [

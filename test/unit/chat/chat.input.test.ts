@@ -7,6 +7,7 @@ import {
   parseResponseFormat,
   parseToolChoice,
   parseTools,
+  parseToolsAt,
   SCHEMA_DEPTH,
   type Tool,
 } from '../../../src/emulator/modules/text/text.input.ts'
@@ -14,6 +15,16 @@ import { IMAGE_TOKENS } from '../../../src/emulator/core/tokens.ts'
 import { fieldRefusal, refusal } from '../../helpers/refusal.ts'
 
 const PART_TYPES = 'text, image_url, input_audio, file, video_url, input_video'
+/** The gateway's server tools and the web search shorthand, as chat's `tools` takes them (the real document's union). */
+const CHAT_TYPES = [
+  ...['advisor', 'bash', 'datetime', 'experimental__search_models', 'files', 'fusion', 'image_generation', 'subagent', 'web_fetch', 'web_search'].map(
+    (t) => `openrouter:${t}`,
+  ),
+  'web_search',
+  'web_search_preview',
+  'web_search_preview_2025_03_11',
+  'web_search_2025_08_26',
+].join(', ')
 const NAME_RULE = 'must be 1 to 64 letters, digits, _ or -'
 const fn = (name: string, extra: Record<string, unknown> = {}) => ({ type: 'function', function: { name, ...extra } })
 
@@ -108,6 +119,14 @@ describe('parseMessages', () => {
 })
 
 describe('parseTools', () => {
+  it('takes every server tool of the real document, calling none: only the functions, with their places in `tools`', () => {
+    const server = CHAT_TYPES.split(', ').map((type) => ({ type }))
+    expect(parseToolsAt([...server, fn('a'), { type: 'openrouter:web_search', parameters: { max_results: 2 } }, fn('b')])).toEqual({
+      tools: [expect.objectContaining({ name: 'a' }), expect.objectContaining({ name: 'b' })],
+      places: [server.length, server.length + 2],
+    })
+  })
+
   it('gives a tool without parameters an empty object schema and without description an empty one', () => {
     expect(parseTools(undefined)).toEqual([])
     expect(parseTools(null)).toEqual([])
@@ -132,7 +151,7 @@ describe('parseTools', () => {
 
   it.each<[string, unknown[], ReturnType<typeof fieldRefusal>]>([
     ['a tool that is not an object', ['get_weather'], fieldRefusal('tools[0]', 'must be an object')],
-    ['another type', [{ type: 'retrieval', function: { name: 'a' } }], fieldRefusal('tools[0].type', 'must be "function"')],
+    ['another type', [{ type: 'retrieval', function: { name: 'a' } }], fieldRefusal('tools[0].type', `must be one of function, ${CHAT_TYPES}`)],
     ['a tool without function', [{ type: 'function' }], fieldRefusal('tools[0].function', 'must be an object with `name`')],
     ['a name with a space', [fn('get weather')], fieldRefusal('tools[0].function.name', NAME_RULE)],
     ['a name of 65 characters', [fn('a'.repeat(65))], fieldRefusal('tools[0].function.name', NAME_RULE)],

@@ -4,7 +4,7 @@
 import { fieldError } from '../../core/errors.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
-import { parseAutoRouter, parseMessages, parseResponseFormat, parseToolChoice, parseTools } from '../text/text.input.ts'
+import { parseAutoRouter, parseMessages, parseResponseFormat, parseToolChoice, parseToolsAt } from '../text/text.input.ts'
 import type { ChatBody, CompletionBody } from './chat.schemas.ts'
 import { costSplit, generateText, type Completion, type Relayed, type TextAsk, type TextCall } from '../text/text-engine.service.ts'
 import { chatUpstream, completionsUpstream } from './chat-upstream.service.ts'
@@ -12,8 +12,6 @@ import type { TextSurface } from '../text/text-ports.service.ts'
 import type { ChatPresetBody } from '../presets/presets.schemas.ts'
 import { fromChat, toChat } from './chat-preset.service.ts'
 import type { PresetContent, PresetReference } from '../presets/presets-config.service.ts'
-
-const CHAT_FIELDS: TextAsk['fields'] = { tool: (i) => `tools[${i}].function.parameters`, format: 'response_format.json_schema.schema' }
 
 /** Reasoning as chat asks for it: `reasoning` (effort, max_tokens, enabled) or the older `include_reasoning`. */
 function chatReasoning(body: ChatBody): TextAsk['reasoning'] {
@@ -28,7 +26,7 @@ function chatReasoning(body: ChatBody): TextAsk['reasoning'] {
 
 /** A chat body as the engine's ask. */
 export function chatAsk(body: ChatBody): TextAsk {
-  const tools = parseTools(body.tools)
+  const { tools, places } = parseToolsAt(body.tools)
   const candidates = [...(body.model ? [body.model] : []), ...(body.models ?? [])]
   if (candidates.length === 0) throw fieldError('model', 'is required (or `models`, a list to try in order)')
   return {
@@ -44,7 +42,7 @@ export function chatAsk(body: ChatBody): TextAsk {
     reasoning: chatReasoning(body),
     provider: body.provider,
     user: body.user ?? null,
-    fields: CHAT_FIELDS,
+    fields: { tool: (i) => `tools[${places[i] ?? i}].function.parameters`, format: 'response_format.json_schema.schema' },
     images: body.modalities?.includes('image') ? { withText: body.modalities.includes('text'), config: body.image_config } : null,
     autoRouter: parseAutoRouter((body as { plugins?: unknown }).plugins),
   }

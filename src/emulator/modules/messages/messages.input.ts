@@ -5,6 +5,7 @@
 // checked before anything is billed. Rules the real document does not state (turns alternating, a
 // tool_result answering the tool_use just before it, a least thinking budget) are not enforced.
 import { fieldError } from '../../core/errors.ts'
+import { MESSAGES_SERVER_TOOLS } from '../text/text-tools.input.ts'
 import { checkSchema, checkToolName, type Message, type ResponseFormat, type Tool, type ToolCall, type ToolChoice } from '../text/text.input.ts'
 import type { ReasoningEffort, TextAsk } from '../text/text-engine.service.ts'
 import { MAX_BLOCKS } from './messages.schemas.ts'
@@ -241,7 +242,9 @@ export function parseTools(tools: readonly unknown[] | undefined): { tools: Tool
       throw fieldError(`${at}.type`, 'is "function", the chat completions tool shape: a Messages tool is {"name", "description", "input_schema"}')
     if (tool.type !== undefined && tool.type !== null && tool.type !== 'custom') {
       // A server tool (bash_20250124, web_search_20250305, openrouter:web_search...): the emulator runs none.
-      if (typeof tool.type !== 'string' || tool.type.length > 128) throw fieldError(`${at}.type`, 'must be a string')
+      // Those the document spells out have their required fields checked; it takes any other type too.
+      if (typeof tool.type !== 'string' || tool.type === '' || tool.type.length > 128) throw fieldError(`${at}.type`, 'must be a non-empty string')
+      MESSAGES_SERVER_TOOLS.get(tool.type)?.(tool, at)
       return
     }
     const name = checkToolName(tool.name, `${at}.name`)

@@ -5,6 +5,7 @@
 // found before anything is billed.
 import { fieldError } from '../../core/errors.ts'
 import { checkSchema, checkToolName, type Message, type ResponseFormat, type Tool, type ToolCall, type ToolChoice } from '../text/text.input.ts'
+import { checkServerTool, RESPONSES_SERVER_TOOLS } from '../text/text-tools.input.ts'
 import { MAX_INPUT_ITEMS, MAX_METADATA_KEY_CHARS, MAX_METADATA_KEYS, MAX_TEXT_CHARS } from './responses.schemas.ts'
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -141,39 +142,134 @@ export function parseInput(input: unknown, instructions: string | null | undefin
   return messages
 }
 
-/** Function tools (the real API's server tools are not run here). */
-export function parseTools(tools: readonly unknown[] | null | undefined): Tool[] {
-  if (!tools) return []
+/** The tools the model may call (with where each is, for a 400 on its parameters), and each namespaced function's namespace. */
+export interface ResponsesTools {
+  tools: Tool[]
+  /** `tools[i].parameters` or `tools[i].tools[j].parameters`, one a tool. */
+  places: string[]
+  /** A namespaced function's name → its namespace's name (its calls carry it as `namespace`). */
+  namespaces: Map<string, string>
+  /** The server tool types the request lists: `tool_choice` may name them. */
+  serverTypes: Set<string>
+}
+
+/** The tool types the model itself calls, or that group them. */
+const OWN_TOOL_TYPES = ['function', 'custom', 'namespace']
+
+function functionTool(tool: Record<string, unknown>, at: string): Tool {
+  const name = checkToolName(tool.name, `${at}.name`)
+  if (tool.description !== undefined && tool.description !== null && typeof tool.description !== 'string')
+    throw fieldError(`${at}.description`, 'must be a string')
+  if (tool.strict !== undefined && tool.strict !== null && typeof tool.strict !== 'boolean') throw fieldError(`${at}.strict`, 'must be a boolean')
+  const parameters =
+    tool.parameters === undefined || tool.parameters === null ? { type: 'object', properties: {} } : checkSchema(tool.parameters, `${at}.parameters`)
+  return { name, description: typeof tool.description === 'string' ? tool.description : '', parameters }
+}
+
+/**
+ * Every tool type of the real document: functions (the model calls them), a namespace's functions
+ * (callable, by their own names), custom tools (freeform: accepted, not called this round), and
+ * server tools (their required fields checked; not run).
+ */
+export function parseTools(tools: readonly unknown[] | null | undefined): ResponsesTools {
+  const out: ResponsesTools = { tools: [], places: [], namespaces: new Map(), serverTypes: new Set() }
   const seen = new Set<string>()
-  return tools.map((tool, i) => {
-    const at = `tools[${i}]`
-    if (!isObject(tool)) throw fieldError(at, 'must be an object')
-    if (tool.type !== 'function') throw fieldError(`${at}.type`, 'must be "function" (server tools are not emulated)')
+  const add = (tool: Tool, at: string): void => {
+    if (seen.has(tool.name)) throw fieldError(`${at}.name`, `repeats the name ${tool.name}`)
+    seen.add(tool.name)
+    out.tools.push(tool)
+    out.places.push(`${at}.parameters`)
+  }
+  const custom = (tool: Record<string, unknown>, at: string): void => {
     const name = checkToolName(tool.name, `${at}.name`)
     if (seen.has(name)) throw fieldError(`${at}.name`, `repeats the name ${name}`)
     seen.add(name)
-    if (tool.description !== undefined && tool.description !== null && typeof tool.description !== 'string')
-      throw fieldError(`${at}.description`, 'must be a string')
-    if (tool.strict !== undefined && tool.strict !== null && typeof tool.strict !== 'boolean') throw fieldError(`${at}.strict`, 'must be a boolean')
-    const parameters =
-      tool.parameters === undefined || tool.parameters === null ? { type: 'object', properties: {} } : checkSchema(tool.parameters, `${at}.parameters`)
-    return { name, description: typeof tool.description === 'string' ? tool.description : '', parameters }
+  }
+  ;(tools ?? []).forEach((tool, i) => {
+    const at = `tools[${i}]`
+    if (!isObject(tool)) throw fieldError(at, 'must be an object')
+    if (tool.type === 'function') return add(functionTool(tool, at), at)
+    if (tool.type === 'custom') return custom(tool, at)
+    if (tool.type !== 'namespace') {
+      checkServerTool(tool, at, RESPONSES_SERVER_TOOLS, OWN_TOOL_TYPES)
+      out.serverTypes.add(tool.type as string)
+      return
+    }
+    const namespace = checkToolName(tool.name, `${at}.name`)
+    if (typeof tool.description !== 'string') throw fieldError(`${at}.description`, 'is required: a string')
+    if (!Array.isArray(tool.tools)) throw fieldError(`${at}.tools`, 'is required: an array of function and custom tools')
+    tool.tools.forEach((inner: unknown, j) => {
+      const place = `${at}.tools[${j}]`
+      if (!isObject(inner)) throw fieldError(place, 'must be an object')
+      if (inner.type === 'custom') return custom(inner, place)
+      if (inner.type !== 'function') throw fieldError(`${place}.type`, 'must be one of function, custom')
+      const fn = functionTool(inner, place)
+      add(fn, place)
+      out.namespaces.set(fn.name, namespace)
+    })
   })
+  return out
 }
 
-export function parseToolChoice(choice: unknown, tools: readonly Tool[]): ToolChoice {
-  if (choice === undefined || choice === null) return tools.length > 0 ? { kind: 'auto' } : { kind: 'none' }
+/** Server tools `tool_choice` may name by type alone (the real document's forms). */
+const HOSTED_CHOICES = ['web_search_preview', 'web_search_preview_2025_03_11', 'apply_patch', 'shell']
+
+/** What `tool_choice` asks, and the functions `allowed_tools` keeps callable (null: all of them). */
+export interface ResponsesToolChoice {
+  choice: ToolChoice
+  allowed: ReadonlySet<string> | null
+}
+
+/**
+ * `tool_choice`: auto, none, required, a function by name (a namespaced one by its own), a server tool by
+ * type (which is not run, so the answer is text), or `allowed_tools` (the functions it lists stay callable).
+ */
+export function parseToolChoice(choice: unknown, parsed: ResponsesTools): ResponsesToolChoice {
+  const { tools, serverTypes } = parsed
+  const plain = (kind: ToolChoice): ResponsesToolChoice => ({ choice: kind, allowed: null })
+  if (choice === undefined || choice === null) return plain(tools.length > 0 ? { kind: 'auto' } : { kind: 'none' })
   if (choice === 'auto' || choice === 'none' || choice === 'required') {
-    if (choice === 'required' && tools.length === 0) throw fieldError('tool_choice', 'is "required" but the request has no `tools`')
-    return { kind: choice }
+    if (choice === 'required' && tools.length === 0) {
+      if (serverTypes.size === 0) throw fieldError('tool_choice', 'is "required" but the request has no `tools`')
+      return plain({ kind: 'none' })
+    }
+    return plain({ kind: choice })
   }
   if (isObject(choice) && choice.type === 'function') {
     if (typeof choice.name !== 'string') throw fieldError('tool_choice.name', 'must be the name of one of the request’s `tools`')
     const name = choice.name
     if (!tools.some((t) => t.name === name)) throw fieldError('tool_choice.name', `names ${name}, which is not among the request's \`tools\``)
-    return { kind: 'named', name }
+    return plain({ kind: 'named', name })
   }
-  throw fieldError('tool_choice', 'must be "auto", "none", "required" or {"type":"function","name":"..."}')
+  if (isObject(choice) && HOSTED_CHOICES.includes(choice.type as string)) {
+    if (!serverTypes.has(choice.type as string))
+      throw fieldError('tool_choice.type', `names ${String(choice.type)}, which is not among the request's \`tools\``)
+    return plain({ kind: 'none' })
+  }
+  if (isObject(choice) && choice.type === 'allowed_tools') {
+    if (choice.mode !== 'auto' && choice.mode !== 'required') throw fieldError('tool_choice.mode', 'must be one of auto, required')
+    if (!Array.isArray(choice.tools)) throw fieldError('tool_choice.tools', 'is required: an array of tools, e.g. {"type": "function", "name": "..."}')
+    const allowed = new Set<string>()
+    let servers = 0
+    choice.tools.forEach((tool: unknown, i) => {
+      const at = `tool_choice.tools[${i}]`
+      if (!isObject(tool) || typeof tool.type !== 'string') throw fieldError(at, 'must be an object with `type`')
+      if (tool.type !== 'function') {
+        if (!serverTypes.has(tool.type)) throw fieldError(`${at}.type`, `names ${tool.type}, which is not among the request's \`tools\``)
+        servers++
+        return
+      }
+      const name = tool.name
+      if (typeof name !== 'string' || !tools.some((t) => t.name === name)) throw fieldError(`${at}.name`, `must name one of the request's function \`tools\``)
+      allowed.add(name)
+    })
+    if (allowed.size === 0 && servers === 0) throw fieldError('tool_choice.tools', 'must not be empty')
+    return { choice: allowed.size === 0 ? { kind: 'none' } : { kind: choice.mode }, allowed }
+  }
+  throw fieldError(
+    'tool_choice',
+    `must be "auto", "none", "required", {"type":"function","name":"..."}, {"type":"allowed_tools","mode","tools"} or {"type": one of ${HOSTED_CHOICES.join(', ')}}`,
+  )
 }
 
 export function parseFormat(format: unknown): ResponseFormat {

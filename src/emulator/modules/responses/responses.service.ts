@@ -17,8 +17,6 @@ import { statelessOnly } from './responses.errors.ts'
 import { checkMetadata, parseFormat, parseInput, parseToolChoice, parseTools } from './responses.input.ts'
 import type { ResponsesBody, SummaryVerbosity } from './responses.schemas.ts'
 
-const RESPONSES_FIELDS: TextAsk['fields'] = { tool: (i) => `tools[${i}].parameters`, format: 'text.format.schema' }
-
 /** What a response object says of its request besides the answer (the real API echoes its settings). */
 export type ResponseEcho = Record<string, unknown>
 
@@ -28,6 +26,8 @@ export interface CreatedResponse {
   echo: ResponseEcho
   /** The reasoning summary asked for, or null (reasoning then comes as content only). */
   summary: SummaryVerbosity | null
+  /** A namespaced function's name → its namespace (its function_call items say it). */
+  namespaces: ReadonlyMap<string, string>
 }
 
 /** Reasoning as the Responses API asks for it: effort `none` or `enabled: false` turn it off. */
@@ -50,12 +50,17 @@ export function askOf(body: ResponsesBody): TextAsk {
   checkMetadata(body.metadata)
   const candidates = [...(body.model ? [body.model] : []), ...(body.models ?? [])]
   if (candidates.length === 0) throw fieldError('model', 'is required (or `models`, a list to try in order)')
-  const tools = parseTools(body.tools)
+  const parsed = parseTools(body.tools)
+  const { choice, allowed } = parseToolChoice(body.tool_choice, parsed)
+  // `allowed_tools` keeps only the functions it lists callable (with their places, for a 400 on one).
+  const kept = parsed.tools.flatMap((tool, i) => (allowed === null || allowed.has(tool.name) ? [i] : []))
+  const tools = kept.map((i) => parsed.tools[i]!)
+  const places = kept.map((i) => parsed.places[i]!)
   return {
     candidates,
     messages: parseInput(body.input, body.instructions),
     tools,
-    toolChoice: parseToolChoice(body.tool_choice, tools),
+    toolChoice: choice,
     format: parseFormat(body.text?.format),
     maxTokens: body.max_output_tokens ?? null,
     stop: [],
@@ -64,7 +69,7 @@ export function askOf(body: ResponsesBody): TextAsk {
     reasoning: reasoningOf(body),
     provider: body.provider,
     user: body.user ?? body.safety_identifier ?? null,
-    fields: RESPONSES_FIELDS,
+    fields: { tool: (i) => places[i] ?? `tools[${i}].parameters`, format: 'text.format.schema' },
     autoRouter: parseAutoRouter((body as { plugins?: unknown }).plugins),
   }
 }
@@ -87,13 +92,18 @@ function echoOf(body: ResponsesBody): ResponseEcho {
     frequency_penalty: body.frequency_penalty ?? null,
     text: { format: body.text?.format ?? { type: 'text' }, ...(body.text?.verbosity ? { verbosity: body.text.verbosity } : {}) },
     tool_choice: body.tool_choice ?? 'auto',
-    tools: tools.map((t) => ({
-      type: 'function',
-      name: t.name,
-      description: t.description ?? null,
-      parameters: t.parameters ?? null,
-      strict: t.strict ?? null,
-    })),
+    // Function tools as the real API echoes them; every other tool as it was sent.
+    tools: tools.map((t) =>
+      t.type !== 'function'
+        ? t
+        : {
+            type: 'function',
+            name: t.name,
+            description: t.description ?? null,
+            parameters: t.parameters ?? null,
+            strict: t.strict ?? null,
+          },
+    ),
     user: body.user ?? null,
     safety_identifier: body.safety_identifier ?? null,
   }
@@ -117,7 +127,12 @@ export async function createResponse(ctx: EmulatorContext, caller: AuthContext, 
   const ask = responsesSurface.ask(ctx, body)
   const completion = await generateText(ctx, caller, ask, call)
   if (isRelayed(completion)) return completion
-  return { completion, echo: echoOf(body), summary: ask.reasoning ? (body.reasoning?.summary ?? null) : null }
+  return {
+    completion,
+    echo: echoOf(body),
+    summary: ask.reasoning ? (body.reasoning?.summary ?? null) : null,
+    namespaces: parseTools(body.tools).namespaces,
+  }
 }
 
 // ---- Rendering --------------------------------------------------------------------------------------
@@ -126,7 +141,7 @@ export async function createResponse(ctx: EmulatorContext, caller: AuthContext, 
 export type OutputItem =
   | { type: 'reasoning'; id: string; text: string; summary: string | null; cut: boolean }
   | { type: 'message'; id: string; text: string; cut: boolean }
-  | { type: 'function_call'; id: string; call: ToolCall; cut: boolean }
+  | { type: 'function_call'; id: string; call: ToolCall; namespace?: string; cut: boolean }
 
 /** An item id derived from the response's, so the same request gives the same ids. */
 const itemId = (completion: Completion, prefix: string, index: number): string => `${prefix}_${sha256Hex(`${completion.id}:${index}`).slice(0, 32)}`
@@ -153,7 +168,10 @@ export function outputItems(created: CreatedResponse): OutputItem[] {
     })
   }
   if (answer.content !== null) items.push({ type: 'message', id: itemId(completion, 'msg', items.length), text: answer.content, cut: false })
-  for (const call of answer.toolCalls) items.push({ type: 'function_call', id: itemId(completion, 'fc', items.length), call, cut: false })
+  for (const call of answer.toolCalls) {
+    const namespace = created.namespaces.get(call.function.name)
+    items.push({ type: 'function_call', id: itemId(completion, 'fc', items.length), call, ...(namespace === undefined ? {} : { namespace }), cut: false })
+  }
   const last = items.at(-1)
   if (last && answer.finishReason === 'length') last.cut = true
   return items
@@ -175,15 +193,17 @@ export function itemJson(item: OutputItem, done: boolean): Record<string, unknow
       }
     case 'message':
       return { type: 'message', id: item.id, role: 'assistant', status, content: done ? [outputText(item.text)] : [] }
-    case 'function_call':
+    case 'function_call': {
       return {
         type: 'function_call',
         id: item.id,
         call_id: item.call.id,
         name: item.call.function.name,
+        ...(item.namespace === undefined ? {} : { namespace: item.namespace }),
         arguments: done ? item.call.function.arguments : '',
         status,
       }
+    }
   }
 }
 

@@ -6,6 +6,7 @@
 import { Ajv } from 'ajv'
 import { fieldError } from '../../core/errors.ts'
 import { IMAGE_TOKENS } from '../../core/tokens.ts'
+import { CHAT_SERVER_TOOLS, checkServerTool } from './text-tools.input.ts'
 
 export type Role = 'system' | 'developer' | 'user' | 'assistant' | 'tool'
 const ROLES: readonly Role[] = ['system', 'developer', 'user', 'assistant', 'tool']
@@ -149,13 +150,15 @@ export function checkToolName(name: unknown, field: string): string {
   return name
 }
 
-export function parseTools(tools: readonly unknown[] | null | undefined): Tool[] {
-  if (!tools) return []
+/** The function tools, with where each is in `tools`; the gateway's server tools are checked and not run. */
+export function parseToolsAt(tools: readonly unknown[] | null | undefined): { tools: Tool[]; places: number[] } {
+  const out: Tool[] = []
+  const places: number[] = []
   const seen = new Set<string>()
-  return tools.map((tool, i) => {
+  ;(tools ?? []).forEach((tool, i) => {
     const at = `tools[${i}]`
     if (!isObject(tool)) throw fieldError(at, 'must be an object')
-    if (tool.type !== 'function') throw fieldError(`${at}.type`, 'must be "function"')
+    if (tool.type !== 'function') return checkServerTool(tool, at, CHAT_SERVER_TOOLS, ['function'])
     const fn = tool.function
     if (!isObject(fn)) throw fieldError(`${at}.function`, 'must be an object with `name`')
     if (typeof fn.name !== 'string' || !TOOL_NAME.test(fn.name)) throw fieldError(`${at}.function.name`, 'must be 1 to 64 letters, digits, _ or -')
@@ -163,9 +166,14 @@ export function parseTools(tools: readonly unknown[] | null | undefined): Tool[]
     seen.add(fn.name)
     if (fn.description !== undefined && typeof fn.description !== 'string') throw fieldError(`${at}.function.description`, 'must be a string')
     const parameters = fn.parameters === undefined ? { type: 'object', properties: {} } : checkSchema(fn.parameters, `${at}.function.parameters`)
-    return { name: fn.name, description: fn.description ?? '', parameters }
+    out.push({ name: fn.name, description: fn.description ?? '', parameters })
+    places.push(i)
   })
+  return { tools: out, places }
 }
+
+/** The function tools a chat body (or a fixture) lists. */
+export const parseTools = (tools: readonly unknown[] | null | undefined): Tool[] => parseToolsAt(tools).tools
 
 export function parseToolChoice(choice: unknown, tools: readonly Tool[]): ToolChoice {
   if (choice === undefined || choice === null) return tools.length > 0 ? { kind: 'auto' } : { kind: 'none' }

@@ -1,0 +1,126 @@
+// The server tools of the real document, as each surface's `tools` lists them: their `type` spellings
+// and the fields each one requires, checked and named on a 400 (`tools[3].server_label`). Server tools
+// are accepted and not run: this round they add no output items (see docs/responses.md, docs/messages.md and
+// docs/gateway-api.md for chat). Function, custom and namespace tools are read by each surface's own input file.
+import { fieldError } from '../../core/errors.ts'
+
+type Json = Record<string, unknown>
+
+const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value)
+
+/** A check of one server tool's required fields (beyond `type`); `at` is its place, `tools[i]`. */
+type Check = (tool: Json, at: string) => void
+
+const none: Check = () => {}
+
+/** A field that must be one fixed string (Anthropic's versioned tools fix their `name`). */
+const fixedName =
+  (name: string): Check =>
+  (tool, at) => {
+    if (tool.name !== name) throw fieldError(`${at}.name`, `must be "${name}" for a ${String(tool.type)} tool`)
+  }
+
+const COMPUTER_ENVIRONMENTS = ['windows', 'mac', 'linux', 'ubuntu', 'browser']
+
+const positiveInteger = (tool: Json, field: string, at: string): void => {
+  const value = tool[field]
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) throw fieldError(`${at}.${field}`, 'is required: a positive integer')
+}
+
+/** The gateway's own server tools, the same on every surface that lists them. */
+const OPENROUTER_TYPES = [
+  'openrouter:advisor',
+  'openrouter:apply_patch',
+  'openrouter:bash',
+  'openrouter:datetime',
+  'openrouter:experimental__search_models',
+  'openrouter:files',
+  'openrouter:fusion',
+  'openrouter:image_generation',
+  'openrouter:shell',
+  'openrouter:subagent',
+  'openrouter:tool_search',
+  'openrouter:web_fetch',
+  'openrouter:web_search',
+] as const
+
+const WEB_SEARCH_SPELLINGS = ['web_search', 'web_search_preview', 'web_search_preview_2025_03_11', 'web_search_2025_08_26'] as const
+
+const byType = (types: readonly string[], check: Check = none): Array<[string, Check]> => types.map((type) => [type, check])
+
+/** Responses: OpenAI's hosted tools and Codex's, then the gateway's (`function`, `custom`, `namespace` are the surface's own). */
+export const RESPONSES_SERVER_TOOLS: ReadonlyMap<string, Check> = new Map([
+  ...byType(WEB_SEARCH_SPELLINGS),
+  [
+    'file_search',
+    (tool, at) => {
+      const ids = tool.vector_store_ids
+      if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string'))
+        throw fieldError(`${at}.vector_store_ids`, 'is required: an array of vector store ids')
+    },
+  ],
+  [
+    'computer_use_preview',
+    (tool, at) => {
+      positiveInteger(tool, 'display_width', at)
+      positiveInteger(tool, 'display_height', at)
+      if (!COMPUTER_ENVIRONMENTS.includes(tool.environment as string))
+        throw fieldError(`${at}.environment`, `is required: one of ${COMPUTER_ENVIRONMENTS.join(', ')}`)
+    },
+  ],
+  [
+    'code_interpreter',
+    (tool, at) => {
+      const container = tool.container
+      if (typeof container === 'string' && container !== '') return
+      if (isObject(container) && container.type === 'auto') return
+      throw fieldError(`${at}.container`, 'is required: a container id, or {"type": "auto"}')
+    },
+  ],
+  [
+    'mcp',
+    (tool, at) => {
+      if (typeof tool.server_label !== 'string' || tool.server_label === '') throw fieldError(`${at}.server_label`, 'is required: a non-empty string')
+    },
+  ],
+  ...byType(['image_generation', 'local_shell', 'shell', 'apply_patch']),
+  ...byType(OPENROUTER_TYPES),
+])
+
+/** Chat completions: the gateway's server tools and the web search shorthand (`function` is chat's own). */
+export const CHAT_SERVER_TOOLS: ReadonlyMap<string, Check> = new Map([
+  ...byType(OPENROUTER_TYPES.filter((type) => !['openrouter:apply_patch', 'openrouter:shell', 'openrouter:tool_search'].includes(type))),
+  ...byType(WEB_SEARCH_SPELLINGS),
+])
+
+const advisorCheck = (tool: Json, at: string): void => {
+  fixedName('advisor')(tool, at)
+  if (typeof tool.model !== 'string' || tool.model === '') throw fieldError(`${at}.model`, 'is required: the advisor model’s id')
+}
+
+/**
+ * Messages: Anthropic's versioned server tools with the fields the document requires, and the gateway's.
+ * The document also takes any other `{type: "..."}` object here (newer Anthropic tools: code_execution,
+ * web_fetch, memory, computer...), so an unlisted type is accepted as a server tool too.
+ */
+export const MESSAGES_SERVER_TOOLS: ReadonlyMap<string, Check> = new Map([
+  ['bash_20250124', fixedName('bash')],
+  ['text_editor_20250124', fixedName('str_replace_editor')],
+  ['web_search_20250305', fixedName('web_search')],
+  ['web_search_20260209', fixedName('web_search')],
+  ['advisor_20260301', advisorCheck],
+  ...byType(['tool_search_tool_bm25_20251119', 'tool_search_tool_bm25'], fixedName('tool_search_tool_bm25')),
+  ...byType(['tool_search_tool_regex_20251119', 'tool_search_tool_regex'], fixedName('tool_search_tool_regex')),
+  ...byType(['openrouter:bash', 'openrouter:datetime', 'openrouter:image_generation', 'openrouter:experimental__search_models']),
+  ...byType(['openrouter:web_fetch', 'openrouter:web_search', 'openrouter:shell', 'openrouter:tool_search']),
+])
+
+/**
+ * A server tool checked against its surface's list: its required fields, or a 400 naming `tools[i].type`
+ * with every type the surface takes (`own` first: the tools the model itself calls).
+ */
+export function checkServerTool(tool: Json, at: string, known: ReadonlyMap<string, Check>, own: readonly string[]): void {
+  const check = typeof tool.type === 'string' ? known.get(tool.type) : undefined
+  if (!check) throw fieldError(`${at}.type`, `must be one of ${[...own, ...known.keys()].join(', ')}`)
+  check(tool, at)
+}

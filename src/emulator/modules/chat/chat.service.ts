@@ -4,11 +4,13 @@
 import { fieldError } from '../../core/errors.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
+import { parseWebSearch } from '../text/text-web.input.ts'
 import { parseAutoRouter, parseMessages, parseResponseFormat, parseToolChoice, parseToolsAt } from '../text/text.input.ts'
 import type { ChatBody, CompletionBody } from './chat.schemas.ts'
 import { costSplit, generateText, type Completion, type Relayed, type TextAsk, type TextCall } from '../text/text-engine.service.ts'
 import { chatUpstream, completionsUpstream } from './chat-upstream.service.ts'
 import type { TextSurface } from '../text/text-ports.service.ts'
+import type { UrlCitation } from '../text/text-answer.service.ts'
 import type { ChatPresetBody } from '../presets/presets.schemas.ts'
 import { fromChat, toChat } from './chat-preset.service.ts'
 import type { PresetContent, PresetReference } from '../presets/presets-config.service.ts'
@@ -27,6 +29,7 @@ function chatReasoning(body: ChatBody): TextAsk['reasoning'] {
 /** A chat body as the engine's ask. */
 export function chatAsk(body: ChatBody): TextAsk {
   const { tools, places } = parseToolsAt(body.tools)
+  const webResults = parseWebSearch((body as { plugins?: unknown }).plugins, body.tools)
   const candidates = [...(body.model ? [body.model] : []), ...(body.models ?? [])]
   if (candidates.length === 0) throw fieldError('model', 'is required (or `models`, a list to try in order)')
   return {
@@ -45,6 +48,8 @@ export function chatAsk(body: ChatBody): TextAsk {
     fields: { tool: (i) => `tools[${places[i] ?? i}].function.parameters`, format: 'response_format.json_schema.schema' },
     images: body.modalities?.includes('image') ? { withText: body.modalities.includes('text'), config: body.image_config } : null,
     autoRouter: parseAutoRouter((body as { plugins?: unknown }).plugins),
+    ...(webResults !== null && { web: true, webResults }),
+    webCitations: true,
   }
 }
 
@@ -89,7 +94,7 @@ export function completionAsk(body: CompletionBody): TextAsk {
   // Only the fields a text completion has: chat's (tools, response_format, reasoning) are not read
   // from its body, where nothing has checked their shape.
   const { prompt, ...common } = body
-  return chatAsk({
+  const ask = chatAsk({
     model: common.model,
     models: common.models,
     max_tokens: common.max_tokens,
@@ -100,6 +105,8 @@ export function completionAsk(body: CompletionBody): TextAsk {
     provider: common.provider,
     messages: [{ role: 'user', content: typeof prompt === 'string' ? prompt : prompt[0]! }],
   })
+  // A text completion's `:online` search is billed; its text has no annotations to give, so it cites nothing.
+  return { ...ask, webCitations: false }
 }
 
 /** Usage as the real gateway reports it (the AI SDK needs the details objects' counts). */
@@ -121,6 +128,10 @@ export function usageOf(completion: Completion): Record<string, unknown> {
   }
 }
 
+/** Citations as chat gives them: `{type: "url_citation", url_citation: {url, title, content, start_index, end_index}}`. */
+export const chatAnnotations = (citations: readonly UrlCitation[]): Array<Record<string, unknown>> =>
+  citations.map((url_citation) => ({ type: 'url_citation', url_citation }))
+
 export function chatResult(completion: Completion): Record<string, unknown> {
   return {
     id: completion.id,
@@ -139,6 +150,7 @@ export function chatResult(completion: Completion): Record<string, unknown> {
         refusal: null,
         reasoning: a.reasoning,
         ...(a.toolCalls.length > 0 && { tool_calls: a.toolCalls }),
+        ...(a.annotations && { annotations: chatAnnotations(a.annotations) }),
         ...(completion.images && { images: completion.images[index]!.map((url, i) => ({ type: 'image_url', image_url: { url }, index: i })) }),
       },
     })),

@@ -2,7 +2,7 @@
 // PROCESSING` comment while "thinking", then `chat.completion.chunk`s with the same id (the role
 // first, reasoning, content or tool-call argument deltas, the finish reason), a chunk with the usage,
 // and `data: [DONE]`. Pacing, batching and faults are the text engine's (text.stream.ts).
-import { usageOf } from './chat.service.ts'
+import { chatAnnotations, usageOf } from './chat.service.ts'
 import type { Completion } from '../text/text-engine.service.ts'
 import { ARGUMENT_PIECE, ERROR_TYPES, pieces, type FrameSource } from '../text/text.stream.ts'
 
@@ -30,6 +30,14 @@ function* events(completion: Completion, kind: Kind): Generator<StreamEvent> {
       yield chunk({ index, delta: { content: '', reasoning: piece }, finish_reason: null, native_finish_reason: null, logprobs: null }, 1)
     for (const piece of pieces(a.content ?? ''))
       yield chunk({ index, delta: { content: piece }, finish_reason: null, native_finish_reason: null, logprobs: null }, 1)
+    if (a.annotations)
+      yield chunk({
+        index,
+        delta: { content: '', annotations: chatAnnotations(a.annotations) },
+        finish_reason: null,
+        native_finish_reason: null,
+        logprobs: null,
+      })
     const images = completion.images?.[index]
     if (images) {
       const delta = { images: images.map((url, i) => ({ type: 'image_url', image_url: { url }, index: i })) }

@@ -7,6 +7,8 @@ import { sha256Hex } from '../../core/rng.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
 import { parseAutoRouter, type ToolCall } from '../text/text.input.ts'
+import { parseWebSearch } from '../text/text-web.input.ts'
+import type { UrlCitation } from '../text/text-answer.service.ts'
 import { costSplit, generateText, isRelayed, type Completion, type Relayed, type TextAsk, type TextCall } from '../text/text-engine.service.ts'
 import { responsesUpstream } from './responses-upstream.service.ts'
 import type { TextSurface } from '../text/text-ports.service.ts'
@@ -56,6 +58,7 @@ export function askOf(body: ResponsesBody): TextAsk {
   const kept = parsed.tools.flatMap((tool, i) => (allowed === null || allowed.has(tool.name) ? [i] : []))
   const tools = kept.map((i) => parsed.tools[i]!)
   const places = kept.map((i) => parsed.places[i]!)
+  const webResults = parseWebSearch((body as { plugins?: unknown }).plugins, body.tools)
   return {
     candidates,
     messages: parseInput(body.input, body.instructions),
@@ -71,6 +74,8 @@ export function askOf(body: ResponsesBody): TextAsk {
     user: body.user ?? body.safety_identifier ?? null,
     fields: { tool: (i) => places[i] ?? `tools[${i}].parameters`, format: 'text.format.schema' },
     autoRouter: parseAutoRouter((body as { plugins?: unknown }).plugins),
+    ...(webResults !== null && { web: true, webResults }),
+    webCitations: true,
   }
 }
 
@@ -140,7 +145,7 @@ export async function createResponse(ctx: EmulatorContext, caller: AuthContext, 
 /** One output item, as the stream builds it up and the response object holds it. */
 export type OutputItem =
   | { type: 'reasoning'; id: string; text: string; summary: string | null; cut: boolean }
-  | { type: 'message'; id: string; text: string; cut: boolean }
+  | { type: 'message'; id: string; text: string; annotations: readonly UrlCitation[]; cut: boolean }
   | { type: 'function_call'; id: string; call: ToolCall; namespace?: string; cut: boolean }
 
 /** An item id derived from the response's, so the same request gives the same ids. */
@@ -167,7 +172,8 @@ export function outputItems(created: CreatedResponse): OutputItem[] {
       cut: false,
     })
   }
-  if (answer.content !== null) items.push({ type: 'message', id: itemId(completion, 'msg', items.length), text: answer.content, cut: false })
+  if (answer.content !== null)
+    items.push({ type: 'message', id: itemId(completion, 'msg', items.length), text: answer.content, annotations: answer.annotations ?? [], cut: false })
   for (const call of answer.toolCalls) {
     const namespace = created.namespaces.get(call.function.name)
     items.push({ type: 'function_call', id: itemId(completion, 'fc', items.length), call, ...(namespace === undefined ? {} : { namespace }), cut: false })
@@ -192,7 +198,7 @@ export function itemJson(item: OutputItem, done: boolean): Record<string, unknow
         content: [{ type: 'reasoning_text', text: done ? item.text : '' }],
       }
     case 'message':
-      return { type: 'message', id: item.id, role: 'assistant', status, content: done ? [outputText(item.text)] : [] }
+      return { type: 'message', id: item.id, role: 'assistant', status, content: done ? [outputText(item.text, item.annotations)] : [] }
     case 'function_call': {
       return {
         type: 'function_call',
@@ -207,7 +213,15 @@ export function itemJson(item: OutputItem, done: boolean): Record<string, unknow
   }
 }
 
-export const outputText = (text: string): Record<string, unknown> => ({ type: 'output_text', text, annotations: [], logprobs: [] })
+/** A web search's citation as Responses gives it (the real document's URLCitation). */
+export const urlCitation = (citation: UrlCitation): Record<string, unknown> => ({ type: 'url_citation', ...citation })
+
+export const outputText = (text: string, annotations: readonly UrlCitation[] = []): Record<string, unknown> => ({
+  type: 'output_text',
+  text,
+  annotations: annotations.map(urlCitation),
+  logprobs: [],
+})
 
 /** Usage as the gateway reports it: tokens, reasoning within the output, and the cost split. */
 export function usageOf(completion: Completion): Record<string, unknown> {

@@ -5,7 +5,7 @@
 // the whole response, and `data: [DONE]`. A fault part way ends it with an `error` event and
 // response.failed. Pacing, batching and faults are the text engine's (text.stream.ts).
 import { ARGUMENT_PIECE, ERROR_TYPES, pieces, sse, type Frame, type FrameSource, type StreamError } from '../text/text.stream.ts'
-import { itemJson, outputItems, outputText, responseObject, responseResult, type CreatedResponse, type OutputItem } from './responses.service.ts'
+import { itemJson, outputItems, outputText, responseObject, urlCitation, responseResult, type CreatedResponse, type OutputItem } from './responses.service.ts'
 
 /** What the real gateway sends first, while the model "thinks". */
 const PROCESSING = ': OPENROUTER PROCESSING\n\n'
@@ -42,8 +42,10 @@ function* itemEvents(item: OutputItem, outputIndex: number, next: Next): Generat
       const part = { ...at, content_index: 0 }
       yield next('response.content_part.added', { ...part, part: outputText('') })
       for (const delta of pieces(item.text)) yield next('response.output_text.delta', { ...part, delta, logprobs: [] }, 1)
+      for (const [annotationIndex, citation] of item.annotations.entries())
+        yield next('response.output_text.annotation.added', { ...part, annotation_index: annotationIndex, annotation: urlCitation(citation) })
       yield next('response.output_text.done', { ...part, text: item.text, logprobs: [] })
-      yield next('response.content_part.done', { ...part, part: outputText(item.text) })
+      yield next('response.content_part.done', { ...part, part: outputText(item.text, item.annotations) })
       break
     }
     case 'function_call': {

@@ -26,6 +26,18 @@ export interface Answer {
   reasoningTokens: number
   /** The stop sequence the text ended at (finish_reason "stop"), where one did (the Messages API names it). */
   stopSequence?: string
+  /** The pages a web search found that the text cites (text-web.service.ts), where web search was asked. */
+  annotations?: UrlCitation[]
+}
+
+/** A page an answer cites (the real document's URLCitation, without its `type`). */
+export interface UrlCitation {
+  url: string
+  title: string
+  content: string
+  /** Where the citation's link starts and ends in the answer's text (UTF-16 code units, end exclusive). */
+  start_index: number
+  end_index: number
 }
 
 export interface AnswerRequest {
@@ -60,7 +72,7 @@ const STOPWORDS = new Set(
 )
 
 /** The words of a text worth echoing: longest first, no stopwords, at most `count`. */
-function keyWords(text: string, count: number): string[] {
+export function keyWords(text: string, count: number): string[] {
   const words = (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 4 && !STOPWORDS.has(w))
   return [...new Set(words)].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).slice(0, count)
 }

@@ -27,6 +27,8 @@ import { admit, chargeAdmitted, servedBy, settleBroken as settleMetered, type Ad
 import { loadFaker, type MakeFaker } from '../../core/faker.ts'
 import { faultError } from '../../faults/faults.ts'
 import { givenAnswer, questionOf, type Answer, type AnswerRequest } from './text-answer.service.ts'
+import { citeAnswer, searchWeb } from './text-web.service.ts'
+import { WEB_DEFAULT_RESULTS } from './text-web.input.ts'
 import type { ChatFixtureAnswer } from './text-fixtures.schemas.ts'
 import { answeringFixture, type FixtureSubject } from './text-fixtures.service.ts'
 import { answerTokensFor } from './text.settings.ts'
@@ -73,8 +75,15 @@ export interface TextAsk {
   images?: { withText: boolean; config: unknown } | null
   /** The auto-router plugin's patterns, for `openrouter/auto`. */
   autoRouter?: AutoRouterPlugin | null
-  /** Web search is on (the model's `:online` variant): billed at the endpoint's `web_search` price where it has one. */
+  /**
+   * Web search is on (the model's `:online` variant, the `web` plugin, a web search tool): one search,
+   * billed at the endpoint's `web_search` price where it has one.
+   */
   web?: boolean
+  /** Results the search returns (WEB_DEFAULT_RESULTS when absent). */
+  webResults?: number
+  /** The surface renders the search's `url_citation` annotations: its answers cite the pages found (text-web.service.ts). */
+  webCitations?: boolean
 }
 
 /** How the call is recorded: its operation id (usage rows, journal), its `api_type`, where it came from. */
@@ -411,7 +420,8 @@ function billCompletion(
       : at.generated!
     // One image per answer; images alone where the model writes no text or the request asked for none.
     const imagesOnly = at.imageCount !== undefined && !(isText(model) && ask.images?.withText)
-    const answers = imagesOnly ? written.map((a): Answer => ({ ...a, content: null, completionTokens: a.reasoningTokens, finishReason: 'stop' })) : written
+    const drawn = imagesOnly ? written.map((a): Answer => ({ ...a, content: null, completionTokens: a.reasoningTokens, finishReason: 'stop' })) : written
+    const answers = ask.web && ask.webCitations ? citedAnswers(prepared, drawn) : drawn
     const completionTokens = answers.reduce((n, a) => n + a.completionTokens, 0)
     const reasoningTokens = answers.reduce((n, a) => n + a.reasoningTokens, 0)
     const imageCount = at.imageCount ?? 0
@@ -445,6 +455,13 @@ function billCompletion(
       },
     })!
   })
+}
+
+/** Answers that cite the pages the request's one web search finds (the same question finds the same pages). */
+function citedAnswers(prepared: Prepared, answers: readonly Answer[]): Answer[] {
+  const { answerRequest, ask } = prepared
+  const pages = searchWeb(answerRequest.seed, ask.seed, questionOf(ask.messages), ask.webResults ?? WEB_DEFAULT_RESULTS)
+  return answers.map((a) => citeAnswer(a, pages))
 }
 
 /** A text answer's generation row: GET /api/v1/generation finds it by the completion's id. */

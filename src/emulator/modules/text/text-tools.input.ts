@@ -1,7 +1,7 @@
 // The server tools of the real document, as each surface's `tools` lists them: their `type` spellings
-// and the fields each one requires, checked and named on a 400 (`tools[3].server_label`). Server tools
-// are accepted and not run: this round they add no output items (see docs/responses.md, docs/messages.md and
-// docs/gateway-api.md for chat). Function, custom and namespace tools are read by each surface's own input file.
+// and the fields each one requires, checked and named on a 400 (`tools[3].server_label`). On chat and Responses, a web
+// search tool runs the emulated search (text-web.input.ts); the other server tools are accepted and not run:
+// they add no output items (see docs/responses.md, docs/messages.md and docs/gateway-api.md for chat). Function, custom and namespace tools are read by each surface's own input file.
 import { fieldError } from '../../core/errors.ts'
 
 type Json = Record<string, unknown>

@@ -24,6 +24,17 @@ function chatReasoning(body: ChatBody): TextAsk['reasoning'] {
   return body.include_reasoning === true ? {} : null
 }
 
+/**
+ * Images asked for: `modalities` with `image` (text too only if it lists `text`), or no `modalities` at all,
+ * where a model that makes images answers with them and its text, as the live service does (a text-only
+ * model is not affected). `modalities: ["text"]` keeps the answer to text.
+ */
+function chatImages(body: ChatBody): TextAsk['images'] {
+  const modalities = body.modalities
+  if (modalities === undefined || modalities === null) return { withText: true, config: body.image_config }
+  return modalities.includes('image') ? { withText: modalities.includes('text'), config: body.image_config } : null
+}
+
 /** A chat body as the engine's ask. */
 export function chatAsk(body: ChatBody): TextAsk {
   const { tools, places } = parseToolsAt(body.tools)
@@ -43,7 +54,7 @@ export function chatAsk(body: ChatBody): TextAsk {
     provider: body.provider,
     user: body.user ?? null,
     fields: { tool: (i) => `tools[${places[i] ?? i}].function.parameters`, format: 'response_format.json_schema.schema' },
-    images: body.modalities?.includes('image') ? { withText: body.modalities.includes('text'), config: body.image_config } : null,
+    images: chatImages(body),
     autoRouter: parseAutoRouter((body as { plugins?: unknown }).plugins),
   }
 }
@@ -99,6 +110,8 @@ export function completionAsk(body: CompletionBody): TextAsk {
     user: common.user,
     provider: common.provider,
     messages: [{ role: 'user', content: typeof prompt === 'string' ? prompt : prompt[0]! }],
+    // A text completion answers with text only, whatever the model also makes.
+    modalities: ['text'],
   })
 }
 

@@ -37,7 +37,7 @@ function chatImages(body: ChatBody): TextAsk['images'] {
 
 /** A chat body as the engine's ask. */
 export function chatAsk(body: ChatBody): TextAsk {
-  const { tools, places } = parseToolsAt(body.tools)
+  const { tools, places, datetime } = parseToolsAt(body.tools)
   const candidates = [...(body.model ? [body.model] : []), ...(body.models ?? [])]
   if (candidates.length === 0) throw fieldError('model', 'is required (or `models`, a list to try in order)')
   return {
@@ -56,6 +56,7 @@ export function chatAsk(body: ChatBody): TextAsk {
     fields: { tool: (i) => `tools[${places[i] ?? i}].function.parameters`, format: 'response_format.json_schema.schema' },
     images: chatImages(body),
     autoRouter: parseAutoRouter((body as { plugins?: unknown }).plugins),
+    datetime,
   }
 }
 
@@ -131,6 +132,9 @@ export function usageOf(completion: Completion): Record<string, unknown> {
       upstream_inference_completions_cost: cost.completionUsd,
     },
     completion_tokens_details: { reasoning_tokens: completion.reasoningTokens },
+    ...(completion.serverToolCalls
+      ? { server_tool_use_details: { tool_calls_requested: completion.serverToolCalls, tool_calls_executed: completion.serverToolCalls } }
+      : {}),
   }
 }
 

@@ -1,8 +1,9 @@
 // Chat completions that ask for images (`modalities` with `image`): a model that makes images answers
 // with `message.images` (PNG data URLs), streamed as a delta; each image billed at the per-image price.
+import OpenAI from 'openai'
 import { describe, expect, it } from 'vitest'
 import { decodeDataUrl } from '../../helpers/decode-image.ts'
-import { testEmulator, type TestEmulator } from '../../helpers/emulator.ts'
+import { listeningEmulator, testEmulator, type TestEmulator } from '../../helpers/emulator.ts'
 
 const GEMINI = 'google/gemini-2.5-flash-image'
 const PROMPT = 'a red panda astronaut floating in space'
@@ -108,7 +109,7 @@ describe('chat completions with image output', () => {
     const text = await chat(emu, { model: 'openai/gpt-4o-mini' })
     expect(text.status).toBe(200)
     expect(text.body.choices[0].message.images).toBeUndefined()
-    const textOnly = await chat(emu, { model: 'openai/gpt-image-1', modalities: undefined })
+    const textOnly = await chat(emu, { model: 'openai/gpt-image-1', modalities: ['text'] })
     expect(textOnly.status).toBe(400)
     expect(textOnly.body.error.message).toBe('openai/gpt-image-1 does not answer in text (it outputs image)')
   })
@@ -139,5 +140,52 @@ describe('chat completions with image output', () => {
     expect(res.status).toBe(400)
     expect(res.body.error).toMatchObject({ code: 400, message, metadata: { field, location: 'body' } })
     expect((await emu.get('/api/v1/credits', emu.keys.standard)).body.data.total_usage).toBe(0)
+  })
+})
+
+describe('chat completions with image output, asked without modalities (as the live service answers)', () => {
+  type ImageMessage = OpenAI.ChatCompletionMessage & { images?: Array<{ type: string; index: number; image_url: { url: string } }> }
+
+  it('an image-output model answers with message.images and its text, billed as when modalities asks for both', async () => {
+    const emu = await listeningEmulator()
+    const client = new OpenAI({ apiKey: emu.keys.standard, baseURL: `${emu.url}/api/v1`, maxRetries: 0 })
+    const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: PROMPT }]
+    const implicit = await client.chat.completions.create({ model: GEMINI, messages, seed: 3 })
+    const message = implicit.choices[0]!.message as ImageMessage
+    expect(message.content?.length).toBeGreaterThan(0)
+    expect(message.images).toHaveLength(1)
+    expect(decodeDataUrl(message.images![0]!.image_url.url)).toMatchObject({ mediaType: 'image/png' })
+    const usage = implicit.usage as OpenAI.CompletionUsage & { cost: number }
+    // Gemini: tokens at its prices plus $0.039 an image.
+    expect(usage.cost).toBeCloseTo(usage.prompt_tokens * 0.0000003 + usage.completion_tokens * 0.0000025 + 0.039, 9)
+    const explicit = await client.chat.completions.create({
+      model: GEMINI,
+      messages,
+      seed: 3,
+      modalities: ['image', 'text'],
+    } as OpenAI.ChatCompletionCreateParamsNonStreaming)
+    expect(explicit.choices[0]!.message.content).toBe(message.content)
+    expect((explicit.choices[0]!.message as ImageMessage).images).toEqual(message.images)
+    expect((explicit.usage as typeof usage).cost).toBe(usage.cost)
+  })
+
+  it('an image-only model answers with images alone; modalities ["text"] keeps an image-and-text model to text', async () => {
+    const emu = await listeningEmulator()
+    const client = new OpenAI({ apiKey: emu.keys.standard, baseURL: `${emu.url}/api/v1`, maxRetries: 0 })
+    const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: PROMPT }]
+    const drawn = (await client.chat.completions.create({ model: 'openai/gpt-image-1', messages })).choices[0]!.message as ImageMessage
+    expect(drawn.content).toBeNull()
+    expect(drawn.images).toHaveLength(1)
+    const text = await client.chat.completions.create({ model: 'openai/gpt-5-image-mini', messages, modalities: ['text'] })
+    expect((text.choices[0]!.message as ImageMessage).images).toBeUndefined()
+    expect(text.choices[0]!.message.content?.length).toBeGreaterThan(0)
+  })
+
+  it('a text completion of an image-output model stays text', async () => {
+    const emu = await testEmulator()
+    const res = await emu.send('POST', '/api/v1/completions', { model: GEMINI, prompt: PROMPT, max_tokens: 20 }, emu.keys.standard)
+    expect(res.status).toBe(200)
+    expect(res.body.choices[0].images).toBeUndefined()
+    expect(res.body.usage.cost).toBeLessThan(0.039)
   })
 })

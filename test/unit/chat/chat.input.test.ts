@@ -119,11 +119,13 @@ describe('parseMessages', () => {
 })
 
 describe('parseTools', () => {
-  it('takes every server tool of the real document, calling none: only the functions, with their places in `tools`', () => {
+  it('takes every server tool of the real document: the functions with their places in `tools`, and the datetime tool’s zone', () => {
     const server = CHAT_TYPES.split(', ').map((type) => ({ type }))
     expect(parseToolsAt([...server, fn('a'), { type: 'openrouter:web_search', parameters: { max_results: 2 } }, fn('b')])).toEqual({
       tools: [expect.objectContaining({ name: 'a' }), expect.objectContaining({ name: 'b' })],
       places: [server.length, server.length + 2],
+      // `openrouter:datetime` is among them: the one server tool the engine runs (its zone, UTC by default).
+      datetime: { timezone: 'UTC' },
     })
   })
 

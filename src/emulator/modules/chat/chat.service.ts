@@ -26,9 +26,20 @@ function chatReasoning(body: ChatBody): TextAsk['reasoning'] {
   return body.include_reasoning === true ? {} : null
 }
 
+/**
+ * Images asked for: `modalities` with `image` (text too only if it lists `text`), or no `modalities` at all,
+ * where a model that makes images answers with them and its text, as the live service does (a text-only
+ * model is not affected). `modalities: ["text"]` keeps the answer to text.
+ */
+function chatImages(body: ChatBody): TextAsk['images'] {
+  const modalities = body.modalities
+  if (modalities === undefined || modalities === null) return { withText: true, config: body.image_config }
+  return modalities.includes('image') ? { withText: modalities.includes('text'), config: body.image_config } : null
+}
+
 /** A chat body as the engine's ask. */
 export function chatAsk(body: ChatBody): TextAsk {
-  const { tools, places } = parseToolsAt(body.tools)
+  const { tools, places, datetime } = parseToolsAt(body.tools)
   const webResults = parseWebSearch((body as { plugins?: unknown }).plugins, body.tools)
   const candidates = [...(body.model ? [body.model] : []), ...(body.models ?? [])]
   if (candidates.length === 0) throw fieldError('model', 'is required (or `models`, a list to try in order)')
@@ -46,10 +57,11 @@ export function chatAsk(body: ChatBody): TextAsk {
     provider: body.provider,
     user: body.user ?? null,
     fields: { tool: (i) => `tools[${places[i] ?? i}].function.parameters`, format: 'response_format.json_schema.schema' },
-    images: body.modalities?.includes('image') ? { withText: body.modalities.includes('text'), config: body.image_config } : null,
+    images: chatImages(body),
     autoRouter: parseAutoRouter((body as { plugins?: unknown }).plugins),
     ...(webResults !== null && { web: true, webResults }),
     webCitations: true,
+    datetime,
   }
 }
 
@@ -104,6 +116,8 @@ export function completionAsk(body: CompletionBody): TextAsk {
     user: common.user,
     provider: common.provider,
     messages: [{ role: 'user', content: typeof prompt === 'string' ? prompt : prompt[0]! }],
+    // A text completion answers with text only, whatever the model also makes.
+    modalities: ['text'],
   })
   // A text completion's `:online` search is billed; its text has no annotations to give, so it cites nothing.
   return { ...ask, webCitations: false }
@@ -125,6 +139,9 @@ export function usageOf(completion: Completion): Record<string, unknown> {
       upstream_inference_completions_cost: cost.completionUsd,
     },
     completion_tokens_details: { reasoning_tokens: completion.reasoningTokens },
+    ...(completion.serverToolCalls
+      ? { server_tool_use_details: { tool_calls_requested: completion.serverToolCalls, tool_calls_executed: completion.serverToolCalls } }
+      : {}),
   }
 }
 

@@ -75,6 +75,8 @@ export interface TextAsk {
   images?: { withText: boolean; config: unknown } | null
   /** The auto-router plugin's patterns, for `openrouter/auto`. */
   autoRouter?: AutoRouterPlugin | null
+  /** The `openrouter:datetime` server tool (chat): text answers state the virtual clock's time in this zone. */
+  datetime?: { timezone: string } | null
   /**
    * Web search is on (the model's `:online` variant, the `web` plugin, a web search tool): one search,
    * billed at the endpoint's `web_search` price where it has one.
@@ -143,6 +145,8 @@ export interface Completion {
   images?: string[][]
   /** Where the answers came from: written here (or a chat fixture's), or a recording's (the journal shows it). */
   source: CompletionSource
+  /** Server tools the gateway ran for the request (chat's `openrouter:datetime`: once), for `server_tool_use_details`. */
+  serverToolCalls?: number
 }
 
 export type CompletionSource = { kind: 'generated' } | { kind: 'replayed'; file: string }
@@ -395,6 +399,24 @@ async function writeAnswered(ctx: EmulatorContext, caller: AuthContext, ask: Tex
   }
 }
 
+/** The datetime tool's statement: the virtual clock's date and time in the tool's zone, in words. */
+export function datetimeSentence(now: number, timezone: string): string {
+  const said = new Intl.DateTimeFormat('en-US', { timeZone: timezone, dateStyle: 'full', timeStyle: 'long' }).format(now)
+  return `The current date and time is ${said} (${timezone}).`
+}
+
+/**
+ * A text answer with the datetime tool's statement first, its tokens counted. JSON answers (a response
+ * format), tool calls and answers the statement would take past `max_tokens` are left as written.
+ */
+function withDatetime(answer: Answer, ask: TextAsk, now: number): Answer {
+  if (answer.content === null || answer.toolCalls.length > 0 || ask.format.kind !== 'text' || !ask.datetime) return answer
+  const sentence = `${datetimeSentence(now, ask.datetime.timezone)} `
+  const completionTokens = answer.completionTokens + countTokens(sentence)
+  if (ask.maxTokens !== null && completionTokens > ask.maxTokens) return answer
+  return { ...answer, content: sentence + answer.content, completionTokens }
+}
+
 /**
  * One transaction: the fixture that answers is counted as used only when the answer is billed (a 402
  * leaves it as it was), and a fixture's error is counted and answered without billing.
@@ -421,7 +443,9 @@ function billCompletion(
     // One image per answer; images alone where the model writes no text or the request asked for none.
     const imagesOnly = at.imageCount !== undefined && !(isText(model) && ask.images?.withText)
     const drawn = imagesOnly ? written.map((a): Answer => ({ ...a, content: null, completionTokens: a.reasoningTokens, finishReason: 'stop' })) : written
-    const answers = ask.web && ask.webCitations ? citedAnswers(prepared, drawn) : drawn
+    // The time is stated first, then the pages cited: a citation's indexes are those of the final text.
+    const dated = ask.datetime ? drawn.map((a) => withDatetime(a, ask, now)) : drawn
+    const answers = ask.web && ask.webCitations ? citedAnswers(prepared, dated) : dated
     const completionTokens = answers.reduce((n, a) => n + a.completionTokens, 0)
     const reasoningTokens = answers.reduce((n, a) => n + a.reasoningTokens, 0)
     const imageCount = at.imageCount ?? 0
@@ -511,6 +535,7 @@ export function recordCompletion(
     endpoint: metered.endpoint,
     costNanos: metered.charge.cost_nanos,
     byok: metered.byok,
+    ...(ask.datetime ? { serverToolCalls: 1 } : {}),
   }
 }
 

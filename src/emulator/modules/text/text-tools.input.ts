@@ -1,7 +1,9 @@
 // The server tools of the real document, as each surface's `tools` lists them: their `type` spellings
-// and the fields each one requires, checked and named on a 400 (`tools[3].server_label`). On chat and Responses, a web
-// search tool runs the emulated search (text-web.input.ts); the other server tools are accepted and not run:
-// they add no output items (see docs/responses.md, docs/messages.md and docs/gateway-api.md for chat). Function, custom and namespace tools are read by each surface's own input file.
+// and the fields each one requires, checked and named on a 400 (`tools[3].server_label`). On chat and
+// Responses, a web search tool runs the emulated search (text-web.input.ts); chat's `openrouter:datetime`
+// has its time zone checked here and its statement written by the text engine. The other server tools are
+// accepted and not run: they add no output items (see docs/responses.md, docs/messages.md and
+// docs/gateway-api.md for chat). Function, custom and namespace tools are read by each surface's own input file.
 import { fieldError } from '../../core/errors.ts'
 
 type Json = Record<string, unknown>
@@ -87,9 +89,30 @@ export const RESPONSES_SERVER_TOOLS: ReadonlyMap<string, Check> = new Map([
   ...byType(OPENROUTER_TYPES),
 ])
 
+/** An IANA time zone name this runtime knows (`America/New_York`, `UTC`). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The datetime tool's `parameters`: an object whose `timezone`, where given, is an IANA zone (UTC when absent). */
+const datetimeCheck: Check = (tool, at) => {
+  const parameters = tool.parameters
+  if (parameters === undefined || parameters === null) return
+  if (!isObject(parameters)) throw fieldError(`${at}.parameters`, 'must be an object')
+  const zone = parameters.timezone
+  if (zone === undefined || zone === null) return
+  if (typeof zone !== 'string' || !isTimeZone(zone)) throw fieldError(`${at}.parameters.timezone`, 'must be an IANA time zone name (e.g. "America/New_York")')
+}
+
 /** Chat completions: the gateway's server tools and the web search shorthand (`function` is chat's own). */
 export const CHAT_SERVER_TOOLS: ReadonlyMap<string, Check> = new Map([
   ...byType(OPENROUTER_TYPES.filter((type) => !['openrouter:apply_patch', 'openrouter:shell', 'openrouter:tool_search'].includes(type))),
+  ['openrouter:datetime', datetimeCheck],
   ...byType(WEB_SEARCH_SPELLINGS),
 ])
 

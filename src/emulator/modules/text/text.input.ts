@@ -150,15 +150,26 @@ export function checkToolName(name: unknown, field: string): string {
   return name
 }
 
-/** The function tools, with where each is in `tools`; the gateway's server tools are checked and not run. */
-export function parseToolsAt(tools: readonly unknown[] | null | undefined): { tools: Tool[]; places: number[] } {
+/**
+ * The function tools, with where each is in `tools`; the gateway's server tools are checked, and of them
+ * only `openrouter:datetime` is run (its time zone, UTC when not given).
+ */
+export function parseToolsAt(tools: readonly unknown[] | null | undefined): { tools: Tool[]; places: number[]; datetime: { timezone: string } | null } {
   const out: Tool[] = []
   const places: number[] = []
   const seen = new Set<string>()
+  let datetime: { timezone: string } | null = null
   ;(tools ?? []).forEach((tool, i) => {
     const at = `tools[${i}]`
     if (!isObject(tool)) throw fieldError(at, 'must be an object')
-    if (tool.type !== 'function') return checkServerTool(tool, at, CHAT_SERVER_TOOLS, ['function'])
+    if (tool.type !== 'function') {
+      checkServerTool(tool, at, CHAT_SERVER_TOOLS, ['function'])
+      if (tool.type === 'openrouter:datetime' && !datetime) {
+        const zone = isObject(tool.parameters) ? tool.parameters.timezone : undefined
+        datetime = { timezone: typeof zone === 'string' ? zone : 'UTC' }
+      }
+      return
+    }
     const fn = tool.function
     if (!isObject(fn)) throw fieldError(`${at}.function`, 'must be an object with `name`')
     if (typeof fn.name !== 'string' || !TOOL_NAME.test(fn.name)) throw fieldError(`${at}.function.name`, 'must be 1 to 64 letters, digits, _ or -')
@@ -169,7 +180,7 @@ export function parseToolsAt(tools: readonly unknown[] | null | undefined): { to
     out.push({ name: fn.name, description: fn.description ?? '', parameters })
     places.push(i)
   })
-  return { tools: out, places }
+  return { tools: out, places, datetime }
 }
 
 /** The function tools a chat body (or a fixture) lists. */

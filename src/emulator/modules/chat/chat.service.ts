@@ -14,6 +14,7 @@ import type { UrlCitation } from '../text/text-answer.service.ts'
 import type { ChatPresetBody } from '../presets/presets.schemas.ts'
 import { fromChat, toChat } from './chat-preset.service.ts'
 import type { PresetContent, PresetReference } from '../presets/presets-config.service.ts'
+import { parsePlugins } from '../text/text-plugins.input.ts'
 
 /** Reasoning as chat asks for it: `reasoning` (effort, max_tokens, enabled) or the older `include_reasoning`. */
 function chatReasoning(body: ChatBody): TextAsk['reasoning'] {
@@ -59,6 +60,7 @@ export function chatAsk(body: ChatBody): TextAsk {
     fields: { tool: (i) => `tools[${places[i] ?? i}].function.parameters`, format: 'response_format.json_schema.schema' },
     images: chatImages(body),
     autoRouter: parseAutoRouter((body as { plugins?: unknown }).plugins),
+    plugins: parsePlugins((body as { plugins?: unknown }).plugins),
     ...(webResults !== null && { web: true, webResults }),
     webCitations: true,
     datetime,

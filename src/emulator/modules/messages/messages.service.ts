@@ -19,6 +19,7 @@ import { fromMessages, toMessages } from './messages-preset.service.ts'
 import type { PresetContent, PresetReference } from '../presets/presets-config.service.ts'
 import { parseMessages, parseOutputConfig, parseSystem, parseThinking, parseToolChoice, parseTools } from './messages.input.ts'
 import type { MessagesBody } from './messages.schemas.ts'
+import { parsePlugins } from '../text/text-plugins.input.ts'
 
 export const OPERATION = 'messages.create'
 
@@ -54,6 +55,7 @@ export function messagesAsk(ctx: EmulatorContext, body: MessagesBody): { ask: Te
     user: body.metadata?.user_id ?? body.user ?? null,
     fields: { tool: (i) => `tools[${places[i]}].input_schema`, format: 'output_config.format.schema' },
     autoRouter: parseAutoRouter((body as { plugins?: unknown }).plugins),
+    plugins: parsePlugins((body as { plugins?: unknown }).plugins),
   }
   return { ask, options: { thinkingOmitted: thinking.omitted } }
 }

@@ -18,6 +18,7 @@ import type { PresetContent, PresetReference } from '../presets/presets-config.s
 import { statelessOnly } from './responses.errors.ts'
 import { checkMetadata, parseFormat, parseInput, parseToolChoice, parseTools } from './responses.input.ts'
 import type { ResponsesBody, SummaryVerbosity } from './responses.schemas.ts'
+import { parsePlugins } from '../text/text-plugins.input.ts'
 
 /** What a response object says of its request besides the answer (the real API echoes its settings). */
 export type ResponseEcho = Record<string, unknown>
@@ -74,6 +75,7 @@ export function askOf(body: ResponsesBody): TextAsk {
     user: body.user ?? body.safety_identifier ?? null,
     fields: { tool: (i) => places[i] ?? `tools[${i}].parameters`, format: 'text.format.schema' },
     autoRouter: parseAutoRouter((body as { plugins?: unknown }).plugins),
+    plugins: parsePlugins((body as { plugins?: unknown }).plugins),
     ...(webResults !== null && { web: true, webResults }),
     webCitations: true,
   }

@@ -29,6 +29,8 @@ import { faultError } from '../../faults/faults.ts'
 import { givenAnswer, questionOf, type Answer, type AnswerRequest } from './text-answer.service.ts'
 import { citeAnswer, searchWeb } from './text-web.service.ts'
 import { WEB_DEFAULT_RESULTS } from './text-web.input.ts'
+import type { TextPlugins } from './text-plugins.input.ts'
+import { compressMiddle, healJson } from './text-plugins.service.ts'
 import type { ChatFixtureAnswer } from './text-fixtures.schemas.ts'
 import { answeringFixture, type FixtureSubject } from './text-fixtures.service.ts'
 import { answerTokensFor } from './text.settings.ts'
@@ -86,6 +88,8 @@ export interface TextAsk {
   webResults?: number
   /** The surface renders the search's `url_citation` annotations: its answers cite the pages found (text-web.service.ts). */
   webCitations?: boolean
+  /** The response-healing and context-compression plugins (text-plugins.input.ts). */
+  plugins?: TextPlugins
 }
 
 /** How the call is recorded: its operation id (usage rows, journal), its `api_type`, where it came from. */
@@ -226,9 +230,8 @@ interface Prepared {
 async function prepare(ctx: EmulatorContext, asked: TextAsk): Promise<Prepared> {
   const resolved = textModel(ctx, asked)
   const { model } = resolved
-  const ask = withVariant(asked, resolved)
   const [makeFaker] = await Promise.all([loadFaker(), loadTokenizer()])
-  const promptTokens = promptTokensOf(ask.messages, ask.tools)
+  const { ask, promptTokens } = compressed(model, withVariant(asked, resolved))
   const answerMax = cap(model, promptTokens, ask.maxTokens)
   const answerTokens = answerTokensFor(ctx.services.text.settings.current, model.id)
   // Schemas are fitted to what the answer can hold before anything is billed: what no value can
@@ -273,6 +276,19 @@ function reasoningBudget(model: CatalogModel, ask: TextAsk, answerMax: number, a
   const wanted = ask.reasoning.maxTokens ?? REASONING_BY_EFFORT[ask.reasoning.effort ?? 'medium']
   const proportional = THOUGHT_BASE + THOUGHT_PER_QUESTION_TOKEN * countTokens(questionOf(ask.messages))
   return Math.max(0, Math.min(wanted, proportional, THOUGHT_PER_ANSWER_TOKEN * answerTokens, Math.floor(answerMax / 2)))
+}
+
+/**
+ * The ask and its prompt's tokens, with messages dropped from the middle where the context-compression
+ * plugin is on and the prompt and the asked output do not fit the context (else the context error stands).
+ */
+function compressed(model: CatalogModel, ask: TextAsk): { ask: TextAsk; promptTokens: number } {
+  const promptTokens = promptTokensOf(ask.messages, ask.tools)
+  const limit = (model.context_length ?? 128_000) - (ask.maxTokens ?? 0)
+  if (!ask.plugins?.compression || promptTokens <= limit) return { ask, promptTokens }
+  const costs = ask.messages.map((message) => promptTokensOf([message], []) - promptTokensOf([], []))
+  const kept = compressMiddle(ask.messages, promptTokens, (i) => costs[i]!, limit)
+  return kept ? { ask: { ...ask, messages: kept }, promptTokens: promptTokensOf(kept, ask.tools) } : { ask, promptTokens }
 }
 
 /** A schema without its `$schema` (the generator would try to fetch the dialect). */
@@ -440,9 +456,14 @@ function billCompletion(
     const written: Answer[] = given
       ? Array.from({ length: ask.choices }, (_, choice) => givenAnswer(prepared.answerRequest, given, `${fixture!.id}:${fixture!.hits}:${choice}`))
       : at.generated!
+    // The response-healing plugin repairs a JSON answer that does not parse (a fixture's), when not streamed.
+    const healed =
+      ask.plugins?.healing && !call.streamed && ask.format.kind !== 'text'
+        ? written.map((a): Answer => (a.content === null ? a : { ...a, content: healJson(a.content) }))
+        : written
     // One image per answer; images alone where the model writes no text or the request asked for none.
     const imagesOnly = at.imageCount !== undefined && !(isText(model) && ask.images?.withText)
-    const drawn = imagesOnly ? written.map((a): Answer => ({ ...a, content: null, completionTokens: a.reasoningTokens, finishReason: 'stop' })) : written
+    const drawn = imagesOnly ? healed.map((a): Answer => ({ ...a, content: null, completionTokens: a.reasoningTokens, finishReason: 'stop' })) : healed
     // The time is stated first, then the pages cited: a citation's indexes are those of the final text.
     const dated = ask.datetime ? drawn.map((a) => withDatetime(a, ask, now)) : drawn
     const answers = ask.web && ask.webCitations ? citedAnswers(prepared, dated) : dated

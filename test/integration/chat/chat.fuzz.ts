@@ -61,4 +61,16 @@ export const operations: FuzzOperation[] = [
       tools: [{ type: 'openrouter:web_search', parameters: { max_results: 2 } }, { type: 'openrouter:datetime' }, CHAT_TOOL],
     },
   },
+  {
+    place: 122,
+    method: 'POST',
+    path: '/api/v1/chat/completions',
+    key: 'standard',
+    body: {
+      model: CHAT_MODEL,
+      messages: [{ role: 'system', content: 'brief' }, { role: 'user', content: 'a long story' }, { role: 'user', content: 'JSON please' }],
+      response_format: { type: 'json_object' },
+      plugins: [{ id: 'context-compression', engine: 'middle-out' }, { id: 'response-healing' }, { id: 'file-parser', pdf: { engine: 'native' } }],
+    },
+  },
 ]

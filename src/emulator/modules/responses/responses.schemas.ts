@@ -62,6 +62,8 @@ export const ResponsesBody = Type.Object({
   background: Type.Optional(Nullable(Type.Boolean())),
   previous_response_id: Type.Optional(Type.Unknown()),
   prompt: Type.Optional(Type.Unknown()),
+  // The real document's five, and the three OpenAI's clients also send (the AI SDK's web search tool
+  // asks for `web_search_call.action.sources`): refusing a value a real client sends breaks it unchanged.
   include: Type.Optional(
     Nullable(
       Type.Array(
@@ -71,8 +73,11 @@ export const ResponsesBody = Type.Object({
           'computer_call_output.output.image_url',
           'reasoning.encrypted_content',
           'code_interpreter_call.outputs',
+          'web_search_call.action.sources',
+          'web_search_call.results',
+          'message.output_text.logprobs',
         ] as const),
-        { maxItems: 8 },
+        { maxItems: 16 },
       ),
     ),
   ),

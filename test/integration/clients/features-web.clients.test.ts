@@ -99,7 +99,8 @@ describe('web search with citations, through every client', () => {
     const runner = new Runner({ modelProvider: new OpenAIProvider({ openAIClient: openai }), tracingDisabled: true })
     const result = await runner.run(new Agent({ name: 'researcher', model: MODEL, tools: [webSearchTool()] }), QUESTION)
     const message = result.newItems.find((item) => item.type === 'message_output_item')
-    const content = (message?.rawItem as { content: Array<{ type: string; providerData?: { annotations?: Citation[] }; annotations?: Citation[] }> }).content
+    if (!message) throw new Error('the agent wrote no message')
+    const content = (message.rawItem as { content: Array<{ type: string; providerData?: { annotations?: Citation[] }; annotations?: Citation[] }> }).content
     const text = content.find((part) => part.type === 'output_text')!
     expectExamplePages((text.annotations ?? text.providerData?.annotations ?? []).map(urlOf), 5)
     expect(result.finalOutput).toMatch(/Sources:\n1\. \[/)

@@ -163,7 +163,7 @@ describe('@anthropic-ai/sdk', () => {
       })
       .catch((error: unknown) => error)
     expect(bad).toBeInstanceOf(BadRequestError)
-    expect((bad as BadRequestError).message).toContain('signature')
+    expect((bad as BadRequestError).message).toContain('messages[1].content[0].signature')
   })
 })
 

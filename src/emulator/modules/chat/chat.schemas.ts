@@ -91,6 +91,30 @@ const ToolCall = Type.Object({
   function: Type.Object({ name: Type.String(), arguments: Type.String({ description: 'JSON valid against the tool’s `parameters`' }) }),
 })
 
+const ReasoningFormat = StringEnum(['openai-responses-v1', 'anthropic-claude-v1', 'google-gemini-v1', 'xai-responses-v1', 'unknown'] as const)
+
+/** A reasoning answer's details, by its model's author (the real document's ReasoningDetailUnion, the kinds the emulator gives). */
+const ReasoningDetails = Type.Array(
+  Type.Union([
+    Type.Object({
+      type: Type.Literal('reasoning.text'),
+      text: Type.String(),
+      signature: Nullable(Type.String({ description: 'anthropic/*: base64, fixed by the model and the thought' })),
+      format: ReasoningFormat,
+      index: Type.Integer(),
+    }),
+    Type.Object({ type: Type.Literal('reasoning.summary'), summary: Type.String(), id: Type.String(), format: ReasoningFormat, index: Type.Integer() }),
+    Type.Object({
+      type: Type.Literal('reasoning.encrypted'),
+      data: Type.String({ description: 'Opaque base64, fixed by the model and the thought' }),
+      id: Type.Optional(Type.String()),
+      format: ReasoningFormat,
+      index: Type.Integer(),
+    }),
+  ]),
+  { description: 'Present when the answer reasons; streamed as `delta.reasoning_details` before the content' },
+)
+
 const FinishReason = Nullable(Type.String({ description: '`stop`, `length`, `tool_calls` or `error`' }))
 
 export const ChatResult = Type.Object(
@@ -112,6 +136,7 @@ export const ChatResult = Type.Object(
           content: Nullable(Type.String()),
           refusal: Type.Null(),
           reasoning: Nullable(Type.String()),
+          reasoning_details: Type.Optional(ReasoningDetails),
           tool_calls: Type.Optional(Type.Array(ToolCall)),
           images: Type.Optional(
             Type.Array(

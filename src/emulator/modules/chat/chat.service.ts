@@ -11,6 +11,7 @@ import { costSplit, generateText, type Completion, type Relayed, type TextAsk, t
 import { chatUpstream, completionsUpstream } from './chat-upstream.service.ts'
 import type { TextSurface } from '../text/text-ports.service.ts'
 import type { UrlCitation } from '../text/text-answer.service.ts'
+import { reasoningDetails } from '../text/text-reasoning.service.ts'
 import type { ChatPresetBody } from '../presets/presets.schemas.ts'
 import { fromChat, toChat } from './chat-preset.service.ts'
 import type { PresetContent, PresetReference } from '../presets/presets-config.service.ts'
@@ -168,6 +169,7 @@ export function chatResult(completion: Completion): Record<string, unknown> {
         content: a.content,
         refusal: null,
         reasoning: a.reasoning,
+        ...(a.reasoning !== null && { reasoning_details: reasoningDetails(completion.model.id, a.reasoning) }),
         ...(a.toolCalls.length > 0 && { tool_calls: a.toolCalls }),
         ...(a.annotations && { annotations: chatAnnotations(a.annotations) }),
         ...(completion.images && { images: completion.images[index]!.map((url, i) => ({ type: 'image_url', image_url: { url }, index: i })) }),

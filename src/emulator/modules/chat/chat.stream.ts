@@ -1,9 +1,10 @@
 // A chat or text completion as server-sent events, as the real gateway streams it: a `: OPENROUTER
 // PROCESSING` comment while "thinking", then `chat.completion.chunk`s with the same id (the role
-// first, reasoning, content or tool-call argument deltas, the finish reason), a chunk with the usage,
+// first, reasoning with its reasoning_details, content or tool-call argument deltas, the finish reason), a chunk with the usage,
 // and `data: [DONE]`. Pacing, batching and faults are the text engine's (text.stream.ts).
 import { chatAnnotations, usageOf } from './chat.service.ts'
 import type { Completion } from '../text/text-engine.service.ts'
+import { reasoningDeltas } from '../text/text-reasoning.service.ts'
 import { ARGUMENT_PIECE, ERROR_TYPES, pieces, type FrameSource } from '../text/text.stream.ts'
 
 /** What the real gateway sends first, while the model "thinks". */
@@ -26,8 +27,13 @@ function* events(completion: Completion, kind: Kind): Generator<StreamEvent> {
       continue
     }
     yield chunk({ index, delta: { role: 'assistant', content: '' }, finish_reason: null, native_finish_reason: null, logprobs: null })
-    for (const piece of pieces(a.reasoning ?? ''))
-      yield chunk({ index, delta: { content: '', reasoning: piece }, finish_reason: null, native_finish_reason: null, logprobs: null }, 1)
+    // Each piece of the thought with its part of the reasoning details; encrypted details after them, before the content.
+    if (a.reasoning !== null)
+      for (const delta of reasoningDeltas(completion.model.id, a.reasoning, [...pieces(a.reasoning)]))
+        yield chunk(
+          { index, delta: { content: '', ...delta }, finish_reason: null, native_finish_reason: null, logprobs: null },
+          delta.reasoning === undefined ? 0 : 1,
+        )
     for (const piece of pieces(a.content ?? ''))
       yield chunk({ index, delta: { content: piece }, finish_reason: null, native_finish_reason: null, logprobs: null }, 1)
     if (a.annotations)

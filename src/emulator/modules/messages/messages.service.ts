@@ -2,7 +2,7 @@
 // problem named by its Messages field), the engine writes, bills and records the answer (a chat
 // fixture may give it), and this file renders the completion as an Anthropic message. The message id
 // is the generation's with `msg_` for `gen-`, so GET /api/v1/generation finds it.
-import { createHash } from 'node:crypto'
+import { reasoningSignature } from '../text/text-reasoning.service.ts'
 import { fieldError } from '../../core/errors.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
@@ -101,8 +101,7 @@ export function stopOf(answer: Answer): { reason: StopReason; sequence: string |
 }
 
 /** A thinking block's signature: fixed by the model and the thinking, as a real one verifies them. */
-export const signatureOf = (completion: Completion, thinking: string): string =>
-  createHash('sha256').update(`${completion.model.id}\u0000${thinking}`).digest('base64')
+export const signatureOf = (completion: Completion, thinking: string): string => reasoningSignature(completion.model.id, thinking)
 
 /** A tool call's input as an object: arguments cut by max_tokens are no JSON, and give `{}`. */
 export function inputOf(args: string): Record<string, unknown> {

@@ -97,6 +97,16 @@ function checkReasoning(item: Record<string, unknown>, at: string): void {
     if (!isObject(part) || part.type !== 'summary_text' || typeof part.text !== 'string')
       throw fieldError(`${at}.summary[${i}]`, 'must be {"type": "summary_text", "text": "..."}')
   })
+  // The thought as an earlier answer gave it (`include: ["reasoning.encrypted_content"]`), sent back as it was.
+  if (item.encrypted_content !== undefined && item.encrypted_content !== null && typeof item.encrypted_content !== 'string')
+    throw fieldError(`${at}.encrypted_content`, 'must be a string or null')
+  if (item.content !== undefined && item.content !== null) {
+    if (!Array.isArray(item.content)) throw fieldError(`${at}.content`, 'must be an array of reasoning_text parts')
+    item.content.forEach((part: unknown, i) => {
+      if (!isObject(part) || part.type !== 'reasoning_text' || typeof part.text !== 'string')
+        throw fieldError(`${at}.content[${i}]`, 'must be {"type": "reasoning_text", "text": "..."}')
+    })
+  }
 }
 
 /**

@@ -113,7 +113,7 @@ const OutputItem = Type.Object(
   {
     additionalProperties: true,
     description:
-      'A `reasoning` item (summary, content of reasoning_text), a `message` (role assistant, content of output_text) or a `function_call` (call_id, name, arguments)',
+      'A `reasoning` item (summary, content of reasoning_text, and encrypted_content when `include` has `reasoning.encrypted_content`), a `message` (role assistant, content of output_text) or a `function_call` (call_id, name, arguments)',
   },
 )
 

@@ -19,6 +19,7 @@ import { statelessOnly } from './responses.errors.ts'
 import { checkMetadata, parseFormat, parseInput, parseToolChoice, parseTools } from './responses.input.ts'
 import type { ResponsesBody, SummaryVerbosity } from './responses.schemas.ts'
 import { parsePlugins } from '../text/text-plugins.input.ts'
+import { encryptedReasoning } from '../text/text-reasoning.service.ts'
 
 /** What a response object says of its request besides the answer (the real API echoes its settings). */
 export type ResponseEcho = Record<string, unknown>
@@ -29,6 +30,8 @@ export interface CreatedResponse {
   echo: ResponseEcho
   /** The reasoning summary asked for, or null (reasoning then comes as content only). */
   summary: SummaryVerbosity | null
+  /** `include` has `reasoning.encrypted_content`: reasoning items carry the thought encrypted (to send back with `store: false`). */
+  encrypted: boolean
   /** A namespaced function's name → its namespace (its function_call items say it). */
   namespaces: ReadonlyMap<string, string>
 }
@@ -138,6 +141,7 @@ export async function createResponse(ctx: EmulatorContext, caller: AuthContext, 
     completion,
     echo: echoOf(body),
     summary: ask.reasoning ? (body.reasoning?.summary ?? null) : null,
+    encrypted: body.include?.includes('reasoning.encrypted_content') === true,
     namespaces: parseTools(body.tools).namespaces,
   }
 }
@@ -146,7 +150,7 @@ export async function createResponse(ctx: EmulatorContext, caller: AuthContext, 
 
 /** One output item, as the stream builds it up and the response object holds it. */
 export type OutputItem =
-  | { type: 'reasoning'; id: string; text: string; summary: string | null; cut: boolean }
+  | { type: 'reasoning'; id: string; text: string; summary: string | null; encrypted: string | null; cut: boolean }
   | { type: 'message'; id: string; text: string; annotations: readonly UrlCitation[]; cut: boolean }
   | { type: 'function_call'; id: string; call: ToolCall; namespace?: string; cut: boolean }
 
@@ -171,6 +175,7 @@ export function outputItems(created: CreatedResponse): OutputItem[] {
       id: itemId(completion, 'rs', items.length),
       text: answer.reasoning,
       summary: summary ? summaryOf(answer.reasoning, summary) : null,
+      encrypted: created.encrypted ? encryptedReasoning(completion.model.id, answer.reasoning) : null,
       cut: false,
     })
   }
@@ -198,6 +203,8 @@ export function itemJson(item: OutputItem, done: boolean): Record<string, unknow
         // Its one reasoning_text part is there from the start: the real document's content_part events
         // carry only output_text and refusal parts, so reasoning deltas go into this part.
         content: [{ type: 'reasoning_text', text: done ? item.text : '' }],
+        // Asked for by `include`: the thought as the provider hides it, complete once the item is.
+        ...(done && item.encrypted !== null && { encrypted_content: item.encrypted }),
       }
     case 'message':
       return { type: 'message', id: item.id, role: 'assistant', status, content: done ? [outputText(item.text, item.annotations)] : [] }

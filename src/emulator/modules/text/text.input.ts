@@ -83,6 +83,46 @@ function toolCallsOf(value: unknown, field: string): ToolCall[] {
   })
 }
 
+const DETAIL_TYPES = ['reasoning.text', 'reasoning.summary', 'reasoning.encrypted', 'reasoning.server_tool_call'] as const
+const DETAIL_FORMATS = [
+  'unknown',
+  'openai-responses-v1',
+  'azure-openai-responses-v1',
+  'bedrock-openai-responses-v1',
+  'bedrock-xai-responses-v1',
+  'xai-responses-v1',
+  'meta-responses-v1',
+  'anthropic-claude-v1',
+  'google-gemini-v1',
+]
+/** Each kind's fields that must be strings, and those that may also be null (the real document's ReasoningDetailUnion). */
+const DETAIL_FIELDS: Record<(typeof DETAIL_TYPES)[number], { required: string[]; nullable: string[] }> = {
+  'reasoning.text': { required: [], nullable: ['text', 'signature'] },
+  'reasoning.summary': { required: ['summary'], nullable: [] },
+  'reasoning.encrypted': { required: ['data'], nullable: [] },
+  'reasoning.server_tool_call': { required: ['tool_name', 'arguments', 'result'], nullable: ['tool_call_id'] },
+}
+
+/** An assistant message's `reasoning_details`, as an earlier answer gave them: every kind of the real document accepted as sent. */
+export function checkReasoningDetails(details: unknown, field: string): void {
+  if (details === undefined || details === null) return
+  if (!Array.isArray(details)) throw fieldError(field, 'must be an array of reasoning details')
+  details.forEach((detail: unknown, j) => {
+    const at = `${field}[${j}]`
+    if (!isObject(detail)) throw fieldError(at, 'must be a reasoning detail object with `type`')
+    const type = detail.type
+    if (typeof type !== 'string' || !(DETAIL_TYPES as readonly string[]).includes(type))
+      throw fieldError(`${at}.type`, `must be one of ${DETAIL_TYPES.join(', ')}`)
+    const fields = DETAIL_FIELDS[type as (typeof DETAIL_TYPES)[number]]
+    for (const name of fields.required) if (typeof detail[name] !== 'string') throw fieldError(`${at}.${name}`, 'is required: a string')
+    for (const name of ['id', ...fields.nullable])
+      if (detail[name] !== undefined && detail[name] !== null && typeof detail[name] !== 'string') throw fieldError(`${at}.${name}`, 'must be a string or null')
+    if (detail.format !== undefined && detail.format !== null && !DETAIL_FORMATS.includes(detail.format as string))
+      throw fieldError(`${at}.format`, `must be one of ${DETAIL_FORMATS.join(', ')}`)
+    if (detail.index !== undefined && !Number.isInteger(detail.index)) throw fieldError(`${at}.index`, 'must be an integer')
+  })
+}
+
 export function parseMessages(messages: readonly unknown[]): Message[] {
   if (messages.length === 0) throw fieldError('messages', 'must not be empty')
   return messages.map((message, i) => {
@@ -94,6 +134,12 @@ export function parseMessages(messages: readonly unknown[]): Message[] {
     if (role === 'tool' && (typeof message.tool_call_id !== 'string' || message.tool_call_id === ''))
       throw fieldError(`${at}.tool_call_id`, 'must be a non-empty string: the id of the tool call this answers')
     const toolCalls = role === 'assistant' ? toolCallsOf(message.tool_calls, `${at}.tool_calls`) : []
+    if (role === 'assistant') {
+      // Reasoning sent back (from an earlier answer) is checked, not read: a model does not see its earlier thought.
+      if (message.reasoning !== undefined && message.reasoning !== null && typeof message.reasoning !== 'string')
+        throw fieldError(`${at}.reasoning`, 'must be a string or null')
+      checkReasoningDetails(message.reasoning_details, `${at}.reasoning_details`)
+    }
     return { role: role as Role, text, media, toolCalls }
   })
 }

@@ -51,6 +51,24 @@ describe('what a fixture matches', () => {
     expect(generated).not.toBe('Paris.')
   })
 
+  it('reads the last user turn without its <system-reminder> blocks (a reminder-only turn is no turn of the user)', async () => {
+    const { add, content } = await setup()
+    await add({ match: { last_user_regex: '^order #\\d+$' }, answer: { content: 'by regex' } })
+    await add({ match: { last_user: 'todo list' }, answer: { content: 'from a reminder' } })
+    const reminder = '<system-reminder>Your todo list is empty.</system-reminder>'
+    expect(await content(user(`${reminder}\norder #42`))).toBe('by regex')
+    // The reminder's words are not the user's: a fixture on them does not answer.
+    expect(await content(user(`Summarise the release notes ${reminder}`))).not.toBe('from a reminder')
+    const afterTools = {
+      messages: [
+        { role: 'user', content: 'order #7' },
+        { role: 'assistant', content: 'Looking.' },
+        { role: 'user', content: reminder },
+      ],
+    }
+    expect(await content(afterTools)).toBe('by regex')
+  })
+
   it('matches a model (with * as a wildcard), a regular expression, the system prompt, a tool and the X-Emulator-Fixture header', async () => {
     const { add, content } = await setup()
     await add({ match: { model: 'anthropic/*' }, answer: { content: 'by model' } })

@@ -73,6 +73,14 @@ describe('chat completions with image output', () => {
     expect(viaChat).toBe(`data:image/png;base64,${direct.body.data[0].b64_json}`)
   })
 
+  it('draws the last user turn’s own words: <system-reminder> blocks are not part of the prompt', async () => {
+    const emu = await testEmulator()
+    const reminded = `<system-reminder>The user prefers watercolours.</system-reminder>\n${PROMPT}`
+    const res = await chat(emu, { model: 'openai/gpt-image-1', modalities: ['image'], messages: [{ role: 'user', content: reminded }] })
+    const direct = await emu.send('POST', '/api/v1/images', { model: 'openai/gpt-image-1', prompt: PROMPT }, emu.keys.standard)
+    expect(res.body.choices[0].message.images[0].image_url.url).toBe(`data:image/png;base64,${direct.body.data[0].b64_json}`)
+  })
+
   it('a model that writes and draws gives both, in the aspect ratio and size asked', async () => {
     const emu = await testEmulator()
     const res = await chat(emu, { image_config: { aspect_ratio: '16:9' } })

@@ -5,7 +5,12 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import { describe, expect, it } from 'vitest'
 import { sha256Hex } from '../../../src/emulator/core/rng.ts'
+import { PASSED_BACK_ITEMS } from '../../../src/emulator/modules/responses/responses.input.ts'
+import { RESPONSES_SERVER_TOOLS } from '../../../src/emulator/modules/text/text-tools.input.ts'
 import { listeningEmulator, testEmulator, type TestEmulator } from '../../helpers/emulator.ts'
+
+/** The input item types of the real document the emulator accepts back without reading them. */
+const PASSED_BACK = [...PASSED_BACK_ITEMS.keys()].join(', ')
 
 const MODEL = 'openai/gpt-4o-mini'
 const REASONING_MODEL = 'openai/o4-mini'
@@ -289,8 +294,23 @@ describe('bad input: a 400 naming the field, nothing billed', () => {
     ['an item that is no object', { input: ['hi'] }, 'Field `input[0]` must be an input item object (a message with `role`, or an item with `type`)'],
     [
       'an item of an unknown type',
-      { input: [{ type: 'web_search_call' }] },
-      'Field `input[0].type` must be one of message, function_call, function_call_output, reasoning',
+      { input: [{ type: 'web_search_result' }] },
+      `Field \`input[0].type\` must be one of message, function_call, function_call_output, custom_tool_call, custom_tool_call_output, reasoning, ${PASSED_BACK}`,
+    ],
+    [
+      'a passed-back item without a field its type requires',
+      { input: [{ type: 'web_search_call', status: 'completed' }] },
+      'Field `input[0].id` is required for a web_search_call item',
+    ],
+    [
+      'a custom_tool_call_output answering no call',
+      { input: [{ type: 'custom_tool_call_output', call_id: 'call_x', output: 'done' }] },
+      'Field `input[0].call_id` names call_x, which no earlier custom_tool_call item in `input` has',
+    ],
+    [
+      'a custom_tool_call without input',
+      { input: [{ type: 'custom_tool_call', call_id: 'call_x', name: 'apply_patch' }] },
+      'Field `input[0].input` must be a string (the custom tool’s freeform input)',
     ],
     [
       'a message of an unknown role',
@@ -425,7 +445,17 @@ describe('bad input: a 400 naming the field, nothing billed', () => {
     [
       'tool_choice of an unknown kind',
       { tool_choice: 'always' },
-      'Field `tool_choice` must be "auto", "none", "required", {"type":"function","name":"..."}, {"type":"allowed_tools","mode","tools"} or {"type": one of web_search_preview, web_search_preview_2025_03_11, apply_patch, shell}',
+      `Field \`tool_choice\` must be "auto", "none", "required", {"type":"function","name":"..."}, {"type":"custom","name":"..."}, {"type":"allowed_tools","mode","tools"} or {"type": one of ${[...RESPONSES_SERVER_TOOLS.keys()].join(', ')}}`,
+    ],
+    [
+      'tool_choice naming a custom tool the request does not have',
+      { tools: [WEATHER_TOOL], tool_choice: { type: 'custom', name: 'get_weather' } },
+      "Field `tool_choice.name` names get_weather, which is not among the request's custom `tools`",
+    ],
+    [
+      'tool_choice naming a hosted tool the request does not list',
+      { tools: [WEATHER_TOOL], tool_choice: { type: 'file_search' } },
+      "Field `tool_choice.type` names file_search, which is not among the request's `tools`",
     ],
     ['a text format that is a string', { text: { format: 'json' } }, 'Field `text.format` must be an object with `type`'],
     ['a text format of an unknown type', { text: { format: { type: 'yaml' } } }, 'Field `text.format.type` must be one of text, json_object, json_schema'],

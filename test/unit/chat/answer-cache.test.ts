@@ -27,6 +27,7 @@ const request = (text: string, fields: Partial<AnswerRequest> = {}): AnswerReque
   tools: [],
   toolChoice: { kind: 'none' },
   format: { kind: 'text' },
+  parallel: true,
   maxTokens: 4096,
   stop: [],
   answerTokens: 60,

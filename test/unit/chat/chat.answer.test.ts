@@ -47,6 +47,7 @@ function request(
     messages,
     tools,
     toolChoice: tools.length === 0 ? { kind: 'none' } : toolChoice,
+    parallel: true,
     format,
     maxTokens: 4096,
     stop: [],

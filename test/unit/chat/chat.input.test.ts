@@ -126,6 +126,7 @@ describe('parseTools', () => {
       places: [server.length, server.length + 2],
       // `openrouter:datetime` is among them: the one server tool the engine runs (its zone, UTC by default).
       datetime: { timezone: 'UTC' },
+      serverTypes: new Set(CHAT_TYPES.split(', ')),
     })
   })
 
@@ -226,10 +227,21 @@ describe('parseToolChoice', () => {
     'refuses %j',
     (choice) => {
       expect(refusal(() => parseToolChoice(choice, tools))).toEqual(
-        fieldRefusal('tool_choice', 'must be "auto", "none", "required" or {"type":"function","function":{"name":"..."}}'),
+        fieldRefusal(
+          'tool_choice',
+          'must be "auto", "none", "required", {"type":"function","function":{"name":"..."}} or {"type": a server tool the request lists}',
+        ),
       )
     },
   )
+
+  it('takes a server tool the request lists by its type (the answer is text), and refuses one it does not list', () => {
+    const servers = new Set(['openrouter:web_search'])
+    expect(parseToolChoice({ type: 'openrouter:web_search' }, tools, servers)).toEqual({ kind: 'none' })
+    expect(refusal(() => parseToolChoice({ type: 'web_search' }, tools, servers))).toEqual(
+      fieldRefusal('tool_choice.type', "names web_search, which is not among the request's `tools`"),
+    )
+  })
 })
 
 describe('parseResponseFormat', () => {

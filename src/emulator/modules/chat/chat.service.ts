@@ -41,7 +41,7 @@ function chatImages(body: ChatBody): TextAsk['images'] {
 
 /** A chat body as the engine's ask. */
 export function chatAsk(body: ChatBody): TextAsk {
-  const { tools, places, datetime } = parseToolsAt(body.tools)
+  const { tools, places, datetime, serverTypes } = parseToolsAt(body.tools)
   const webResults = parseWebSearch((body as { plugins?: unknown }).plugins, body.tools)
   const candidates = [...(body.model ? [body.model] : []), ...(body.models ?? [])]
   if (candidates.length === 0) throw fieldError('model', 'is required (or `models`, a list to try in order)')
@@ -49,7 +49,8 @@ export function chatAsk(body: ChatBody): TextAsk {
     candidates,
     messages: parseMessages(body.messages),
     tools,
-    toolChoice: parseToolChoice(body.tool_choice, tools),
+    toolChoice: parseToolChoice(body.tool_choice, tools, serverTypes),
+    parallel: body.parallel_tool_calls !== false,
     format: parseResponseFormat(body.response_format),
     maxTokens: body.max_completion_tokens ?? body.max_tokens ?? null,
     stop: typeof body.stop === 'string' ? [body.stop] : (body.stop ?? []),

@@ -45,6 +45,8 @@ export function messagesAsk(ctx: EmulatorContext, body: MessagesBody): { ask: Te
     messages: [...parseSystem(body.system), ...parseMessages(body.messages)],
     tools,
     toolChoice: parseToolChoice(body.tool_choice, tools),
+    // `tool_choice.disable_parallel_tool_use: true`: at most one tool_use block.
+    parallel: (body.tool_choice as { disable_parallel_tool_use?: unknown } | null | undefined)?.disable_parallel_tool_use !== true,
     format: output.format,
     maxTokens: body.max_tokens ?? null,
     stop: body.stop_sequences ?? [],

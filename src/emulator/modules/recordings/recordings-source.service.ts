@@ -82,6 +82,7 @@ async function replayText(ctx: EmulatorContext, caller: AuthContext, ask: TextAs
     messages: ask.messages,
     tools: ask.tools,
     toolChoice: ask.toolChoice,
+    parallel: ask.parallel ?? true,
     format: ask.format,
     maxTokens: ask.maxTokens ?? Number.MAX_SAFE_INTEGER,
     stop: ask.stop,

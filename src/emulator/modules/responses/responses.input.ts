@@ -1,5 +1,5 @@
 // The parts of a Responses request with several shapes: `input` (a string, or items: messages with
-// content as a string or parts, function calls and their outputs for a tool round trip, reasoning
+// content as a string or parts, function and custom tool calls and their outputs for a tool round trip, reasoning
 // passed back), `tools`, `tool_choice` and `text.format`, read into the text engine's messages, tools
 // and formats. Each problem is a 400 naming its place (`input[2].content[0].text`, `tools[0].parameters`),
 // found before anything is billed.
@@ -13,8 +13,57 @@ const isObject = (value: unknown): value is Record<string, unknown> => value !==
 const MESSAGE_ROLES = ['system', 'developer', 'user', 'assistant'] as const
 type MessageRole = (typeof MESSAGE_ROLES)[number]
 
-/** Item types the emulator reads; the real API's others are server tools it does not run. */
-const ITEM_TYPES = ['message', 'function_call', 'function_call_output', 'reasoning'] as const
+/** Item types the emulator reads into the conversation. */
+const ITEM_TYPES = ['message', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'reasoning'] as const
+
+/**
+ * The other input item types of the real document's `input` union (server tools' calls and outputs,
+ * MCP, compaction, references...), with the fields it requires: passed back by a client, each is checked
+ * for them and kept out of the prompt (the emulator runs none of these tools).
+ */
+export const PASSED_BACK_ITEMS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['apply_patch_call', ['call_id', 'status', 'operation']],
+  ['apply_patch_call_output', ['call_id', 'status']],
+  ['web_search_call', ['id', 'status']],
+  ['file_search_call', ['id', 'queries', 'status']],
+  ['image_generation_call', ['id', 'status']],
+  ['code_interpreter_call', ['id', 'status']],
+  ['computer_call', ['call_id', 'status', 'pending_safety_checks']],
+  ['openrouter:datetime', ['status', 'datetime', 'timezone']],
+  ...[
+    'web_search',
+    'code_interpreter',
+    'file_search',
+    'image_generation',
+    'browser_use',
+    'bash',
+    'text_editor',
+    'apply_patch',
+    'web_fetch',
+    'tool_search',
+    'memory',
+    'mcp',
+    'experimental__search_models',
+    'fusion',
+    'advisor',
+    'subagent',
+    'files',
+    'shell',
+  ].map((tool): [string, string[]] => [`openrouter:${tool}`, ['status']]),
+  ['local_shell_call', ['id', 'call_id', 'action', 'status']],
+  ['local_shell_call_output', ['id', 'output']],
+  ['shell_call', ['call_id', 'action']],
+  ['shell_call_output', ['call_id', 'output']],
+  ['mcp_list_tools', ['id', 'server_label', 'tools']],
+  ['mcp_approval_request', ['id', 'name', 'arguments', 'server_label']],
+  ['mcp_approval_response', ['approval_request_id', 'approve']],
+  ['mcp_call', ['id', 'name', 'arguments', 'server_label']],
+  ['compaction', ['encrypted_content']],
+  ['context_compaction', []],
+  ['item_reference', ['id']],
+  ['additional_tools', ['role', 'tools']],
+  ['agent_message', ['author', 'recipient', 'content']],
+])
 
 /** Content parts each role may send: the model's own (passed back) for assistant, inputs for the rest. */
 const INPUT_PARTS = ['input_text', 'input_image', 'input_file', 'input_audio', 'input_video'] as const
@@ -86,8 +135,18 @@ function messageOf(item: Record<string, unknown>, at: string): Message {
 function functionCallOf(item: Record<string, unknown>, at: string): ToolCall {
   if (!nonEmpty(item.call_id)) throw fieldError(`${at}.call_id`, 'must be a non-empty string')
   if (!nonEmpty(item.name)) throw fieldError(`${at}.name`, 'must be a non-empty string: the name of the function called')
+  if (item.type === 'custom_tool_call') {
+    if (typeof item.input !== 'string') throw fieldError(`${at}.input`, 'must be a string (the custom tool’s freeform input)')
+    return { id: item.call_id, type: 'custom', function: { name: item.name, arguments: item.input } }
+  }
   if (typeof item.arguments !== 'string') throw fieldError(`${at}.arguments`, 'must be a string (JSON)')
   return { id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments } }
+}
+
+/** An item of a type the emulator does not read (PASSED_BACK_ITEMS): its required fields are there. */
+function checkPassedBack(item: Record<string, unknown>, at: string, required: readonly string[]): void {
+  for (const field of required)
+    if (item[field] === undefined || item[field] === null) throw fieldError(`${at}.${field}`, `is required for a ${String(item.type)} item`)
 }
 
 /** A reasoning item passed back: checked for its shape, and not part of the prompt. */
@@ -129,19 +188,23 @@ export function parseInput(input: unknown, instructions: string | null | undefin
     const at = `input[${i}]`
     if (!isObject(item)) throw fieldError(at, 'must be an input item object (a message with `role`, or an item with `type`)')
     const type = item.type ?? (item.role !== undefined ? 'message' : undefined)
-    if (typeof type !== 'string' || !(ITEM_TYPES as readonly string[]).includes(type)) throw fieldError(`${at}.type`, `must be one of ${ITEM_TYPES.join(', ')}`)
+    const passedBack = typeof type === 'string' ? PASSED_BACK_ITEMS.get(type) : undefined
+    if (passedBack) return checkPassedBack(item, at, passedBack)
+    if (typeof type !== 'string' || !(ITEM_TYPES as readonly string[]).includes(type))
+      throw fieldError(`${at}.type`, `must be one of ${[...ITEM_TYPES, ...PASSED_BACK_ITEMS.keys()].join(', ')}`)
     if (type === 'message') {
       messages.push(messageOf(item, at))
-    } else if (type === 'function_call') {
+    } else if (type === 'function_call' || type === 'custom_tool_call') {
       const call = functionCallOf(item, at)
-      if (calls.has(call.id)) throw fieldError(`${at}.call_id`, `repeats ${call.id}, the id of an earlier function_call`)
+      if (calls.has(call.id)) throw fieldError(`${at}.call_id`, `repeats ${call.id}, the id of an earlier ${type}`)
       calls.add(call.id)
       const last = messages.at(-1)
       if (last?.role === 'assistant') last.toolCalls.push(call)
       else messages.push({ role: 'assistant', text: '', media: 0, toolCalls: [call] })
-    } else if (type === 'function_call_output') {
+    } else if (type === 'function_call_output' || type === 'custom_tool_call_output') {
+      const callType = type === 'function_call_output' ? 'function_call' : 'custom_tool_call'
       if (!nonEmpty(item.call_id)) throw fieldError(`${at}.call_id`, 'must be a non-empty string')
-      if (!calls.has(item.call_id)) throw fieldError(`${at}.call_id`, `names ${item.call_id}, which no earlier function_call item in \`input\` has`)
+      if (!calls.has(item.call_id)) throw fieldError(`${at}.call_id`, `names ${item.call_id}, which no earlier ${callType} item in \`input\` has`)
       if (item.output === undefined) throw fieldError(`${at}.output`, 'is required: a string, or an array of content parts')
       const { text, media } = contentOf(item.output, `${at}.output`, OUTPUT_PARTS)
       messages.push({ role: 'tool', text, media, toolCalls: [] })
@@ -161,6 +224,8 @@ export interface ResponsesTools {
   namespaces: Map<string, string>
   /** The server tool types the request lists: `tool_choice` may name them. */
   serverTypes: Set<string>
+  /** The custom tools' names (`tool_choice: {"type": "custom", "name"}` names one). */
+  custom: Set<string>
 }
 
 /** The tool types the model itself calls, or that group them. */
@@ -178,11 +243,11 @@ function functionTool(tool: Record<string, unknown>, at: string): Tool {
 
 /**
  * Every tool type of the real document: functions (the model calls them), a namespace's functions
- * (callable, by their own names), custom tools (freeform: accepted, not called this round), and
- * server tools (their required fields checked; not run).
+ * (callable, by their own names), custom tools (called with freeform text: a `custom_tool_call` item),
+ * and server tools (their required fields checked; not run).
  */
 export function parseTools(tools: readonly unknown[] | null | undefined): ResponsesTools {
-  const out: ResponsesTools = { tools: [], places: [], namespaces: new Map(), serverTypes: new Set() }
+  const out: ResponsesTools = { tools: [], places: [], namespaces: new Map(), serverTypes: new Set(), custom: new Set() }
   const seen = new Set<string>()
   const add = (tool: Tool, at: string): void => {
     if (seen.has(tool.name)) throw fieldError(`${at}.name`, `repeats the name ${tool.name}`)
@@ -190,16 +255,32 @@ export function parseTools(tools: readonly unknown[] | null | undefined): Respon
     out.tools.push(tool)
     out.places.push(`${at}.parameters`)
   }
-  const custom = (tool: Record<string, unknown>, at: string): void => {
+  // A custom tool is called with freeform text: its `format` (text, or a grammar) is checked, not followed.
+  const custom = (tool: Record<string, unknown>, at: string): Tool => {
     const name = checkToolName(tool.name, `${at}.name`)
-    if (seen.has(name)) throw fieldError(`${at}.name`, `repeats the name ${name}`)
-    seen.add(name)
+    if (tool.description !== undefined && tool.description !== null && typeof tool.description !== 'string')
+      throw fieldError(`${at}.description`, 'must be a string')
+    const format = tool.format
+    if (format !== undefined && format !== null) {
+      if (!isObject(format) || (format.type !== 'text' && format.type !== 'grammar')) throw fieldError(`${at}.format.type`, 'must be one of text, grammar')
+      if (format.type === 'grammar' && typeof format.definition !== 'string') throw fieldError(`${at}.format.definition`, 'is required: the grammar’s text')
+    }
+    const made: Tool = {
+      name,
+      description: typeof tool.description === 'string' ? tool.description : '',
+      parameters: { type: 'object', properties: {} },
+      custom: true,
+    }
+    add(made, at)
+    out.places[out.places.length - 1] = at
+    out.custom.add(name)
+    return made
   }
   ;(tools ?? []).forEach((tool, i) => {
     const at = `tools[${i}]`
     if (!isObject(tool)) throw fieldError(at, 'must be an object')
     if (tool.type === 'function') return add(functionTool(tool, at), at)
-    if (tool.type === 'custom') return custom(tool, at)
+    if (tool.type === 'custom') return void custom(tool, at)
     if (tool.type !== 'namespace') {
       checkServerTool(tool, at, RESPONSES_SERVER_TOOLS, OWN_TOOL_TYPES)
       out.serverTypes.add(tool.type as string)
@@ -211,7 +292,7 @@ export function parseTools(tools: readonly unknown[] | null | undefined): Respon
     tool.tools.forEach((inner: unknown, j) => {
       const place = `${at}.tools[${j}]`
       if (!isObject(inner)) throw fieldError(place, 'must be an object')
-      if (inner.type === 'custom') return custom(inner, place)
+      if (inner.type === 'custom') return void out.namespaces.set(custom(inner, place).name, namespace)
       if (inner.type !== 'function') throw fieldError(`${place}.type`, 'must be one of function, custom')
       const fn = functionTool(inner, place)
       add(fn, place)
@@ -221,8 +302,12 @@ export function parseTools(tools: readonly unknown[] | null | undefined): Respon
   return out
 }
 
-/** Server tools `tool_choice` may name by type alone (the real document's forms). */
-const HOSTED_CHOICES = ['web_search_preview', 'web_search_preview_2025_03_11', 'apply_patch', 'shell']
+/**
+ * Server tools `tool_choice` may name by type alone: the real document's forms (web_search_preview,
+ * its dated spelling, apply_patch, shell) and OpenAI's other hosted tools (file_search, web_search,
+ * computer_use_preview, code_interpreter, image_generation, mcp...): any server tool the request lists.
+ */
+const HOSTED_CHOICES = [...RESPONSES_SERVER_TOOLS.keys()]
 
 /** What `tool_choice` asks, and the functions `allowed_tools` keeps callable (null: all of them). */
 export interface ResponsesToolChoice {
@@ -245,10 +330,12 @@ export function parseToolChoice(choice: unknown, parsed: ResponsesTools): Respon
     }
     return plain({ kind: choice })
   }
-  if (isObject(choice) && choice.type === 'function') {
+  if (isObject(choice) && (choice.type === 'function' || choice.type === 'custom')) {
     if (typeof choice.name !== 'string') throw fieldError('tool_choice.name', 'must be the name of one of the request’s `tools`')
     const name = choice.name
-    if (!tools.some((t) => t.name === name)) throw fieldError('tool_choice.name', `names ${name}, which is not among the request's \`tools\``)
+    const custom = choice.type === 'custom'
+    if (!tools.some((t) => t.name === name && (t.custom === true) === custom))
+      throw fieldError('tool_choice.name', `names ${name}, which is not among the request's ${custom ? 'custom ' : ''}\`tools\``)
     return plain({ kind: 'named', name })
   }
   if (isObject(choice) && HOSTED_CHOICES.includes(choice.type as string)) {
@@ -264,13 +351,14 @@ export function parseToolChoice(choice: unknown, parsed: ResponsesTools): Respon
     choice.tools.forEach((tool: unknown, i) => {
       const at = `tool_choice.tools[${i}]`
       if (!isObject(tool) || typeof tool.type !== 'string') throw fieldError(at, 'must be an object with `type`')
-      if (tool.type !== 'function') {
+      if (tool.type !== 'function' && tool.type !== 'custom') {
         if (!serverTypes.has(tool.type)) throw fieldError(`${at}.type`, `names ${tool.type}, which is not among the request's \`tools\``)
         servers++
         return
       }
       const name = tool.name
-      if (typeof name !== 'string' || !tools.some((t) => t.name === name)) throw fieldError(`${at}.name`, `must name one of the request's function \`tools\``)
+      if (typeof name !== 'string' || !tools.some((t) => t.name === name && (t.custom === true) === (tool.type === 'custom')))
+        throw fieldError(`${at}.name`, `must name one of the request's ${tool.type} \`tools\``)
       allowed.add(name)
     })
     if (allowed.size === 0 && servers === 0) throw fieldError('tool_choice.tools', 'must not be empty')
@@ -278,7 +366,7 @@ export function parseToolChoice(choice: unknown, parsed: ResponsesTools): Respon
   }
   throw fieldError(
     'tool_choice',
-    `must be "auto", "none", "required", {"type":"function","name":"..."}, {"type":"allowed_tools","mode","tools"} or {"type": one of ${HOSTED_CHOICES.join(', ')}}`,
+    `must be "auto", "none", "required", {"type":"function","name":"..."}, {"type":"custom","name":"..."}, {"type":"allowed_tools","mode","tools"} or {"type": one of ${HOSTED_CHOICES.join(', ')}}`,
   )
 }
 

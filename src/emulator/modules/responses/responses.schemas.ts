@@ -106,14 +106,14 @@ const Usage = Type.Object(
 
 const OutputItem = Type.Object(
   {
-    type: StringEnum(['reasoning', 'message', 'function_call'] as const),
+    type: StringEnum(['reasoning', 'message', 'function_call', 'custom_tool_call'] as const),
     id: Type.String(),
     status: StringEnum(['completed', 'incomplete'] as const),
   },
   {
     additionalProperties: true,
     description:
-      'A `reasoning` item (summary, content of reasoning_text, and encrypted_content when `include` has `reasoning.encrypted_content`), a `message` (role assistant, content of output_text) or a `function_call` (call_id, name, arguments)',
+      'A `reasoning` item (summary, content of reasoning_text, and encrypted_content when `include` has `reasoning.encrypted_content`), a `message` (role assistant, content of output_text), a `function_call` (call_id, name, arguments) or a `custom_tool_call` (call_id, name, input: a custom tool’s freeform text)',
   },
 )
 

@@ -68,6 +68,7 @@ export function askOf(body: ResponsesBody): TextAsk {
     messages: parseInput(body.input, body.instructions),
     tools,
     toolChoice: choice,
+    parallel: body.parallel_tool_calls !== false,
     format: parseFormat(body.text?.format),
     maxTokens: body.max_output_tokens ?? null,
     stop: [],
@@ -153,6 +154,7 @@ export type OutputItem =
   | { type: 'reasoning'; id: string; text: string; summary: string | null; encrypted: string | null; cut: boolean }
   | { type: 'message'; id: string; text: string; annotations: readonly UrlCitation[]; cut: boolean }
   | { type: 'function_call'; id: string; call: ToolCall; namespace?: string; cut: boolean }
+  | { type: 'custom_tool_call'; id: string; call: ToolCall; namespace?: string; cut: boolean }
 
 /** An item id derived from the response's, so the same request gives the same ids. */
 const itemId = (completion: Completion, prefix: string, index: number): string => `${prefix}_${sha256Hex(`${completion.id}:${index}`).slice(0, 32)}`
@@ -183,7 +185,14 @@ export function outputItems(created: CreatedResponse): OutputItem[] {
     items.push({ type: 'message', id: itemId(completion, 'msg', items.length), text: answer.content, annotations: answer.annotations ?? [], cut: false })
   for (const call of answer.toolCalls) {
     const namespace = created.namespaces.get(call.function.name)
-    items.push({ type: 'function_call', id: itemId(completion, 'fc', items.length), call, ...(namespace === undefined ? {} : { namespace }), cut: false })
+    const custom = call.type === 'custom'
+    items.push({
+      type: custom ? 'custom_tool_call' : 'function_call',
+      id: itemId(completion, custom ? 'ctc' : 'fc', items.length),
+      call,
+      ...(namespace === undefined ? {} : { namespace }),
+      cut: false,
+    })
   }
   const last = items.at(-1)
   if (last && answer.finishReason === 'length') last.cut = true
@@ -219,6 +228,17 @@ export function itemJson(item: OutputItem, done: boolean): Record<string, unknow
         status,
       }
     }
+    case 'custom_tool_call':
+      // A custom tool's freeform input: plain text (a grammar `format` is not followed).
+      return {
+        type: 'custom_tool_call',
+        id: item.id,
+        call_id: item.call.id,
+        name: item.call.function.name,
+        ...(item.namespace === undefined ? {} : { namespace: item.namespace }),
+        input: done ? item.call.function.arguments : '',
+        status,
+      }
   }
 }
 

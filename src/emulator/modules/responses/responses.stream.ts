@@ -55,6 +55,13 @@ function* itemEvents(item: OutputItem, outputIndex: number, next: Next): Generat
       yield next('response.function_call_arguments.done', { ...at, name: item.call.function.name, arguments: args })
       break
     }
+    case 'custom_tool_call': {
+      const input = item.call.function.arguments
+      for (let start = 0; start < input.length; start += ARGUMENT_PIECE)
+        yield next('response.custom_tool_call_input.delta', { ...at, delta: input.slice(start, start + ARGUMENT_PIECE) }, Math.ceil(ARGUMENT_PIECE / 4))
+      yield next('response.custom_tool_call_input.done', { ...at, input })
+      break
+    }
   }
   yield next('response.output_item.done', { output_index: outputIndex, item: itemJson(item, true) })
 }

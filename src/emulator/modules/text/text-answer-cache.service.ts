@@ -69,6 +69,7 @@ function cacheKey(request: AnswerRequest, choices: number): string {
     request.messages,
     request.tools,
     request.toolChoice,
+    request.parallel,
     request.format,
     request.maxTokens,
     request.stop,

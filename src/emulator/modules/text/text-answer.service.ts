@@ -47,6 +47,11 @@ export interface AnswerRequest {
   messages: readonly Message[]
   tools: readonly Tool[]
   toolChoice: ToolChoice
+  /**
+   * Several calls may be made in one answer (chat's and Responses' `parallel_tool_calls`, the negation of
+   * Messages' `disable_parallel_tool_use`): a prompt naming several of the tools calls each, in the order named.
+   */
+  parallel: boolean
   format: ResponseFormat
   /** The most tokens the answer may have: it is cut there (`finish_reason: "length"`). */
   maxTokens: number
@@ -108,30 +113,59 @@ const nameWords = (name: string): string[] =>
     .filter((w) => w.length >= 4)
 
 /**
- * The tool to call, or null for a text answer. `auto` calls a tool when the last message is the
- * user's and names one (a word of the tool's name, e.g. "weather" for get_weather): an agent loop
- * then runs, and after the tool results (the last message is the tool's) the answer is text.
+ * The tools to call (none: a text answer). `auto` calls a tool when the last message is the user's and
+ * names one (a word of the tool's name, e.g. "weather" for get_weather): an agent loop then runs, and
+ * after the tool results (the last message is the tool's) the answer is text. A prompt naming several
+ * tools calls each of them, in the order they are named, where parallel calls are allowed; otherwise
+ * (and whenever one tool is named) the one call is the first named tool in the order of `tools`.
  */
-function toolToCall(request: AnswerRequest, rng: Rng): Tool | null {
+function toolsToCall(request: AnswerRequest, rng: Rng): Tool[] {
   const { tools, toolChoice, messages } = request
   const last = messages.at(-1)
   switch (toolChoice.kind) {
     case 'none':
-      return null
-    case 'named':
-      return tools.find((t) => t.name === toolChoice.name) ?? null
+      return []
+    case 'named': {
+      const named = tools.find((t) => t.name === toolChoice.name)
+      return named ? [named] : []
+    }
     case 'required': {
-      const mentioned = last ? mentionedTool(tools, ownWords(last.text)) : null
-      return mentioned ?? rng.pick(tools)
+      const mentioned = last ? mentionedTools(tools, ownWords(last.text), request.parallel) : []
+      return mentioned.length > 0 ? mentioned : [rng.pick(tools)]
     }
     case 'auto':
-      return last?.role === 'user' ? mentionedTool(tools, ownWords(last.text)) : null
+      return last?.role === 'user' ? mentionedTools(tools, ownWords(last.text), request.parallel) : []
   }
 }
 
-function mentionedTool(tools: readonly Tool[], text: string): Tool | null {
-  const words = new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
-  return tools.find((tool) => nameWords(tool.name).some((w) => words.has(w) && !STOPWORDS.has(w) && w !== 'get' && w !== 'list')) ?? null
+/** A word of a tool's name that names it in a prompt (not a stopword, nor the `get`/`list` every other tool has). */
+const namingWords = (tool: Tool): string[] => nameWords(tool.name).filter((w) => !STOPWORDS.has(w) && w !== 'get' && w !== 'list')
+
+/**
+ * The tools a prompt names. One call: the first named tool in the order of `tools` (the choice since the
+ * first release). Several, where `parallel`: each tool named, in the order of its first word in the
+ * prompt; where one word names several tools (get_weather, get_weather_forecast on "weather"), the
+ * tool with the largest share of its name's words in the prompt is the one named.
+ */
+function mentionedTools(tools: readonly Tool[], text: string, parallel: boolean): Tool[] {
+  const words: string[] = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+  const present = new Set(words)
+  const first = tools.find((tool) => namingWords(tool).some((w) => present.has(w)))
+  if (!first) return []
+  if (!parallel) return [first]
+  const byPosition = new Map<number, { tool: Tool; share: number }>()
+  for (const tool of tools) {
+    const own = namingWords(tool)
+    const positions = own.map((w) => words.indexOf(w)).filter((at) => at !== -1)
+    if (positions.length === 0) continue
+    const at = Math.min(...positions)
+    const share = positions.length / own.length
+    const held = byPosition.get(at)
+    if (!held || share > held.share) byPosition.set(at, { tool, share })
+  }
+  const named = [...byPosition.entries()].sort((a, b) => a[0] - b[0]).map(([, { tool }]) => tool)
+  const distinct = [...new Set(named)]
+  return distinct.length > 1 ? distinct : [first]
 }
 
 function sentences(makeFaker: MakeFaker, rng: Rng, topic: readonly string[], targetTokens: number): string {
@@ -165,20 +199,28 @@ function bounded(text: string, request: AnswerRequest): { text: string; finishRe
   return { text: kept.text, finishReason: kept.cut ? 'length' : 'stop', tokens: kept.tokens, stopSequence: kept.cut ? null : matched }
 }
 
-/** What one choice will be, before any schema is filled: its stream, the tool it calls, the value it needs. */
+type Fill = FillJob & { lowered: boolean }
+
+/** What one choice will be, before any schema is filled: its stream, the tools it calls, the values they need. */
 interface AnswerPlan {
   rng: Rng
-  tool: Tool | null
-  fill: (FillJob & { lowered: boolean }) | null
+  tools: Tool[]
+  /** One for each tool called (null: a custom tool, whose input is text), or one for the format's value. */
+  fills: Array<Fill | null>
 }
 
 function planAnswer(request: AnswerRequest, choice: number): AnswerPlan {
   const rng = createRng(request.seed, `chat:${request.model}:${request.requestSeed ?? ''}:${digestOf(request)}:${choice}`)
-  const tool = toolToCall(request, rng)
-  const fitted = tool ? request.fitted.tools.get(tool.name) : request.format.kind === 'json_schema' ? request.fitted.format : null
-  if (!fitted) return { rng, tool, fill: null }
-  const field = tool ? request.fields.tool(request.tools.indexOf(tool)) : request.fields.format
-  return { rng, tool, fill: { schema: fitted.schema, seed: rng.int(1, 2 ** 31 - 1), field, lowered: fitted.lowered } }
+  const tools = toolsToCall(request, rng)
+  const fillOf = (fitted: FittedSchema | null | undefined, field: string): Fill | null =>
+    fitted ? { schema: fitted.schema, seed: rng.int(1, 2 ** 31 - 1), field, lowered: fitted.lowered } : null
+  if (tools.length > 0)
+    return {
+      rng,
+      tools,
+      fills: tools.map((tool) => (tool.custom ? null : fillOf(request.fitted.tools.get(tool.name), request.fields.tool(request.tools.indexOf(tool))))),
+    }
+  return { rng, tools, fills: [request.format.kind === 'json_schema' ? fillOf(request.fitted.format, request.fields.format) : null] }
 }
 
 /**
@@ -187,13 +229,18 @@ function planAnswer(request: AnswerRequest, choice: number): AnswerPlan {
  */
 export async function writeAnswers(request: AnswerRequest, choices: number, makeFaker: MakeFaker, filler: SchemaFiller): Promise<Answer[]> {
   const plans = Array.from({ length: choices }, (_, choice) => planAnswer(request, choice))
-  const values = await filler.fill(plans.flatMap((plan) => (plan.fill ? [plan.fill] : [])))
+  const values = await filler.fill(plans.flatMap((plan) => plan.fills.filter((fill) => fill !== null)))
   let next = 0
   return plans.map((plan, choice) => {
     const thought = reasoningOf(request, choice, makeFaker)
     // The answer has what the reasoning left of the bound.
     const rest = thought ? { ...request, maxTokens: Math.max(1, request.maxTokens - thought.tokens) } : request
-    const answer = writeAnswer(rest, plan, plan.fill ? values[next++]! : null, makeFaker)
+    const answer = writeAnswer(
+      rest,
+      plan,
+      plan.fills.map((fill) => (fill ? values[next++]! : null)),
+      makeFaker,
+    )
     return thought
       ? { ...answer, reasoning: thought.text, reasoningTokens: thought.tokens, completionTokens: answer.completionTokens + thought.tokens }
       : answer
@@ -213,11 +260,22 @@ function reasoningOf(request: AnswerRequest, choice: number, makeFaker: MakeFake
   return { text: kept.text, tokens: kept.tokens }
 }
 
-function writeAnswer(request: AnswerRequest, plan: AnswerPlan, value: string | null, makeFaker: MakeFaker): Answer {
+/** Words of a custom tool's input (freeform text: a grammar format is not followed, a plain string is written). */
+const CUSTOM_INPUT_TOKENS = 16
+
+function writeAnswer(request: AnswerRequest, plan: AnswerPlan, values: ReadonlyArray<string | null>, makeFaker: MakeFaker): Answer {
   // A value of a lowered schema stands for a longer one: the answer ran out of tokens.
-  const lowered = plan.fill?.lowered === true
-  if (plan.tool) return toolCallsAnswer([{ name: plan.tool.name, arguments: value ?? '{}' }], plan.rng, null, request.maxTokens, lowered)
+  const lowered = plan.fills.some((fill) => fill?.lowered === true)
   const question = questionOf(request.messages)
+  if (plan.tools.length > 0) {
+    const calls = plan.tools.map((tool, i) => ({
+      name: tool.name,
+      arguments: tool.custom ? sentences(makeFaker, plan.rng, keyWords(question, 2), CUSTOM_INPUT_TOKENS) : (values[i] ?? '{}'),
+      ...(tool.custom && { custom: true }),
+    }))
+    return toolCallsAnswer(calls, plan.rng, null, request.maxTokens, lowered)
+  }
+  const value = values[0] ?? null
   // Never more than the answer can hold: a few tokens past the cut keep it where a longer text would cut.
   const target = Math.min(request.answerTokens, request.maxTokens + 8)
   let text: string
@@ -240,7 +298,7 @@ const digestOf = (request: AnswerRequest): string => sha256Hex(JSON.stringify([r
 
 /** Tool calls, their arguments cut at `maxTokens` (finish_reason "length") as a model's that ran out. */
 function toolCallsAnswer(
-  calls: ReadonlyArray<{ name: string; arguments: string }>,
+  calls: ReadonlyArray<{ name: string; arguments: string; custom?: boolean }>,
   rng: Rng,
   content: string | null,
   maxTokens: number,
@@ -255,7 +313,7 @@ function toolCallsAnswer(
     const args = firstTokens(call.arguments, Math.max(0, maxTokens - tokens - framing))
     tokens += framing + args.tokens
     cut ||= args.cut
-    return { id: `call_${rng.hex(24)}`, type: 'function', function: { name: call.name, arguments: args.text } }
+    return { id: `call_${rng.hex(24)}`, type: call.custom ? 'custom' : 'function', function: { name: call.name, arguments: args.text } }
   })
   return { content, toolCalls, finishReason: cut ? 'length' : 'tool_calls', completionTokens: tokens, reasoning: null, reasoningTokens: 0 }
 }

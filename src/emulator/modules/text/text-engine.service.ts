@@ -59,6 +59,8 @@ export interface TextAsk {
   messages: Message[]
   tools: Tool[]
   toolChoice: ToolChoice
+  /** Several tool calls may be made in one answer (the default); false: one at most. */
+  parallel?: boolean
   format: ResponseFormat
   /** The most output tokens asked for, or null. */
   maxTokens: number | null
@@ -254,6 +256,7 @@ async function prepare(ctx: EmulatorContext, asked: TextAsk): Promise<Prepared> 
       messages: ask.messages,
       tools: ask.tools,
       toolChoice: ask.tools.length === 0 ? { kind: 'none' } : ask.toolChoice,
+      parallel: ask.parallel ?? true,
       format: ask.format,
       maxTokens: answerMax,
       stop: ask.stop,
@@ -301,7 +304,7 @@ function withoutDialect(schema: Record<string, unknown>): Record<string, unknown
 export function fixtureSubject(model: string, messages: readonly Message[], tools: readonly Tool[], header: string | null): FixtureSubject {
   return {
     model,
-    lastUser: messages.findLast((m) => m.role === 'user')?.text ?? '',
+    lastUser: questionOf(messages),
     system: messages
       .filter((m) => m.role === 'system' || m.role === 'developer')
       .map((m) => m.text)
@@ -384,7 +387,7 @@ async function writeAnswered(ctx: EmulatorContext, caller: AuthContext, ask: Tex
   const images =
     ask.images && makesImages(model)
       ? ctx.services.images.forChat(model, {
-          prompt: ask.messages.findLast((m) => m.role === 'user')?.text ?? '',
+          prompt: questionOf(ask.messages),
           seed: ask.seed,
           choices: ask.choices,
           config: ask.images.config,

@@ -13,7 +13,8 @@ const ROLES: readonly Role[] = ['system', 'developer', 'user', 'assistant', 'too
 
 export interface ToolCall {
   id: string
-  type: 'function'
+  /** `custom`: a Responses custom tool's call, its `arguments` the tool's freeform input text. */
+  type: 'function' | 'custom'
   function: { name: string; arguments: string }
 }
 
@@ -30,6 +31,8 @@ export interface Tool {
   name: string
   description: string
   parameters: Record<string, unknown>
+  /** A Responses custom tool: called with freeform text (a `custom_tool_call` item), not JSON arguments. */
+  custom?: true
 }
 
 export type ToolChoice = { kind: 'auto' } | { kind: 'none' } | { kind: 'required' } | { kind: 'named'; name: string }
@@ -200,9 +203,16 @@ export function checkToolName(name: unknown, field: string): string {
  * The function tools, with where each is in `tools`; the gateway's server tools are checked, and of them
  * only `openrouter:datetime` is run (its time zone, UTC when not given).
  */
-export function parseToolsAt(tools: readonly unknown[] | null | undefined): { tools: Tool[]; places: number[]; datetime: { timezone: string } | null } {
+export function parseToolsAt(tools: readonly unknown[] | null | undefined): {
+  tools: Tool[]
+  places: number[]
+  datetime: { timezone: string } | null
+  /** The server tool types listed: `tool_choice` may name one by its type. */
+  serverTypes: Set<string>
+} {
   const out: Tool[] = []
   const places: number[] = []
+  const serverTypes = new Set<string>()
   const seen = new Set<string>()
   let datetime: { timezone: string } | null = null
   ;(tools ?? []).forEach((tool, i) => {
@@ -210,6 +220,7 @@ export function parseToolsAt(tools: readonly unknown[] | null | undefined): { to
     if (!isObject(tool)) throw fieldError(at, 'must be an object')
     if (tool.type !== 'function') {
       checkServerTool(tool, at, CHAT_SERVER_TOOLS, ['function'])
+      serverTypes.add(tool.type as string)
       if (tool.type === 'openrouter:datetime' && !datetime) {
         const zone = isObject(tool.parameters) ? tool.parameters.timezone : undefined
         datetime = { timezone: typeof zone === 'string' ? zone : 'UTC' }
@@ -226,13 +237,18 @@ export function parseToolsAt(tools: readonly unknown[] | null | undefined): { to
     out.push({ name: fn.name, description: fn.description ?? '', parameters })
     places.push(i)
   })
-  return { tools: out, places, datetime }
+  return { tools: out, places, datetime, serverTypes }
 }
 
 /** The function tools a chat body (or a fixture) lists. */
 export const parseTools = (tools: readonly unknown[] | null | undefined): Tool[] => parseToolsAt(tools).tools
 
-export function parseToolChoice(choice: unknown, tools: readonly Tool[]): ToolChoice {
+/**
+ * Chat's `tool_choice`, in the real document's forms: "none", "auto", "required", a function by name, or
+ * a server tool the request lists forced by its type (`{"type": "openrouter:web_search"}`): server tools
+ * are not called as functions, so that answer is text (the search it asks for runs as for any web tool).
+ */
+export function parseToolChoice(choice: unknown, tools: readonly Tool[], serverTypes: ReadonlySet<string> = new Set()): ToolChoice {
   if (choice === undefined || choice === null) return tools.length > 0 ? { kind: 'auto' } : { kind: 'none' }
   if (choice === 'auto' || choice === 'none' || choice === 'required') {
     if (choice === 'required' && tools.length === 0) throw fieldError('tool_choice', 'is "required" but the request has no `tools`')
@@ -243,7 +259,14 @@ export function parseToolChoice(choice: unknown, tools: readonly Tool[]): ToolCh
     if (!tools.some((t) => t.name === name)) throw fieldError('tool_choice.function.name', `names ${name}, which is not among the request's \`tools\``)
     return { kind: 'named', name }
   }
-  throw fieldError('tool_choice', 'must be "auto", "none", "required" or {"type":"function","function":{"name":"..."}}')
+  if (isObject(choice) && typeof choice.type === 'string' && CHAT_SERVER_TOOLS.has(choice.type)) {
+    if (!serverTypes.has(choice.type)) throw fieldError('tool_choice.type', `names ${choice.type}, which is not among the request's \`tools\``)
+    return { kind: 'none' }
+  }
+  throw fieldError(
+    'tool_choice',
+    'must be "auto", "none", "required", {"type":"function","function":{"name":"..."}} or {"type": a server tool the request lists}',
+  )
 }
 
 export function parseResponseFormat(format: unknown): ResponseFormat {

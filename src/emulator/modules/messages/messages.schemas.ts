@@ -67,7 +67,12 @@ const Usage = Type.Object(
     output_tokens: Type.Integer({ description: 'Thinking included' }),
     cache_creation_input_tokens: Nullable(Type.Integer()),
     cache_read_input_tokens: Nullable(Type.Integer()),
-    cache_creation: Type.Null(),
+    cache_creation: Nullable(
+      Type.Object(
+        { ephemeral_5m_input_tokens: Type.Integer(), ephemeral_1h_input_tokens: Type.Integer() },
+        { description: 'Tokens written to the prompt cache, by life' },
+      ),
+    ),
     inference_geo: Type.Null(),
     output_tokens_details: Type.Object({ thinking_tokens: Type.Integer() }),
     server_tool_use: Type.Null(),

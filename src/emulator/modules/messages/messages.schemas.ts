@@ -2,7 +2,8 @@
 // messages (content blocks of many kinds), tools, tool_choice, thinking and output_config have several
 // shapes each and are checked by hand (messages.input.ts) so that each problem names its exact place
 // (`messages[1].content[0].tool_use_id`). Fields of the real schema that change nothing here
-// (cache_control, context_management, plugins, service_tier, speed...) are accepted and ignored.
+// (context_management, plugins, service_tier, speed...) are accepted and ignored; cache_control is read by hand
+// (prompt caching: text-cache.input.ts).
 import { Type, type Static } from 'typebox'
 import { Nullable, StringEnum } from '../../http/schemas.ts'
 import { ProviderPreferences } from '../catalog/catalog-routing.service.ts'

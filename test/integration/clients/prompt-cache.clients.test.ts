@@ -7,6 +7,7 @@ import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import { describe, expect, it } from 'vitest'
 import { listeningEmulator } from '../../helpers/emulator.ts'
+import { PROMPT_CACHE_ROWS } from '../../../src/emulator/modules/text/text-cache.repo.ts'
 
 const OPENAI_MODEL = 'openai/gpt-4o-mini'
 const CLAUDE = 'anthropic/claude-sonnet-4'
@@ -112,6 +113,44 @@ describe('prompt caching', () => {
     expect(top?.message).toContain('cache_control.ttl')
   })
 
+  it('keeps each account’s cache to itself, within its bound', async () => {
+    const emu = await listeningEmulator()
+    const other = (await emu.send('POST', '/_emulator/api/accounts', { name: 'other', credits_usd: 10 })).body.data.standard_key as string
+    const ask = (key: string) =>
+      new OpenAI({ apiKey: key, baseURL: `${emu.url}/api/v1`, maxRetries: 0 }).chat.completions.create({
+        model: OPENAI_MODEL,
+        messages: [
+          { role: 'system', content: LONG },
+          { role: 'user', content: 'Say hello.' },
+        ],
+      })
+    await ask(emu.keys.standard)
+    expect(((await ask(other)).usage as Usage).prompt_tokens_details.cached_tokens).toBe(0)
+    expect(((await ask(emu.keys.standard)).usage as Usage).prompt_tokens_details.cached_tokens).toBeGreaterThan(0)
+
+    // Past the bound, the prefixes soonest to expire go first (the account's own two, of the long prompt, live longer).
+    const cache = emu.ctx.services.text.promptCache
+    const accountId = emu.ctx.db.prepare<[], { account_id: string }>('SELECT account_id FROM prompt_cache LIMIT 1').get()!.account_id
+    const held = emu.ctx.db.prepare<[string], { n: number; soonest: number }>(
+      'SELECT COUNT(*) AS n, MIN(expires_at) AS soonest FROM prompt_cache WHERE account_id = ?',
+    )
+    const now = emu.clock.now()
+    const rows = Array.from({ length: PROMPT_CACHE_ROWS + 5 }, (_, i) => ({
+      account_id: accountId,
+      model: 'x/y',
+      prefix_hash: `h${i}`,
+      tokens: 1,
+      ttl_ms: 300_000,
+      expires_at: now + 1000 + i,
+    }))
+    const before = held.get(accountId)!.n
+    cache.write(rows, now)
+    expect(held.get(accountId)).toEqual({ n: PROMPT_CACHE_ROWS, soonest: now + 1000 + 5 + before })
+    // Expired rows go at the next write.
+    cache.write([{ ...rows[0]!, prefix_hash: 'late', expires_at: now + 10_000_000 }], now + 5_000_000)
+    expect(held.get(accountId)).toEqual({ n: 1, soonest: now + 10_000_000 })
+  })
+
   it('Responses: a repeated long prompt reports input_tokens_details.cached_tokens', async () => {
     const emu = await listeningEmulator()
     const client = new OpenAI({ apiKey: emu.keys.standard, baseURL: `${emu.url}/api/v1`, maxRetries: 0 })
@@ -168,6 +207,41 @@ describe('prompt caching through @anthropic-ai/sdk', () => {
     expect(hour.usage.cache_creation).toEqual({ ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: hour.usage.cache_creation_input_tokens })
     await emu.clock.advance(30 * 60_000)
     expect((await ask('Hello?', '1h')).usage.cache_read_input_tokens).toBe(hour.usage.cache_creation_input_tokens)
+  })
+
+  it('a breakpoint on a message block and on a tool cache their prefixes', async () => {
+    const emu = await listeningEmulator()
+    const client = new Anthropic({ baseURL: `${emu.url}/api`, authToken: emu.keys.standard, apiKey: null, maxRetries: 0 })
+    const tools: Anthropic.Tool[] = [
+      { name: 'lookup', description: LONG, input_schema: { type: 'object', properties: { q: { type: 'string' } } }, cache_control: { type: 'ephemeral' } },
+    ]
+    const ask = (messages: Anthropic.MessageParam[]) =>
+      client.messages.create({
+        model: CLAUDE,
+        max_tokens: 32,
+        tools,
+        messages,
+        provider: { order: ['Anthropic'], allow_fallbacks: false },
+      } as never) as Promise<Anthropic.Message>
+    const first = await ask([{ role: 'user', content: [{ type: 'text', text: 'First question about otters.', cache_control: { type: 'ephemeral' } }] }])
+    // The whole prompt is written (the tools', then the message's prefix), nothing left uncached.
+    const firstTurn = first.usage.cache_creation_input_tokens!
+    expect(first.usage.cache_read_input_tokens).toBe(0)
+    expect(first.usage.input_tokens).toBe(0)
+    // Another question: the tools' prefix is read, the new message's part written.
+    const second = await ask([{ role: 'user', content: [{ type: 'text', text: 'Second question, about seals.', cache_control: { type: 'ephemeral' } }] }])
+    const toolsOnly = second.usage.cache_read_input_tokens!
+    expect(toolsOnly).toBeGreaterThan(1000)
+    expect(toolsOnly).toBeLessThan(firstTurn)
+    expect(second.usage.cache_creation_input_tokens).toBeGreaterThan(0)
+    // The first conversation again, one turn longer: its whole first turn is read.
+    const third = await ask([
+      { role: 'user', content: [{ type: 'text', text: 'First question about otters.', cache_control: { type: 'ephemeral' } }] },
+      { role: 'assistant', content: 'They swim.' },
+      { role: 'user', content: 'And eat?' },
+    ])
+    expect(third.usage.cache_read_input_tokens).toBe(firstTurn)
+    expect(third.usage.input_tokens).toBeGreaterThan(0)
   })
 
   it('refuses a bad ttl on a message block, naming the field', async () => {

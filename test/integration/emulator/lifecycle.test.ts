@@ -52,7 +52,8 @@ async function richState(emu: TestEmulator): Promise<void> {
   const chat = await emu.send(
     'POST',
     '/api/v1/chat/completions',
-    { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] },
+    // A cache breakpoint: the prompt cache keeps its prefix.
+    { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }], cache_control: { type: 'ephemeral' } },
     emu.keys.standard,
   )
   expect(chat.status).toBe(200)

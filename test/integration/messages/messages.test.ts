@@ -101,7 +101,9 @@ describe('a message', () => {
     const tokens = async (body: Record<string, unknown>) => {
       const res = await message(emu, body)
       expect(res.status, JSON.stringify(res.body)).toBe(200)
-      return res.body.usage.input_tokens as number
+      // Every prompt token: those a cache breakpoint wrote or read are counted apart from input_tokens.
+      const usage = res.body.usage as { input_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number }
+      return usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens
     }
     const plain = await tokens({})
     expect(await tokens({ system: 'You are a lighthouse keeper who answers briefly.' })).toBeGreaterThan(plain)

@@ -97,6 +97,7 @@ describe('the transcript of a Responses API response', () => {
       promptTokens: 19,
       completionTokens: 55,
       cost: 0.00003585,
+      cache: null,
       finishReason: 'completed',
       generationId: GEN,
       durationMs: 8.25,

@@ -69,11 +69,21 @@ describe('the transcript of a chat completion', () => {
       promptTokens: 48,
       completionTokens: 33,
       cost: 0.0000108,
+      cache: null,
       finishReason: 'stop',
       generationId: ID,
       durationMs: 12.5,
       streamed: true,
     })
+  })
+
+  it('shows the prompt cache’s tokens read and written, where the usage has any', () => {
+    const cached = { ...USAGE, prompt_tokens_details: { cached_tokens: 1408, cache_write_tokens: 40, audio_tokens: 0 } }
+    const answer = { ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'Hi' }, finish_reason: 'stop' }] }
+    const t = transcriptOf(entry(chatRequest(), JSON.stringify({ ...answer, usage: cached }), JSON_HEADERS))
+    expect(t.facts.cache).toEqual({ read: 1408, written: 40 })
+    const none = { ...USAGE, prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 } }
+    expect(transcriptOf(entry(chatRequest(), JSON.stringify({ ...answer, usage: none }), JSON_HEADERS)).facts.cache).toBeNull()
   })
 
   it('joins tool-call argument deltas per call index, across chunks and interleaved calls', () => {

@@ -79,7 +79,13 @@ const Usage = Type.Object(
     total_tokens: Type.Integer(),
     cost: Type.Number({ description: 'USD charged' }),
     is_byok: Type.Boolean(),
-    prompt_tokens_details: Type.Object({ cached_tokens: Type.Integer(), audio_tokens: Type.Integer() }),
+    prompt_tokens_details: Type.Object({
+      cached_tokens: Type.Integer({ description: 'Prompt tokens read from the prompt cache' }),
+      cache_write_tokens: Type.Optional(
+        Type.Integer({ description: 'Prompt tokens written to the prompt cache, where a breakpoint wrote some at a write price' }),
+      ),
+      audio_tokens: Type.Integer(),
+    }),
     completion_tokens_details: Type.Object({ reasoning_tokens: Type.Integer() }),
   },
   { additionalProperties: true },

@@ -5,6 +5,7 @@ import { fieldError } from '../../core/errors.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
 import { parseWebSearch } from '../text/text-web.input.ts'
+import { breakpointsOf } from '../text/text-cache.input.ts'
 import { parseAutoRouter, parseMessages, parseResponseFormat, parseToolChoice, parseToolsAt } from '../text/text.input.ts'
 import type { ChatBody, CompletionBody } from './chat.schemas.ts'
 import { costSplit, generateText, type Completion, type Relayed, type TextAsk, type TextCall } from '../text/text-engine.service.ts'
@@ -45,9 +46,11 @@ export function chatAsk(body: ChatBody): TextAsk {
   const webResults = parseWebSearch((body as { plugins?: unknown }).plugins, body.tools)
   const candidates = [...(body.model ? [body.model] : []), ...(body.models ?? [])]
   if (candidates.length === 0) throw fieldError('model', 'is required (or `models`, a list to try in order)')
+  const messages = parseMessages(body.messages)
+  const cache = breakpointsOf(body, { items: body.messages, field: 'messages', before: 0 }, messages.length)
   return {
     candidates,
-    messages: parseMessages(body.messages),
+    messages,
     tools,
     toolChoice: parseToolChoice(body.tool_choice, tools, serverTypes),
     parallel: body.parallel_tool_calls !== false,
@@ -66,6 +69,7 @@ export function chatAsk(body: ChatBody): TextAsk {
     ...(webResults !== null && { web: true, webResults }),
     webCitations: true,
     datetime,
+    ...(cache.length > 0 && { cache }),
   }
 }
 
@@ -127,6 +131,16 @@ export function completionAsk(body: CompletionBody): TextAsk {
   return { ...ask, webCitations: false }
 }
 
+/**
+ * The prompt's details: its cached tokens, and the tokens written to the cache where a breakpoint wrote
+ * some at a write price (the document: "only returned for models with explicit caching and cache write pricing").
+ */
+function promptDetails(completion: Completion): Record<string, number> {
+  const cache = completion.cache
+  const written = cache ? cache.write5m + cache.write1h : 0
+  return { cached_tokens: cache?.read ?? 0, ...(written > 0 && { cache_write_tokens: written }), audio_tokens: 0 }
+}
+
 /** Usage as the real gateway reports it (the AI SDK needs the details objects' counts). */
 export function usageOf(completion: Completion): Record<string, unknown> {
   const cost = costSplit(completion)
@@ -136,7 +150,7 @@ export function usageOf(completion: Completion): Record<string, unknown> {
     total_tokens: completion.promptTokens + completion.completionTokens,
     cost: cost.totalUsd,
     is_byok: completion.byok,
-    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    prompt_tokens_details: promptDetails(completion),
     cost_details: {
       upstream_inference_cost: null,
       upstream_inference_prompt_cost: cost.promptUsd,

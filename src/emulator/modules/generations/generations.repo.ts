@@ -104,6 +104,9 @@ export interface GenerationRow {
   user_agent: string | null
   external_user: string | null
   created_at: number
+  /** Prompt tokens read from the prompt cache, and written to it at a write price. */
+  cached_tokens: number
+  cache_write_tokens: number
 }
 
 /** A generation with its usage row's figures. */
@@ -136,6 +139,9 @@ export interface NewGeneration {
   now: number
   /** An id to record it under where it is free (an upstream's own), instead of the one minted here. */
   preferredId?: string | null
+  /** Prompt tokens read from the prompt cache, and written to it at a write price (absent: none). */
+  cachedTokens?: number
+  cacheWriteTokens?: number
 }
 
 /** The usage rows a generation's figures come from (the usage module's, reached lazily: it may come later). */
@@ -144,9 +150,9 @@ export type UsageOf = () => { get(id: number): UsageRow | undefined }
 export function createGenerationsRepo(db: DB, ids: Pick<Ids, 'generation'>, usage: UsageOf) {
   const insertStmt = db.prepare<GenerationRow>(
     `INSERT INTO generations (id, usage_id, account_id, api_type, streamed, finish_reason, latency_ms, generation_time_ms,
-       http_referer, app_title, user_agent, external_user, created_at)
+       http_referer, app_title, user_agent, external_user, created_at, cached_tokens, cache_write_tokens)
      VALUES (@id, @usage_id, @account_id, @api_type, @streamed, @finish_reason, @latency_ms, @generation_time_ms,
-       @http_referer, @app_title, @user_agent, @external_user, @created_at)`,
+       @http_referer, @app_title, @user_agent, @external_user, @created_at, @cached_tokens, @cache_write_tokens)`,
   )
   const getStmt = db.prepare<[string, string], GenerationRow>('SELECT * FROM generations WHERE id = ? AND account_id = ?')
   const finishStmt = db.prepare<[string | null, string]>('UPDATE generations SET finish_reason = ? WHERE id = ?')
@@ -172,6 +178,8 @@ export function createGenerationsRepo(db: DB, ids: Pick<Ids, 'generation'>, usag
         user_agent: g.origin.userAgent,
         external_user: g.user,
         created_at: g.now,
+        cached_tokens: g.cachedTokens ?? 0,
+        cache_write_tokens: g.cacheWriteTokens ?? 0,
       })
       const preferred = g.preferredId ?? null
       if (preferred === null) {

@@ -122,7 +122,7 @@ export function generationDocument(found: GenerationView): GenerationDocument {
     native_tokens_completion: found.completion_tokens,
     native_tokens_completion_images: null,
     native_tokens_reasoning: found.reasoning_tokens,
-    native_tokens_cached: 0,
+    native_tokens_cached: found.cached_tokens,
     num_media_prompt: null,
     num_input_audio_prompt: null,
     num_media_completion: null,

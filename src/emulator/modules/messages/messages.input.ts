@@ -230,6 +230,12 @@ export function parseMessages(messages: readonly unknown[]): Message[] {
   return messages.flatMap((message, i) => parseMessage(message, i))
 }
 
+/** How many of the engine's messages the first i + 1 messages make, for each i (a prompt cache breakpoint's place). */
+export function messageEnds(messages: readonly unknown[]): number[] {
+  let count = 0
+  return messages.map((message, i) => (count += parseMessage(message, i).length))
+}
+
 /** The custom tools (what the model may call), with where each is in `tools`; server tools are taken and never called. */
 export function parseTools(tools: readonly unknown[] | undefined): { tools: Tool[]; places: number[] } {
   const out: Tool[] = []

@@ -2,7 +2,8 @@
 // messages (content blocks of many kinds), tools, tool_choice, thinking and output_config have several
 // shapes each and are checked by hand (messages.input.ts) so that each problem names its exact place
 // (`messages[1].content[0].tool_use_id`). Fields of the real schema that change nothing here
-// (cache_control, context_management, plugins, service_tier, speed...) are accepted and ignored.
+// (context_management, plugins, service_tier, speed...) are accepted and ignored; cache_control is read by hand
+// (prompt caching: text-cache.input.ts).
 import { Type, type Static } from 'typebox'
 import { Nullable, StringEnum } from '../../http/schemas.ts'
 import { ProviderPreferences } from '../catalog/catalog-routing.service.ts'
@@ -67,7 +68,12 @@ const Usage = Type.Object(
     output_tokens: Type.Integer({ description: 'Thinking included' }),
     cache_creation_input_tokens: Nullable(Type.Integer()),
     cache_read_input_tokens: Nullable(Type.Integer()),
-    cache_creation: Type.Null(),
+    cache_creation: Nullable(
+      Type.Object(
+        { ephemeral_5m_input_tokens: Type.Integer(), ephemeral_1h_input_tokens: Type.Integer() },
+        { description: 'Tokens written to the prompt cache, by life' },
+      ),
+    ),
     inference_geo: Type.Null(),
     output_tokens_details: Type.Object({ thinking_tokens: Type.Integer() }),
     server_tool_use: Type.Null(),

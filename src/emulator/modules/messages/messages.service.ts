@@ -17,7 +17,8 @@ import type { TextSurface } from '../text/text-ports.service.ts'
 import type { MessagesPresetBody } from '../presets/presets.schemas.ts'
 import { fromMessages, toMessages } from './messages-preset.service.ts'
 import type { PresetContent, PresetReference } from '../presets/presets-config.service.ts'
-import { parseMessages, parseOutputConfig, parseSystem, parseThinking, parseToolChoice, parseTools } from './messages.input.ts'
+import { breakpointsOf, systemBreakpoints } from '../text/text-cache.input.ts'
+import { messageEnds, parseMessages, parseOutputConfig, parseSystem, parseThinking, parseToolChoice, parseTools } from './messages.input.ts'
 import type { MessagesBody } from './messages.schemas.ts'
 import { parsePlugins } from '../text/text-plugins.input.ts'
 
@@ -40,9 +41,17 @@ export function messagesAsk(ctx: EmulatorContext, body: MessagesBody): { ask: Te
   const { tools, places } = parseTools(body.tools)
   const output = parseOutputConfig(body.output_config)
   const thinking = parseThinking(body.thinking, output.effort)
+  const system = parseSystem(body.system)
+  const messages = [...system, ...parseMessages(body.messages)]
+  // Breakpoints: the tools', the system blocks' (the tools and the system prompt), each message's (its turn
+  // read as the engine's messages: a tool_result is one of its own) and the request's.
+  const cache = [
+    ...systemBreakpoints(body.system, system.length),
+    ...breakpointsOf(body, { items: body.messages, field: 'messages', before: system.length, ends: () => messageEnds(body.messages) }, messages.length),
+  ]
   const ask: TextAsk = {
     candidates,
-    messages: [...parseSystem(body.system), ...parseMessages(body.messages)],
+    messages,
     tools,
     toolChoice: parseToolChoice(body.tool_choice, tools),
     // `tool_choice.disable_parallel_tool_use: true`: at most one tool_use block.
@@ -58,6 +67,7 @@ export function messagesAsk(ctx: EmulatorContext, body: MessagesBody): { ask: Te
     fields: { tool: (i) => `tools[${places[i]}].input_schema`, format: 'output_config.format.schema' },
     autoRouter: parseAutoRouter((body as { plugins?: unknown }).plugins),
     plugins: parsePlugins((body as { plugins?: unknown }).plugins),
+    ...(cache.length > 0 && { cache }),
   }
   return { ask, options: { thinkingOmitted: thinking.omitted } }
 }
@@ -148,15 +158,27 @@ export function blocksOf(completion: Completion, options: MessageOptions): Answe
   return blocks
 }
 
+/**
+ * The prompt's tokens as Anthropic counts them: `input_tokens` those neither read from the cache nor
+ * written to it, then the two cache counts, and the written ones by life where there are any.
+ */
+export function cacheUsage(completion: Completion, outputTokens: number): Record<string, unknown> {
+  const cache = completion.cache ?? { read: 0, write5m: 0, write1h: 0 }
+  const written = cache.write5m + cache.write1h
+  return {
+    input_tokens: completion.promptTokens - cache.read - written,
+    output_tokens: outputTokens,
+    cache_creation_input_tokens: written,
+    cache_read_input_tokens: cache.read,
+    cache_creation: written === 0 ? null : { ephemeral_5m_input_tokens: cache.write5m, ephemeral_1h_input_tokens: cache.write1h },
+  }
+}
+
 /** Usage as the document's AnthropicUsage, with the gateway's cost. */
 export function usageOf(completion: Completion): Record<string, unknown> {
   const cost = costSplit(completion)
   return {
-    input_tokens: completion.promptTokens,
-    output_tokens: completion.completionTokens,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
-    cache_creation: null,
+    ...cacheUsage(completion, completion.completionTokens),
     inference_geo: null,
     output_tokens_details: { thinking_tokens: completion.reasoningTokens },
     server_tool_use: null,

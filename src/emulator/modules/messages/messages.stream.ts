@@ -6,7 +6,7 @@
 import { anthropicError } from '../../http/error-handler.ts'
 import type { Completion } from '../text/text-engine.service.ts'
 import { ARGUMENT_PIECE, pieces, sse, type Frame, type FrameSource } from '../text/text.stream.ts'
-import { blocksOf, messageHead, stopOf, usageOf, type ContentBlock, type MessageOptions } from './messages.service.ts'
+import { blocksOf, cacheUsage, messageHead, stopOf, usageOf, type ContentBlock, type MessageOptions } from './messages.service.ts'
 
 const frame = (data: { type: string } & Record<string, unknown>, tokens = 0): Frame => ({ text: sse(data, data.type), tokens })
 
@@ -33,11 +33,7 @@ function* events(completion: Completion, options: MessageOptions): Generator<Fra
       stop_details: null,
       container: null,
       usage: {
-        input_tokens: completion.promptTokens,
-        output_tokens: 0,
-        cache_creation_input_tokens: 0,
-        cache_read_input_tokens: 0,
-        cache_creation: null,
+        ...cacheUsage(completion, 0),
         inference_geo: null,
         output_tokens_details: null,
         server_tool_use: null,

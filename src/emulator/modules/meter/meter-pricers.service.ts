@@ -144,6 +144,9 @@ export interface PricedText {
   promptTokens: number
   completionTokens: number
   images: number
+  /** Prompt tokens read from and written to the cache (absent: none). */
+  cacheRead?: number
+  cacheWrite?: number
 }
 
 /**
@@ -153,8 +156,12 @@ export interface PricedText {
 export function promptPartNanos(text: PricedText): number {
   return text.recorded
     ? shareNanos(text.costNanos, text.promptTokens, text.promptTokens + text.completionTokens)
-    : tokensNanos(text.prices, { prompt: text.promptTokens })
+    : tokensNanos(text.prices, { prompt: text.promptTokens, ...cachedOf(text) })
 }
+
+/** A text answer's cached tokens, as the token pricer takes them (none: nothing, so its sums stay as they were). */
+const cachedOf = (text: PricedText): Pick<TokenCounts, 'cacheRead' | 'cacheWrite'> =>
+  text.cacheRead === undefined ? {} : { cacheRead: text.cacheRead, cacheWrite: text.cacheWrite ?? 0 }
 
 /**
  * A text answer broken part way (a fault): the prompt, the completion tokens that were sent and the
@@ -163,7 +170,7 @@ export function promptPartNanos(text: PricedText): number {
  */
 export function brokenStreamNanos(text: PricedText, sentTokens: number): number {
   if (text.recorded) return shareNanos(text.costNanos, text.promptTokens + sentTokens, text.promptTokens + text.completionTokens)
-  return textNanos(text.prices, { prompt: text.promptTokens, completion: sentTokens, images: text.images })
+  return textNanos(text.prices, { prompt: text.promptTokens, completion: sentTokens, images: text.images, ...cachedOf(text) })
 }
 
 /**

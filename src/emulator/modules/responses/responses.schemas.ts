@@ -89,7 +89,7 @@ export type ResponsesBody = Static<typeof ResponsesBody>
 const Usage = Type.Object(
   {
     input_tokens: Type.Integer(),
-    input_tokens_details: Type.Object({ cached_tokens: Type.Integer() }),
+    input_tokens_details: Type.Object({ cached_tokens: Type.Integer(), cache_write_tokens: Type.Optional(Nullable(Type.Integer())) }),
     output_tokens: Type.Integer({ description: 'Reasoning included' }),
     output_tokens_details: Type.Object({ reasoning_tokens: Type.Integer() }),
     total_tokens: Type.Integer(),

@@ -6,6 +6,7 @@ import { fieldError } from '../../core/errors.ts'
 import { sha256Hex } from '../../core/rng.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
+import { breakpointsOf } from '../text/text-cache.input.ts'
 import { parseAutoRouter, type ToolCall } from '../text/text.input.ts'
 import { parseWebSearch } from '../text/text-web.input.ts'
 import type { UrlCitation } from '../text/text-answer.service.ts'
@@ -63,9 +64,12 @@ export function askOf(body: ResponsesBody): TextAsk {
   const tools = kept.map((i) => parsed.tools[i]!)
   const places = kept.map((i) => parsed.places[i]!)
   const webResults = parseWebSearch((body as { plugins?: unknown }).plugins, body.tools)
+  const messages = parseInput(body.input, body.instructions)
+  // Automatic caching only (`cache_control` on the request: the whole prompt), as the real document places it.
+  const cache = breakpointsOf({ cache_control: (body as { cache_control?: unknown }).cache_control }, { items: [], field: 'input', before: 0 }, messages.length)
   return {
     candidates,
-    messages: parseInput(body.input, body.instructions),
+    messages,
     tools,
     toolChoice: choice,
     parallel: body.parallel_tool_calls !== false,
@@ -82,6 +86,7 @@ export function askOf(body: ResponsesBody): TextAsk {
     plugins: parsePlugins((body as { plugins?: unknown }).plugins),
     ...(webResults !== null && { web: true, webResults }),
     webCitations: true,
+    ...(cache.length > 0 && { cache }),
   }
 }
 
@@ -257,7 +262,11 @@ export function usageOf(completion: Completion): Record<string, unknown> {
   const cost = costSplit(completion)
   return {
     input_tokens: completion.promptTokens,
-    input_tokens_details: { cached_tokens: 0 },
+    input_tokens_details: {
+      cached_tokens: completion.cache?.read ?? 0,
+      ...(completion.cache &&
+        completion.cache.write5m + completion.cache.write1h > 0 && { cache_write_tokens: completion.cache.write5m + completion.cache.write1h }),
+    },
     output_tokens: completion.completionTokens,
     output_tokens_details: { reasoning_tokens: completion.reasoningTokens },
     total_tokens: completion.promptTokens + completion.completionTokens,

@@ -36,6 +36,8 @@ import { answeringFixture, type FixtureSubject } from './text-fixtures.service.t
 import { answerTokensFor } from './text.settings.ts'
 import { mediaTokens, type AutoRouterPlugin, type Message, type ResponseFormat, type Tool, type ToolChoice } from './text.input.ts'
 import { fitSchema, type FittedSchema } from './text-schema-fit.service.ts'
+import type { CacheBreakpoint } from './text-cache.input.ts'
+import { NO_CACHE, planCache, type CachePlan } from './text-cache.service.ts'
 
 /** The most tokens an answer has when the catalog gives its model no output bound (max_completion_tokens). */
 export const DEFAULT_MAX_COMPLETION_TOKENS = 16_384
@@ -92,6 +94,8 @@ export interface TextAsk {
   webCitations?: boolean
   /** The response-healing and context-compression plugins (text-plugins.input.ts). */
   plugins?: TextPlugins
+  /** Prompt caching's breakpoints (`cache_control`): the prefixes to cache (text-cache.service.ts). */
+  cache?: readonly CacheBreakpoint[]
 }
 
 /** How the call is recorded: its operation id (usage rows, journal), its `api_type`, where it came from. */
@@ -153,6 +157,15 @@ export interface Completion {
   source: CompletionSource
   /** Server tools the gateway ran for the request (chat's `openrouter:datetime`: once), for `server_tool_use_details`. */
   serverToolCalls?: number
+  /** Prompt tokens read from the prompt cache, and written to it at a write price (by life); absent: none. */
+  cache?: PromptCaching
+}
+
+/** A completion's prompt caching, as its usage reports it. */
+export interface PromptCaching {
+  read: number
+  write5m: number
+  write1h: number
 }
 
 export type CompletionSource = { kind: 'generated' } | { kind: 'replayed'; file: string }
@@ -283,7 +296,8 @@ function reasoningBudget(model: CatalogModel, ask: TextAsk, answerMax: number, a
 
 /**
  * The ask and its prompt's tokens, with messages dropped from the middle where the context-compression
- * plugin is on and the prompt and the asked output do not fit the context (else the context error stands).
+ * plugin is on and the prompt and the asked output do not fit the context (else the context error stands);
+ * a compressed prompt caches nothing by breakpoint.
  */
 function compressed(model: CatalogModel, ask: TextAsk): { ask: TextAsk; promptTokens: number } {
   const promptTokens = promptTokensOf(ask.messages, ask.tools)
@@ -291,7 +305,10 @@ function compressed(model: CatalogModel, ask: TextAsk): { ask: TextAsk; promptTo
   if (!ask.plugins?.compression || promptTokens <= limit) return { ask, promptTokens }
   const costs = ask.messages.map((message) => promptTokensOf([message], []) - promptTokensOf([], []))
   const kept = compressMiddle(ask.messages, promptTokens, (i) => costs[i]!, limit)
-  return kept ? { ask: { ...ask, messages: kept }, promptTokens: promptTokensOf(kept, ask.tools) } : { ask, promptTokens }
+  if (!kept) return { ask, promptTokens }
+  // Cache breakpoints count messages of the prompt as sent: once its middle is gone they name other prefixes.
+  const { cache: _breakpoints, ...rest } = ask
+  return { ask: { ...rest, messages: kept }, promptTokens: promptTokensOf(kept, ask.tools) }
 }
 
 /** A schema without its `$schema` (the generator would try to fetch the dialect). */
@@ -474,6 +491,15 @@ function billCompletion(
     const reasoningTokens = answers.reduce((n, a) => n + a.reasoningTokens, 0)
     const imageCount = at.imageCount ?? 0
     const timing = (endpoint: CatalogEndpoint) => servedBy(endpoint, { latencyS: 0.5, tokensPerSecond: 50 })
+    // What the prompt reads from and writes to the cache, once the serving endpoint is known.
+    let cache: CachePlan = NO_CACHE
+    const planFor = (endpoint: CatalogEndpoint): CachePlan =>
+      planCache(
+        ctx.services.text.promptCache,
+        { account: caller.account.id, model: model.id, now },
+        { messages: ask.messages, tools: ask.tools, breakpoints: ask.cache ?? [] },
+        { implicit: endpoint.supports_implicit_caching, writePrice: endpoint.pricing.input_cache_write !== undefined },
+      )
     return chargeAdmitted(ctx, admitted, {
       operation: call.operation,
       model: { id: model.id, canonical_slug: model.canonical_slug },
@@ -481,12 +507,21 @@ function billCompletion(
       region: call.region,
       route: routeByPreferences(model, ask.provider ?? undefined, prepared.resolved.sort),
       tokens: { prompt: promptTokens, completion: completionTokens, reasoning: reasoningTokens },
-      price: (endpoint) =>
-        textNanos(endpoint.pricing, { prompt: promptTokens, completion: completionTokens, reasoning: reasoningTokens, images: imageCount }) +
-        (ask.web ? webSearchNanos(endpoint.pricing, 1) : 0),
-      generation: (endpoint) => textGeneration(ask, call, { answers, completionTokens, ...timing(endpoint) }),
+      price: (endpoint) => {
+        cache = planFor(endpoint)
+        const cached = cache === NO_CACHE ? {} : { cacheRead: cache.read, cacheWrite: cache.write5m + cache.write1h }
+        return (
+          textNanos(endpoint.pricing, { prompt: promptTokens, completion: completionTokens, reasoning: reasoningTokens, images: imageCount, ...cached }) +
+          (ask.web ? webSearchNanos(endpoint.pricing, 1) : 0)
+        )
+      },
+      generation: (endpoint) => ({
+        ...textGeneration(ask, call, { answers, completionTokens, ...timing(endpoint) }),
+        ...(cache !== NO_CACHE && { cachedTokens: cache.read, cacheWriteTokens: cache.write5m + cache.write1h }),
+      }),
       after: (metered) => {
         const { latencyMs, tokensPerSecond } = timing(metered.endpoint)
+        ctx.services.text.promptCache.write(cache.rows, now)
         const source = { kind: 'generated' } as const
         return recordCompletion(ctx, caller, ask, call, {
           metered,
@@ -499,6 +534,7 @@ function billCompletion(
           latencyMs,
           tokensPerSecond,
           source,
+          ...(cache !== NO_CACHE && { cache: { read: cache.read, write5m: cache.write5m, write1h: cache.write1h } }),
         })
       },
     })!
@@ -542,7 +578,7 @@ export function recordCompletion(
   call: TextCall,
   done: Pick<
     Completion,
-    'model' | 'answers' | 'promptTokens' | 'completionTokens' | 'reasoningTokens' | 'imageCount' | 'latencyMs' | 'tokensPerSecond' | 'source'
+    'model' | 'answers' | 'promptTokens' | 'completionTokens' | 'reasoningTokens' | 'imageCount' | 'latencyMs' | 'tokensPerSecond' | 'source' | 'cache'
   > & {
     metered: Metered<CatalogEndpoint>
   },
@@ -571,6 +607,7 @@ const pricedText = (completion: Completion): PricedText => ({
   promptTokens: completion.promptTokens,
   completionTokens: completion.completionTokens,
   images: completion.imageCount,
+  ...(completion.cache && { cacheRead: completion.cache.read, cacheWrite: completion.cache.write5m + completion.cache.write1h }),
 })
 
 /** The cost of a completion split as the gateway reports it: the prompt's part and the answer's. */

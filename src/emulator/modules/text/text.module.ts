@@ -17,6 +17,7 @@ import { chatAdminRoutes } from './text.admin.ts'
 import { createPacer, type Pacer } from './text-pace.service.ts'
 import { TEXT_CONFIG } from './text.config.ts'
 import { TextPorts } from './text-ports.service.ts'
+import { createPromptCacheRepo, PROMPT_CACHE_ROWS, promptCacheState, type PromptCacheRepo } from './text-cache.repo.ts'
 import { chatSettingsState, createChatSettings, type ChatSettingsHolder } from './text.settings.ts'
 
 export interface TextService {
@@ -31,6 +32,8 @@ export interface TextService {
   answers: AnswerCache
   /** The surfaces and answer sources registered with the engine. */
   ports: TextPorts
+  /** The prefixes each account has cached (prompt caching: text-cache.service.ts). */
+  promptCache: PromptCacheRepo
 }
 
 declare module '../module.ts' {
@@ -46,6 +49,12 @@ const LIMITS: readonly Limit[] = [
     value: FILL_MS,
     unit: 'ms',
     beyond: '400 naming the schema: could not be filled within the time',
+  },
+  {
+    what: 'Prompt prefixes one account keeps cached (prompt caching), all models together',
+    value: PROMPT_CACHE_ROWS,
+    unit: 'items',
+    beyond: 'expired ones are dropped first, then those soonest to expire',
   },
 ]
 
@@ -73,6 +82,7 @@ export const textModule = defineModule({
       filler: new SchemaFiller(),
       answers: createAnswerCache(),
       ports,
+      promptCache: createPromptCacheRepo(ctx.db),
     }
   },
   state: (ctx) => [
@@ -82,6 +92,7 @@ export const textModule = defineModule({
       mints: [uuidIds('chat-fixture', 'chat_fixtures')],
     },
     chatSettingsState(ctx.services.text.settings, ctx.config),
+    promptCacheState(ctx.db),
   ],
   gateway: closeWithApp,
   admin: chatAdminRoutes,

@@ -41,6 +41,15 @@ export interface Usage {
   completionTokens: number | null
   /** USD charged (`usage.cost`). */
   cost: number | null
+  /** Prompt tokens read from the prompt cache and written to it; absent where neither happened. */
+  cache?: { read: number; written: number }
+}
+
+/** The prompt cache's counts as a usage carries them: nothing where both are none (or absent). */
+export function cacheOf(read: unknown, written: unknown): Pick<Usage, 'cache'> {
+  const r = typeof read === 'number' ? read : 0
+  const w = typeof written === 'number' ? written : 0
+  return r + w > 0 ? { cache: { read: r, written: w } } : {}
 }
 
 export interface Answer {
@@ -75,7 +84,13 @@ export function errorOf(body: unknown): GatewayError | null {
 
 function usageOf(value: unknown): Usage | null {
   if (!isObject(value)) return null
-  return { promptTokens: num(value.prompt_tokens), completionTokens: num(value.completion_tokens), cost: num(value.cost) }
+  const details = isObject(value.prompt_tokens_details) ? value.prompt_tokens_details : {}
+  return {
+    promptTokens: num(value.prompt_tokens),
+    completionTokens: num(value.completion_tokens),
+    cost: num(value.cost),
+    ...cacheOf(details.cached_tokens, details.cache_write_tokens),
+  }
 }
 
 function toolCallsOf(value: unknown): ToolCallView[] {

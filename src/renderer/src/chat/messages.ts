@@ -4,7 +4,7 @@
 // `{type: "error", error: {type, message}}`, or the stream's events assembled: message_start,
 // content_block_start/delta/stop, message_delta, message_stop, error) as one choice: its thinking,
 // text and tool_use calls, with the stop reason. Pure (no DOM) and lenient.
-import { errorOf, type Answer, type AnswerChoice, type GatewayError, type StreamedAnswer, type ToolCallView, type Usage } from './answer.ts'
+import { cacheOf, errorOf, type Answer, type AnswerChoice, type GatewayError, type StreamedAnswer, type ToolCallView, type Usage } from './answer.ts'
 import { describeUrl } from './describe.ts'
 import type { ContentPart, MessageView, RequestView } from './request.ts'
 import { type Json, isObject, num, readEvent, str } from './json.ts'
@@ -130,6 +130,9 @@ function usageOf(value: unknown, before: Usage | null = null): Usage | null {
     promptTokens: num(value.input_tokens) ?? before?.promptTokens ?? null,
     completionTokens: num(value.output_tokens) ?? before?.completionTokens ?? null,
     cost: num(value.cost) ?? before?.cost ?? null,
+    ...(value.cache_read_input_tokens !== undefined || value.cache_creation_input_tokens !== undefined
+      ? cacheOf(value.cache_read_input_tokens, value.cache_creation_input_tokens)
+      : before?.cache && { cache: before.cache }),
   }
 }
 

@@ -3,7 +3,7 @@
 // reasoning) as a conversation, and the answer (a `response` object, an error envelope, or the named
 // events of a stream assembled) as one choice: its reasoning, text, refusal and function calls, with
 // the response's status (and why it is incomplete) as the finish reason. Pure (no DOM) and lenient.
-import { errorOf, type Answer, type AnswerChoice, type GatewayError, type StreamedAnswer, type ToolCallView, type Usage } from './answer.ts'
+import { cacheOf, errorOf, type Answer, type AnswerChoice, type GatewayError, type StreamedAnswer, type ToolCallView, type Usage } from './answer.ts'
 import { describeUrl } from './describe.ts'
 import type { ContentPart, MessageView, RequestView } from './request.ts'
 import { type Json, isObject, num, readEvent, str } from './json.ts'
@@ -134,7 +134,13 @@ export function responsesRequestView(body: unknown): RequestView {
 
 function usageOf(value: unknown): Usage | null {
   if (!isObject(value)) return null
-  return { promptTokens: num(value.input_tokens), completionTokens: num(value.output_tokens), cost: num(value.cost) }
+  const details = isObject(value.input_tokens_details) ? value.input_tokens_details : {}
+  return {
+    promptTokens: num(value.input_tokens),
+    completionTokens: num(value.output_tokens),
+    cost: num(value.cost),
+    ...cacheOf(details.cached_tokens, details.cache_write_tokens),
+  }
 }
 
 /** The status as a finish reason: `completed`, or `incomplete (max_output_tokens)`. */

@@ -29,6 +29,7 @@ export function TranscriptView({ entry }: { entry: JournalEntry }) {
           ['Provider', facts.provider],
           ['Tokens', tokensText(facts.promptTokens, facts.completionTokens, t.tokenWords)],
           ['Cost', facts.cost === null ? null : preciseUsd(facts.cost)],
+          ['Cache', facts.cache && `${facts.cache.read} read / ${facts.cache.written} written`],
           [t.finishLabel, facts.finishReason],
           ['Generation id', facts.generationId && <code className="mono">{facts.generationId}</code>],
           ['Timing', `${ms(facts.durationMs)}, ${facts.streamed ? 'streamed' : 'not streamed'}`],

@@ -74,6 +74,8 @@ export interface TranscriptFacts {
   completionTokens: number | null
   /** USD (`usage.cost`). */
   cost: number | null
+  /** Prompt tokens read from and written to the prompt cache, or null where neither happened. */
+  cache: { read: number; written: number } | null
   finishReason: string | null
   /** The X-Generation-Id header (the answer's id when the header is missing). */
   generationId: string | null
@@ -173,6 +175,7 @@ export function transcriptOf(entry: TranscriptSource): Transcript {
       promptTokens: answer?.usage?.promptTokens ?? null,
       completionTokens: answer?.usage?.completionTokens ?? null,
       cost: answer?.usage?.cost ?? null,
+      cache: answer?.usage?.cache ?? null,
       finishReason: answer ? finishReasons(answer) : null,
       generationId: header(entry.response.headers, 'x-generation-id') ?? answer?.id ?? null,
       durationMs: entry.duration_ms,

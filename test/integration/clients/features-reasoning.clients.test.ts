@@ -117,6 +117,22 @@ describe('reasoning details over two turns, through every client', () => {
     ])
   })
 
+  it('@ai-sdk/openai with its default store: the next turn refers to the reasoning and message by id, accepted', async () => {
+    const { key, baseURL, sent, keeping } = await setup()
+    const openai = createOpenAI({ apiKey: key, baseURL, fetch: keeping })
+    const providerOptions = { openai: { forceReasoning: true, reasoningEffort: 'low', reasoningSummary: 'auto' } }
+    const model = openai.responses(O4)
+    const first = await generateText({ model, prompt: QUESTION, providerOptions })
+    const messages: ModelMessage[] = [{ role: 'user', content: QUESTION }, ...first.response.messages, { role: 'user', content: FOLLOW_UP }]
+    const second = await generateText({ model, messages, providerOptions })
+    expect(second.text).toBeTruthy()
+    // The gateway's Responses API keeps nothing to resolve them by: accepted, and not part of the prompt.
+    expect(inputItems(sent[1]!, 'item_reference').map((item) => item.id)).toEqual([
+      first.reasoning[0]!.providerMetadata!.openai!.itemId,
+      expect.stringMatching(/^msg_/),
+    ])
+  })
+
   it('@ai-sdk/anthropic: thinking on the messages API, then a turn with its response messages: the thinking block goes back with its signature', async () => {
     const { emu, key, baseURL, sent, keeping } = await setup()
     const anthropic = createAnthropic({ baseURL, authToken: key, fetch: keeping })

@@ -156,6 +156,19 @@ describe('the response object', () => {
     expect(res.body.usage.input_tokens).toBeGreaterThan(textOnly.body.usage.input_tokens + 4 * 85)
   })
 
+  it('accepts item references (the AI SDK sends them for an earlier answer unless store is false): stateless, not part of the prompt', async () => {
+    const emu = await testEmulator()
+    const question = { role: 'user', content: 'Why do lighthouses flash?' }
+    const followUp = { role: 'user', content: 'And in fog?' }
+    const referenced = await create(emu, {
+      input: [question, { type: 'item_reference', id: 'rs_1' }, { type: 'item_reference', id: 'msg_1' }, followUp],
+    })
+    expect(referenced.status, JSON.stringify(referenced.body)).toBe(200)
+    const without = await create(emu, { input: [question, followUp] })
+    expect(textOf(referenced.body)).toBe(textOf(without.body))
+    expect(referenced.body.usage.input_tokens).toBe(without.body.usage.input_tokens)
+  })
+
   it('calls a function tool the input names, then answers in text after its output: a full round trip', async () => {
     const emu = await testEmulator()
     const question = { role: 'user', content: 'What is the weather in Oslo?' }
@@ -290,7 +303,12 @@ describe('bad input: a 400 naming the field, nothing billed', () => {
     [
       'an item of an unknown type',
       { input: [{ type: 'web_search_call' }] },
-      'Field `input[0].type` must be one of message, function_call, function_call_output, reasoning',
+      'Field `input[0].type` must be one of message, function_call, function_call_output, reasoning, item_reference',
+    ],
+    [
+      'an item reference without an id',
+      { input: [{ type: 'item_reference' }] },
+      'Field `input[0].id` must be a non-empty string: the id of an earlier output item',
     ],
     [
       'a message of an unknown role',

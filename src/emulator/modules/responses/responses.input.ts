@@ -14,7 +14,7 @@ const MESSAGE_ROLES = ['system', 'developer', 'user', 'assistant'] as const
 type MessageRole = (typeof MESSAGE_ROLES)[number]
 
 /** Item types the emulator reads; the real API's others are server tools it does not run. */
-const ITEM_TYPES = ['message', 'function_call', 'function_call_output', 'reasoning'] as const
+const ITEM_TYPES = ['message', 'function_call', 'function_call_output', 'reasoning', 'item_reference'] as const
 
 /** Content parts each role may send: the model's own (passed back) for assistant, inputs for the rest. */
 const INPUT_PARTS = ['input_text', 'input_image', 'input_file', 'input_audio', 'input_video'] as const
@@ -145,6 +145,11 @@ export function parseInput(input: unknown, instructions: string | null | undefin
       if (item.output === undefined) throw fieldError(`${at}.output`, 'is required: a string, or an array of content parts')
       const { text, media } = contentOf(item.output, `${at}.output`, OUTPUT_PARTS)
       messages.push({ role: 'tool', text, media, toolCalls: [] })
+    } else if (type === 'item_reference') {
+      // What the AI SDK sends for an earlier answer's reasoning and message unless told `store: false`.
+      // The Responses API is stateless (the real document), so nothing stored resolves it: accepted,
+      // and not part of the prompt.
+      if (!nonEmpty(item.id)) throw fieldError(`${at}.id`, 'must be a non-empty string: the id of an earlier output item')
     } else {
       checkReasoning(item, at)
     }

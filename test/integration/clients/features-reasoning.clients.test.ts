@@ -7,12 +7,13 @@ import { createAnthropic } from '@ai-sdk/anthropic'
 import { createOpenAI } from '@ai-sdk/openai'
 import { HumanMessage } from '@langchain/core/messages'
 import { ChatOpenAI } from '@langchain/openai'
-import { Agent, OpenAIProvider, Runner, user } from '@openai/agents'
+import { Agent, OpenAIProvider, Runner, tool, user } from '@openai/agents'
 import { OpenRouter } from '@openrouter/sdk'
 import { HTTPClient } from '@openrouter/sdk/lib/http.js'
 import { generateText, type ModelMessage } from 'ai'
 import OpenAI from 'openai'
 import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { listeningEmulator } from '../../helpers/emulator.ts'
 
 const CLAUDE = 'anthropic/claude-sonnet-4'
@@ -88,6 +89,41 @@ describe('reasoning details over two turns, through every client', () => {
     if (!('output' in again)) throw new Error('expected a whole response, not a stream')
     expect(again.status).toBe('completed')
     expect(inputItems(sent.at(-1)!, 'reasoning')).toEqual([expect.objectContaining({ id: reasoning.id, encrypted_content: reasoning.encryptedContent })])
+  })
+
+  it('@openrouter/sdk: a Gemini tool call carries a reasoning.encrypted detail, sent back with the tool result', async () => {
+    const { emu, key, baseURL, sent, keeping } = await setup()
+    const httpClient = new HTTPClient({ fetcher: (input, init) => keeping(input, init) })
+    const client = new OpenRouter({ apiKey: key, serverURL: baseURL, retryConfig: { strategy: 'none' }, httpClient })
+    const tools = [
+      {
+        type: 'function' as const,
+        function: { name: 'get_weather', description: 'The weather in a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+      },
+    ]
+    const messages = [{ role: 'user' as const, content: 'What is the weather in Paris? Use the get_weather tool.' }]
+    const request = { model: 'google/gemini-2.5-pro', tools, reasoning: { effort: 'low' as const }, stream: false as const }
+    const first = await client.chat.send({ chatRequest: { ...request, messages } })
+    if (first instanceof ReadableStream) throw new Error('expected JSON, got a stream')
+    const message = first.choices[0]!.message
+    const call = message.toolCalls![0]!
+    expect(message.reasoningDetails).toContainEqual({ type: 'reasoning.encrypted', data: expect.any(String), format: 'google-gemini-v1', index: 1 })
+    const given = (await emu.send('POST', '/api/v1/chat/completions', sent[0]!, key)).body.choices[0].message.reasoning_details
+
+    const next = await client.chat.send({
+      chatRequest: {
+        ...request,
+        messages: [
+          ...messages,
+          { role: 'assistant', content: message.content ?? '', toolCalls: message.toolCalls, reasoningDetails: message.reasoningDetails },
+          { role: 'tool', toolCallId: call.id, content: 'Sunny, 21 °C' },
+        ],
+      },
+    })
+    if (next instanceof ReadableStream) throw new Error('expected JSON, got a stream')
+    expect(next.choices[0]!.message.content).toBeTruthy()
+    const assistant = (sent.at(-1)!.messages as Item[]).find((m) => m.role === 'assistant')!
+    expect(assistant.reasoning_details).toEqual(given)
   })
 
   it('@ai-sdk/openai: generateText on the Responses API, then a turn with its response messages: the reasoning item goes back as given', async () => {
@@ -196,5 +232,39 @@ describe('reasoning details over two turns, through every client', () => {
     expect(inputItems(sent.at(-1)!, 'reasoning')).toEqual([
       expect.objectContaining({ id: reasoning.rawItem.id, encrypted_content: item.encrypted_content, summary: item.summary }),
     ])
+  })
+
+  it('OpenAI Agents SDK: a Claude agent thinks, calls a tool, thinks again; the next run sends both reasoning items back, accepted', async () => {
+    const { emu, key, baseURL, sent, keeping } = await setup()
+    const openAIClient = new OpenAI({ apiKey: key, baseURL, maxRetries: 0, fetch: keeping })
+    const runner = new Runner({ modelProvider: new OpenAIProvider({ openAIClient }), tracingDisabled: true })
+    const getWeather = tool({
+      name: 'get_weather',
+      description: 'The weather in a city',
+      parameters: z.object({ city: z.string() }),
+      execute: async () => 'Sunny, 21 °C',
+    })
+    const agent = new Agent({
+      name: 'forecaster',
+      model: CLAUDE,
+      tools: [getWeather],
+      modelSettings: { reasoning: { effort: 'low' }, store: false, providerData: { include: ['reasoning.encrypted_content'] } },
+    })
+    const first = await runner.run(agent, 'What is the weather in Paris? Use the get_weather tool.')
+    expect(first.newItems.map((item) => item.type)).toEqual([
+      'reasoning_item',
+      'tool_call_item',
+      'tool_call_output_item',
+      'reasoning_item',
+      'message_output_item',
+    ])
+    const second = await runner.run(agent, [...first.history, user('And in Rome?')])
+    expect(second.finalOutput).toBeTruthy()
+    const given = await Promise.all(
+      sent.slice(0, 2).map(async (body) => ((await emu.send('POST', '/api/v1/responses', body, key)).body as { output: Item[] }).output[0]!),
+    )
+    const back = inputItems(sent[2]!, 'reasoning')
+    expect(given.map((item) => item.encrypted_content)).toEqual([expect.stringMatching(/^[A-Za-z0-9+/]{40,}=*$/), expect.any(String)])
+    expect(back.map((item) => item.encrypted_content)).toEqual(given.map((item) => item.encrypted_content))
   })
 })

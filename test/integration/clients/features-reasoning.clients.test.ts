@@ -1,11 +1,11 @@
 // Reasoning details carried over two turns through the clients not covered by reasoning.clients.test.ts:
 // @openrouter/sdk (chat's parsed reasoningDetails, Responses' reasoning item with encrypted_content),
 // the AI SDK's @ai-sdk/openai (Responses) and @ai-sdk/anthropic (thinking with its signature), LangChain's
-// ChatOpenAI (Responses and chat completions) and the OpenAI Agents SDK. Each client is used as a user
+// ChatOpenAI (Responses, created and streamed) and the OpenAI Agents SDK (with and without a tool call). Each client is used as a user
 // would, over real HTTP; a fetch that keeps each request body shows what the client sent back.
 import { createAnthropic } from '@ai-sdk/anthropic'
 import { createOpenAI } from '@ai-sdk/openai'
-import { HumanMessage } from '@langchain/core/messages'
+import { type AIMessageChunk, HumanMessage } from '@langchain/core/messages'
 import { ChatOpenAI } from '@langchain/openai'
 import { Agent, OpenAIProvider, Runner, tool, user } from '@openai/agents'
 import { OpenRouter } from '@openrouter/sdk'
@@ -210,6 +210,14 @@ describe('reasoning details over two turns, through every client', () => {
       expect.objectContaining({ id: reasoning.id, encrypted_content: reasoning.encrypted_content, summary: reasoning.summary }),
     ])
     expect(reasoning.encrypted_content).toMatch(/^[A-Za-z0-9+/]{40,}=*$/)
+
+    // Streamed, LangChain gathers the item from the stream's events: the same item goes back.
+    let streamed: AIMessageChunk | undefined
+    for await (const chunk of await responses.stream([question])) streamed = streamed ? streamed.concat(chunk) : chunk
+    await responses.invoke([question, streamed!, new HumanMessage(FOLLOW_UP)])
+    expect(inputItems(sent.at(-1)!, 'reasoning')).toEqual([
+      expect.objectContaining({ encrypted_content: reasoning.encrypted_content, summary: reasoning.summary }),
+    ])
   })
 
   it('OpenAI Agents SDK: a reasoning agent run twice, the second with the first history: its reasoning item is sent back and accepted', async () => {

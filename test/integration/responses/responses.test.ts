@@ -161,6 +161,19 @@ describe('the response object', () => {
     expect(res.body.usage.input_tokens).toBeGreaterThan(textOnly.body.usage.input_tokens + 4 * 85)
   })
 
+  it('accepts item references (the AI SDK sends them for an earlier answer unless store is false): stateless, not part of the prompt', async () => {
+    const emu = await testEmulator()
+    const question = { role: 'user', content: 'Why do lighthouses flash?' }
+    const followUp = { role: 'user', content: 'And in fog?' }
+    const referenced = await create(emu, {
+      input: [question, { type: 'item_reference', id: 'rs_1' }, { type: 'item_reference', id: 'msg_1' }, followUp],
+    })
+    expect(referenced.status, JSON.stringify(referenced.body)).toBe(200)
+    const without = await create(emu, { input: [question, followUp] })
+    expect(textOf(referenced.body)).toBe(textOf(without.body))
+    expect(referenced.body.usage.input_tokens).toBe(without.body.usage.input_tokens)
+  })
+
   it('calls a function tool the input names, then answers in text after its output: a full round trip', async () => {
     const emu = await testEmulator()
     const question = { role: 'user', content: 'What is the weather in Oslo?' }

@@ -289,8 +289,8 @@ describe('bad input: a 400 naming the field, nothing billed', () => {
     ['an item that is no object', { input: ['hi'] }, 'Field `input[0]` must be an input item object (a message with `role`, or an item with `type`)'],
     [
       'an item of an unknown type',
-      { input: [{ type: 'web_search_call' }] },
-      'Field `input[0].type` must be one of message, function_call, function_call_output, reasoning',
+      { input: [{ type: 'computer_call_output' }] },
+      'Field `input[0].type` must be one of message, function_call, function_call_output, reasoning, web_search_call, file_search_call, image_generation_call, code_interpreter_call',
     ],
     [
       'a message of an unknown role',

@@ -7,7 +7,9 @@ import { fieldError } from '../../core/errors.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { Answer } from '../text/text-answer.service.ts'
-import { costSplit, generateText, type Completion, type Relayed, type TextAsk, type TextCall } from '../text/text-engine.service.ts'
+import { costSplit, generateText, type Completion, type Relayed, type TextAsk, type TextCall, type WebSearch } from '../text/text-engine.service.ts'
+import { parseDatetime } from '../text/text-tools.input.ts'
+import { parseWebSearch, webSearchFields } from '../text/text-web.input.ts'
 import { modelNotFound } from '../catalog/catalog.errors.ts'
 import { AUTO_ROUTER } from '../catalog/catalog-resolve.service.ts'
 import { parseAutoRouter } from '../text/text.input.ts'
@@ -39,6 +41,8 @@ export function messagesAsk(ctx: EmulatorContext, body: MessagesBody): { ask: Te
   const { tools, places } = parseTools(body.tools)
   const output = parseOutputConfig(body.output_config)
   const thinking = parseThinking(body.thinking, output.effort)
+  const plugins = (body as { plugins?: unknown }).plugins
+  const webSearch = parseWebSearch(plugins, body.tools)
   const ask: TextAsk = {
     candidates,
     messages: [...parseSystem(body.system), ...parseMessages(body.messages)],
@@ -53,7 +57,11 @@ export function messagesAsk(ctx: EmulatorContext, body: MessagesBody): { ask: Te
     provider: body.provider,
     user: body.metadata?.user_id ?? body.user ?? null,
     fields: { tool: (i) => `tools[${places[i]}].input_schema`, format: 'output_config.format.schema' },
-    autoRouter: parseAutoRouter((body as { plugins?: unknown }).plugins),
+    autoRouter: parseAutoRouter(plugins),
+    // A web search (Anthropic's web_search tools, openrouter:web_search, the web plugin): its pages are
+    // given as web_search_tool_result blocks and the text's citations (blocksOf), not as a sources list.
+    ...webSearchFields(webSearch, body.tool_choice),
+    datetime: parseDatetime(body.tools),
   }
   return { ask, options: { thinkingOmitted: thinking.omitted } }
 }
@@ -112,9 +120,29 @@ export function inputOf(args: string): Record<string, unknown> {
   }
 }
 
+/** A text block's citation of a page the web search found (the document's AnthropicCitationWebSearchResultLocation). */
+export interface WebCitation {
+  type: 'web_search_result_location'
+  url: string
+  title: string
+  cited_text: string
+  encrypted_index: string
+}
+
+/** A page the web search found, as a web_search_tool_result block lists it (AnthropicWebSearchResult). */
+export interface WebResult {
+  type: 'web_search_result'
+  url: string
+  title: string
+  encrypted_content: string
+  page_age: null
+}
+
 export type ContentBlock =
   | { type: 'thinking'; thinking: string; signature: string }
-  | { type: 'text'; text: string; citations: null }
+  | { type: 'text'; text: string; citations: WebCitation[] | null }
+  | { type: 'server_tool_use'; id: string; name: 'web_search'; input: Record<string, unknown>; caller: { type: 'direct' } }
+  | { type: 'web_search_tool_result'; tool_use_id: string; content: WebResult[]; caller: { type: 'direct' } }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown>; caller: { type: 'direct' } }
 
 /** A block of the answer, with a tool call's arguments as written (a stream sends them as they are). */
@@ -123,7 +151,50 @@ export interface AnswerBlock {
   json?: string
 }
 
-/** The answer's blocks, in order: thinking (where asked and the model reasons), text, tool uses. */
+/** The search's server tool id: `srvtoolu_` and hex fixed by the generation. */
+const serverToolUseId = (completion: Completion): string => `srvtoolu_${createHash('sha256').update(`${completion.id}:web_search`).digest('hex').slice(0, 24)}`
+
+/** An opaque token standing for a page's content (the real one is encrypted; this one is its text in base64). */
+const opaque = (text: string): string => Buffer.from(text, 'utf8').toString('base64')
+
+/** The web search as Anthropic's server tool blocks: the search made and the pages it found. */
+function searchBlocks(completion: Completion, search: WebSearch): AnswerBlock[] {
+  const id = serverToolUseId(completion)
+  const input = { query: search.query }
+  return [
+    { block: { type: 'server_tool_use', id, name: 'web_search', input, caller: { type: 'direct' } }, json: JSON.stringify(input) },
+    {
+      block: {
+        type: 'web_search_tool_result',
+        tool_use_id: id,
+        content: search.pages.map((page) => ({
+          type: 'web_search_result',
+          url: page.url,
+          title: page.title,
+          encrypted_content: opaque(page.content),
+          page_age: null,
+        })),
+        caller: { type: 'direct' },
+      },
+    },
+  ]
+}
+
+/** The text's citations: each page the search found, its content the cited text. */
+const citationsOf = (search: WebSearch): WebCitation[] =>
+  search.pages.map((page, i) => ({
+    type: 'web_search_result_location',
+    url: page.url,
+    title: page.title,
+    cited_text: page.content,
+    encrypted_index: opaque(`${i}:${page.url}`),
+  }))
+
+/**
+ * The answer's blocks, in order: thinking (where asked and the model reasons), the web search made (a
+ * server_tool_use and its web_search_tool_result, where one was asked), text (citing the pages found),
+ * tool uses.
+ */
 export function blocksOf(completion: Completion, options: MessageOptions): AnswerBlock[] {
   const answer = completion.answers[0]!
   const blocks: AnswerBlock[] = []
@@ -131,7 +202,9 @@ export function blocksOf(completion: Completion, options: MessageOptions): Answe
     blocks.push({
       block: { type: 'thinking', thinking: options.thinkingOmitted ? '' : answer.reasoning, signature: signatureOf(completion, answer.reasoning) },
     })
-  if (answer.content) blocks.push({ block: { type: 'text', text: answer.content, citations: null } })
+  const search = completion.webSearch
+  if (search) blocks.push(...searchBlocks(completion, search))
+  if (answer.content) blocks.push({ block: { type: 'text', text: answer.content, citations: search ? citationsOf(search) : null } })
   for (const call of answer.toolCalls) {
     const block: ContentBlock = {
       type: 'tool_use',
@@ -145,6 +218,14 @@ export function blocksOf(completion: Completion, options: MessageOptions): Answe
   return blocks
 }
 
+/**
+ * Anthropic's server tool counts (AnthropicServerToolUsage): the web searches made (one where asked) and
+ * pages fetched (none); null where the request used no server tool, as before.
+ */
+export function serverToolUsage(completion: Completion): { web_search_requests: number; web_fetch_requests: number } | null {
+  return completion.webSearch ? { web_search_requests: 1, web_fetch_requests: 0 } : null
+}
+
 /** Usage as the document's AnthropicUsage, with the gateway's cost. */
 export function usageOf(completion: Completion): Record<string, unknown> {
   const cost = costSplit(completion)
@@ -156,7 +237,7 @@ export function usageOf(completion: Completion): Record<string, unknown> {
     cache_creation: null,
     inference_geo: null,
     output_tokens_details: { thinking_tokens: completion.reasoningTokens },
-    server_tool_use: null,
+    server_tool_use: serverToolUsage(completion),
     service_tier: 'standard',
     cost: cost.totalUsd,
     is_byok: completion.byok,

@@ -14,7 +14,10 @@ const MESSAGE_ROLES = ['system', 'developer', 'user', 'assistant'] as const
 type MessageRole = (typeof MESSAGE_ROLES)[number]
 
 /** Item types the emulator reads; the real API's others are server tools it does not run. */
-const ITEM_TYPES = ['message', 'function_call', 'function_call_output', 'reasoning'] as const
+// The server tools' call items a response gives (OutputItemWebSearchCall and its kin): a next turn sends them
+// back as they came, and they are accepted as context (nothing in them is run or read into the answer).
+const SERVER_CALL_ITEMS = ['web_search_call', 'file_search_call', 'image_generation_call', 'code_interpreter_call'] as const
+const ITEM_TYPES = ['message', 'function_call', 'function_call_output', 'reasoning', ...SERVER_CALL_ITEMS] as const
 
 /** Content parts each role may send: the model's own (passed back) for assistant, inputs for the rest. */
 const INPUT_PARTS = ['input_text', 'input_image', 'input_file', 'input_audio', 'input_video'] as const
@@ -135,8 +138,10 @@ export function parseInput(input: unknown, instructions: string | null | undefin
       if (item.output === undefined) throw fieldError(`${at}.output`, 'is required: a string, or an array of content parts')
       const { text, media } = contentOf(item.output, `${at}.output`, OUTPUT_PARTS)
       messages.push({ role: 'tool', text, media, toolCalls: [] })
-    } else {
+    } else if (type === 'reasoning') {
       checkReasoning(item, at)
+    } else if (!nonEmpty(item.id)) {
+      throw fieldError(`${at}.id`, `must be a non-empty string: the id of the ${type} item the response gave`)
     }
   })
   return messages

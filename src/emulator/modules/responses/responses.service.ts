@@ -7,9 +7,20 @@ import { sha256Hex } from '../../core/rng.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
 import { parseAutoRouter, type ToolCall } from '../text/text.input.ts'
-import { parseWebSearch } from '../text/text-web.input.ts'
+import { parseWebSearch, webSearchFields } from '../text/text-web.input.ts'
 import type { UrlCitation } from '../text/text-answer.service.ts'
-import { costSplit, generateText, isRelayed, type Completion, type Relayed, type TextAsk, type TextCall } from '../text/text-engine.service.ts'
+import {
+  costSplit,
+  generateText,
+  isRelayed,
+  serverToolUseDetails,
+  type Completion,
+  type Relayed,
+  type TextAsk,
+  type TextCall,
+  type WebSearch,
+} from '../text/text-engine.service.ts'
+import { parseDatetime } from '../text/text-tools.input.ts'
 import { responsesUpstream } from './responses-upstream.service.ts'
 import type { TextSurface } from '../text/text-ports.service.ts'
 import type { ResponsesPresetBody } from '../presets/presets.schemas.ts'
@@ -58,7 +69,7 @@ export function askOf(body: ResponsesBody): TextAsk {
   const kept = parsed.tools.flatMap((tool, i) => (allowed === null || allowed.has(tool.name) ? [i] : []))
   const tools = kept.map((i) => parsed.tools[i]!)
   const places = kept.map((i) => parsed.places[i]!)
-  const webResults = parseWebSearch((body as { plugins?: unknown }).plugins, body.tools)
+  const webSearch = parseWebSearch((body as { plugins?: unknown }).plugins, body.tools)
   return {
     candidates,
     messages: parseInput(body.input, body.instructions),
@@ -74,8 +85,9 @@ export function askOf(body: ResponsesBody): TextAsk {
     user: body.user ?? body.safety_identifier ?? null,
     fields: { tool: (i) => places[i] ?? `tools[${i}].parameters`, format: 'text.format.schema' },
     autoRouter: parseAutoRouter((body as { plugins?: unknown }).plugins),
-    ...(webResults !== null && { web: true, webResults }),
+    ...webSearchFields(webSearch, body.tool_choice),
     webCitations: true,
+    datetime: parseDatetime(body.tools),
   }
 }
 
@@ -147,6 +159,7 @@ export type OutputItem =
   | { type: 'reasoning'; id: string; text: string; summary: string | null; cut: boolean }
   | { type: 'message'; id: string; text: string; annotations: readonly UrlCitation[]; cut: boolean }
   | { type: 'function_call'; id: string; call: ToolCall; namespace?: string; cut: boolean }
+  | { type: 'web_search_call'; id: string; search: WebSearch; cut: boolean }
 
 /** An item id derived from the response's, so the same request gives the same ids. */
 const itemId = (completion: Completion, prefix: string, index: number): string => `${prefix}_${sha256Hex(`${completion.id}:${index}`).slice(0, 32)}`
@@ -158,7 +171,10 @@ function summaryOf(reasoning: string, verbosity: SummaryVerbosity): string {
   return end === -1 ? reasoning : reasoning.slice(0, end + 1)
 }
 
-/** The answer's output items in order: reasoning, the message, then each function call; the last is cut at max_output_tokens. */
+/**
+ * The answer's output items in order: reasoning, the web search made (where one was asked), the message,
+ * then each function call; the last is cut at max_output_tokens.
+ */
 export function outputItems(created: CreatedResponse): OutputItem[] {
   const { completion, summary } = created
   const answer = completion.answers[0]!
@@ -172,6 +188,7 @@ export function outputItems(created: CreatedResponse): OutputItem[] {
       cut: false,
     })
   }
+  if (completion.webSearch) items.push({ type: 'web_search_call', id: itemId(completion, 'ws', items.length), search: completion.webSearch, cut: false })
   if (answer.content !== null)
     items.push({ type: 'message', id: itemId(completion, 'msg', items.length), text: answer.content, annotations: answer.annotations ?? [], cut: false })
   for (const call of answer.toolCalls) {
@@ -210,6 +227,14 @@ export function itemJson(item: OutputItem, done: boolean): Record<string, unknow
         status,
       }
     }
+    case 'web_search_call':
+      // The real document's OutputItemWebSearchCall: the query searched and the pages found (its sources).
+      return {
+        type: 'web_search_call',
+        id: item.id,
+        status: done ? 'completed' : 'in_progress',
+        action: { type: 'search', query: item.search.query, sources: item.search.pages.map((page) => ({ type: 'url', url: page.url })) },
+      }
   }
 }
 
@@ -226,6 +251,7 @@ export const outputText = (text: string, annotations: readonly UrlCitation[] = [
 /** Usage as the gateway reports it: tokens, reasoning within the output, and the cost split. */
 export function usageOf(completion: Completion): Record<string, unknown> {
   const cost = costSplit(completion)
+  const details = serverToolUseDetails(completion)
   return {
     input_tokens: completion.promptTokens,
     input_tokens_details: { cached_tokens: 0 },
@@ -235,6 +261,7 @@ export function usageOf(completion: Completion): Record<string, unknown> {
     cost: cost.totalUsd,
     is_byok: completion.byok,
     cost_details: { upstream_inference_cost: null, upstream_inference_input_cost: cost.promptUsd, upstream_inference_output_cost: cost.completionUsd },
+    ...(details === null ? {} : { server_tool_use_details: details }),
   }
 }
 

@@ -27,7 +27,7 @@ import { admit, chargeAdmitted, servedBy, settleBroken as settleMetered, type Ad
 import { loadFaker, type MakeFaker } from '../../core/faker.ts'
 import { faultError } from '../../faults/faults.ts'
 import { givenAnswer, questionOf, type Answer, type AnswerRequest } from './text-answer.service.ts'
-import { citeAnswer, searchWeb } from './text-web.service.ts'
+import { citeAnswer, searchQuery, searchWeb, type WebPage } from './text-web.service.ts'
 import { WEB_DEFAULT_RESULTS } from './text-web.input.ts'
 import type { ChatFixtureAnswer } from './text-fixtures.schemas.ts'
 import { answeringFixture, type FixtureSubject } from './text-fixtures.service.ts'
@@ -75,7 +75,7 @@ export interface TextAsk {
   images?: { withText: boolean; config: unknown } | null
   /** The auto-router plugin's patterns, for `openrouter/auto`. */
   autoRouter?: AutoRouterPlugin | null
-  /** The `openrouter:datetime` server tool (chat): text answers state the virtual clock's time in this zone. */
+  /** The `openrouter:datetime` server tool (chat, Responses, Messages): text answers state the virtual clock's time in this zone. */
   datetime?: { timezone: string } | null
   /**
    * Web search is on (the model's `:online` variant, the `web` plugin, a web search tool): one search,
@@ -84,6 +84,8 @@ export interface TextAsk {
   web?: boolean
   /** Results the search returns (WEB_DEFAULT_RESULTS when absent). */
   webResults?: number
+  /** The search was asked by a web search server tool (not the plugin or `:online`): it counts as a server tool call too. */
+  webTool?: boolean
   /** The surface renders the search's `url_citation` annotations: its answers cite the pages found (text-web.service.ts). */
   webCitations?: boolean
 }
@@ -145,8 +147,16 @@ export interface Completion {
   images?: string[][]
   /** Where the answers came from: written here (or a chat fixture's), or a recording's (the journal shows it). */
   source: CompletionSource
-  /** Server tools the gateway ran for the request (chat's `openrouter:datetime`: once), for `server_tool_use_details`. */
+  /** Server tools the gateway ran for the request (`openrouter:datetime`, a web search tool: once each), for `server_tool_use_details`. */
   serverToolCalls?: number
+  /** The request's one web search (where it asked for one): its query and the pages found, for the surfaces' call items. */
+  webSearch?: WebSearch
+}
+
+/** One emulated web search: the words searched for and the seeded pages it found (text-web.service.ts). */
+export interface WebSearch {
+  query: string
+  pages: WebPage[]
 }
 
 export type CompletionSource = { kind: 'generated' } | { kind: 'replayed'; file: string }
@@ -445,7 +455,8 @@ function billCompletion(
     const drawn = imagesOnly ? written.map((a): Answer => ({ ...a, content: null, completionTokens: a.reasoningTokens, finishReason: 'stop' })) : written
     // The time is stated first, then the pages cited: a citation's indexes are those of the final text.
     const dated = ask.datetime ? drawn.map((a) => withDatetime(a, ask, now)) : drawn
-    const answers = ask.web && ask.webCitations ? citedAnswers(prepared, dated) : dated
+    const search = ask.web ? webSearchOf(prepared) : undefined
+    const answers = search && ask.webCitations ? dated.map((a) => citeAnswer(a, search.pages)) : dated
     const completionTokens = answers.reduce((n, a) => n + a.completionTokens, 0)
     const reasoningTokens = answers.reduce((n, a) => n + a.reasoningTokens, 0)
     const imageCount = at.imageCount ?? 0
@@ -475,17 +486,18 @@ function billCompletion(
           latencyMs,
           tokensPerSecond,
           source,
+          ...(search ? { webSearch: search } : {}),
         })
       },
     })!
   })
 }
 
-/** Answers that cite the pages the request's one web search finds (the same question finds the same pages). */
-function citedAnswers(prepared: Prepared, answers: readonly Answer[]): Answer[] {
+/** The request's one web search: the pages it finds (the same question finds the same pages), cited by the answers. */
+function webSearchOf(prepared: Prepared): WebSearch {
   const { answerRequest, ask } = prepared
-  const pages = searchWeb(answerRequest.seed, ask.seed, questionOf(ask.messages), ask.webResults ?? WEB_DEFAULT_RESULTS)
-  return answers.map((a) => citeAnswer(a, pages))
+  const question = questionOf(ask.messages)
+  return { query: searchQuery(question), pages: searchWeb(answerRequest.seed, ask.seed, question, ask.webResults ?? WEB_DEFAULT_RESULTS) }
 }
 
 /** A text answer's generation row: GET /api/v1/generation finds it by the completion's id. */
@@ -518,13 +530,14 @@ export function recordCompletion(
   call: TextCall,
   done: Pick<
     Completion,
-    'model' | 'answers' | 'promptTokens' | 'completionTokens' | 'reasoningTokens' | 'imageCount' | 'latencyMs' | 'tokensPerSecond' | 'source'
+    'model' | 'answers' | 'promptTokens' | 'completionTokens' | 'reasoningTokens' | 'imageCount' | 'latencyMs' | 'tokensPerSecond' | 'source' | 'webSearch'
   > & {
     metered: Metered<CatalogEndpoint>
   },
 ): Completion {
   const { metered, ...rest } = done
   const id = metered.generationId!
+  const serverToolCalls = (ask.datetime ? 1 : 0) + (done.webSearch && ask.webTool ? 1 : 0)
   // Its prompt and answer, for GET /api/v1/generation/content (the generations module, reached lazily).
   ctx.services.generations.keep({ generationId: id, accountId: caller.account.id, operation: call.operation, messages: ask.messages, answers: done.answers })
   return {
@@ -535,7 +548,22 @@ export function recordCompletion(
     endpoint: metered.endpoint,
     costNanos: metered.charge.cost_nanos,
     byok: metered.byok,
-    ...(ask.datetime ? { serverToolCalls: 1 } : {}),
+    ...(serverToolCalls > 0 ? { serverToolCalls } : {}),
+  }
+}
+
+/**
+ * The gateway's server tool counts (the real document's ServerToolUseDetails), or null where the request
+ * used none: each server tool run once (a web search asked by a tool among them), and the searches made
+ * (the `web` plugin's and `:online`'s searches count only there, as the document says of native search).
+ */
+export function serverToolUseDetails(completion: Completion): Record<string, number> | null {
+  const calls = completion.serverToolCalls ?? 0
+  const searches = completion.webSearch ? 1 : 0
+  if (calls === 0 && searches === 0) return null
+  return {
+    ...(calls > 0 ? { tool_calls_requested: calls, tool_calls_executed: calls } : {}),
+    ...(searches > 0 ? { web_search_requests: searches } : {}),
   }
 }
 

@@ -87,6 +87,7 @@ export const RESPONSES_SERVER_TOOLS: ReadonlyMap<string, Check> = new Map([
   ],
   ...byType(['image_generation', 'local_shell', 'shell', 'apply_patch']),
   ...byType(OPENROUTER_TYPES),
+  ['openrouter:datetime', (tool, at) => datetimeCheck(tool, at)],
 ])
 
 /** An IANA time zone name this runtime knows (`America/New_York`, `UTC`). */
@@ -107,6 +108,18 @@ const datetimeCheck: Check = (tool, at) => {
   const zone = parameters.timezone
   if (zone === undefined || zone === null) return
   if (typeof zone !== 'string' || !isTimeZone(zone)) throw fieldError(`${at}.parameters.timezone`, 'must be an IANA time zone name (e.g. "America/New_York")')
+}
+
+/**
+ * The `openrouter:datetime` tool a request offers (the first one): its time zone, UTC when not given; null
+ * when there is none. Its shape is checked by the surface's table (datetimeCheck) before.
+ */
+export function parseDatetime(tools: unknown): { timezone: string } | null {
+  if (!Array.isArray(tools)) return null
+  const tool: unknown = tools.find((t) => isObject(t) && t.type === 'openrouter:datetime')
+  if (!isObject(tool)) return null
+  const zone = isObject(tool.parameters) ? tool.parameters.timezone : undefined
+  return { timezone: typeof zone === 'string' ? zone : 'UTC' }
 }
 
 /** Chat completions: the gateway's server tools and the web search shorthand (`function` is chat's own). */
@@ -136,6 +149,7 @@ export const MESSAGES_SERVER_TOOLS: ReadonlyMap<string, Check> = new Map([
   ...byType(['tool_search_tool_regex_20251119', 'tool_search_tool_regex'], fixedName('tool_search_tool_regex')),
   ...byType(['openrouter:bash', 'openrouter:datetime', 'openrouter:image_generation', 'openrouter:experimental__search_models']),
   ...byType(['openrouter:web_fetch', 'openrouter:web_search', 'openrouter:shell', 'openrouter:tool_search']),
+  ['openrouter:datetime', (tool, at) => datetimeCheck(tool, at)],
 ])
 
 /**

@@ -1,0 +1,119 @@
+// The server tools a Responses request offers, run by the emulator, through the official `openai` client:
+// a web search (tool or plugin) is a `web_search_call` output item before the message (the query and the
+// pages found as its action's sources), streamed with its in_progress, searching and completed events, and
+// counted in `usage.server_tool_use_details`; `openrouter:datetime` states the virtual clock's time; a next
+// turn sending the call items back is accepted. Requests without a server tool keep their output as it was.
+import OpenAI from 'openai'
+import { describe, expect, it } from 'vitest'
+import { listeningEmulator } from '../../helpers/emulator.ts'
+
+const INPUT = 'What is new in lighthouse engineering?'
+const MODEL = 'openai/gpt-4o'
+
+interface SearchCall {
+  type: 'web_search_call'
+  id: string
+  status: string
+  action: { type: string; query: string; sources: Array<{ type: string; url: string }> }
+}
+
+const details = (response: OpenAI.Responses.Response) =>
+  (response.usage as unknown as { server_tool_use_details?: Record<string, number> }).server_tool_use_details
+
+describe('Responses server tools', () => {
+  it('a web_search tool gives a web_search_call item before the message, its sources the pages cited, counted in usage', async () => {
+    const emu = await listeningEmulator()
+    const openai = new OpenAI({ baseURL: `${emu.url}/api/v1`, apiKey: emu.keys.standard, maxRetries: 0 })
+    const response = await openai.responses.create({ model: MODEL, input: INPUT, tools: [{ type: 'web_search' }] })
+    expect(response.output.map((item) => item.type)).toEqual(['web_search_call', 'message'])
+    const call = response.output[0] as unknown as SearchCall
+    expect(call.id).toMatch(/^ws_[0-9a-f]{32}$/)
+    expect(call.status).toBe('completed')
+    expect(call.action.type).toBe('search')
+    expect(call.action.query).toMatch(/lighthouse/)
+    const message = response.output[1] as OpenAI.Responses.ResponseOutputMessage
+    const cited = (message.content[0] as OpenAI.Responses.ResponseOutputText).annotations.map((a) => (a as { url: string }).url)
+    expect(call.action.sources.map((s) => s.url)).toEqual(cited)
+    expect(call.action.sources.every((s) => s.type === 'url' && /^https:\/\/[a-z]+\.example\//.test(s.url))).toBe(true)
+    expect(details(response)).toEqual({ tool_calls_requested: 1, tool_calls_executed: 1, web_search_requests: 1 })
+
+    // The web plugin searches natively: a search counted, no server tool call.
+    const plugin = await openai.responses.create({
+      model: MODEL,
+      input: INPUT,
+      plugins: [{ id: 'web', max_results: 2 }],
+    } as OpenAI.Responses.ResponseCreateParamsNonStreaming)
+    expect(plugin.output.map((item) => item.type)).toEqual(['web_search_call', 'message'])
+    expect((plugin.output[0] as unknown as SearchCall).action.sources).toHaveLength(2)
+    expect(details(plugin)).toEqual({ web_search_requests: 1 })
+
+    const plain = await openai.responses.create({ model: MODEL, input: INPUT })
+    expect(plain.output.map((item) => item.type)).toEqual(['message'])
+    expect(details(plain)).toBeUndefined()
+
+    // tool_choice "none": the model calls no tool, the search tool included.
+    const none = await openai.responses.create({ model: MODEL, input: INPUT, tools: [{ type: 'web_search' }], tool_choice: 'none' })
+    expect(none.output.map((item) => item.type)).toEqual(['message'])
+    expect(details(none)).toBeUndefined()
+
+    // A next turn sends the call item back, as Codex does: accepted, nothing in it run.
+    const next = await openai.responses.create({
+      model: MODEL,
+      input: [{ role: 'user', content: INPUT }, ...response.output, { role: 'user', content: 'And in bridges?' }] as OpenAI.Responses.ResponseInput,
+    })
+    expect(next.status).toBe('completed')
+  })
+
+  it('streams the web_search_call item with in_progress, searching and completed events, ending as the response holds it', async () => {
+    const emu = await listeningEmulator()
+    const openai = new OpenAI({ baseURL: `${emu.url}/api/v1`, apiKey: emu.keys.standard, maxRetries: 0 })
+    const body = { model: MODEL, input: INPUT, tools: [{ type: 'openrouter:web_search' }] } as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming
+    const whole = await openai.responses.create(body)
+    const stream = await openai.responses.create({ ...body, stream: true })
+    const types: string[] = []
+    let completed: OpenAI.Responses.Response | null = null
+    for await (const event of stream) {
+      types.push(event.type)
+      if (event.type === 'response.completed') completed = event.response
+    }
+    const first = types.indexOf('response.output_item.added')
+    expect(types.slice(first, first + 5)).toEqual([
+      'response.output_item.added',
+      'response.web_search_call.in_progress',
+      'response.web_search_call.searching',
+      'response.web_search_call.completed',
+      'response.output_item.done',
+    ])
+    // The same search as the whole answer's (ids follow each response's own).
+    expect({ ...completed!.output[0], id: '' }).toEqual({ ...whole.output[0], id: '' })
+  })
+
+  it('openrouter:datetime states the virtual clock’s time in the zone asked, counted as a server tool call', async () => {
+    const emu = await listeningEmulator()
+    const openai = new OpenAI({ baseURL: `${emu.url}/api/v1`, apiKey: emu.keys.standard, maxRetries: 0 })
+    const tools = [{ type: 'openrouter:datetime', parameters: { timezone: 'Asia/Tokyo' } }] as unknown as OpenAI.Responses.Tool[]
+    const response = await openai.responses.create({ model: MODEL, input: 'What time is it?', tools })
+    expect(response.output_text).toMatch(/^The current date and time is .+ \(Asia\/Tokyo\)\. /)
+    expect(details(response)).toEqual({ tool_calls_requested: 1, tool_calls_executed: 1 })
+
+    const bad = await emu.send(
+      'POST',
+      '/api/v1/responses',
+      { model: MODEL, input: 'What time is it?', tools: [{ type: 'openrouter:datetime', parameters: { timezone: 'Mars/Olympus' } }] },
+      emu.keys.standard,
+    )
+    expect(bad.status).toBe(400)
+    expect(bad.body.error.metadata.field).toBe('tools[0].parameters.timezone')
+  })
+
+  it('a server tool call item sent back without its id is a 400 naming the field', async () => {
+    const emu = await listeningEmulator()
+    const input = [
+      { role: 'user', content: INPUT },
+      { type: 'web_search_call', status: 'completed', action: { type: 'search', query: 'x' } },
+    ]
+    const res = await emu.send('POST', '/api/v1/responses', { model: MODEL, input }, emu.keys.standard)
+    expect(res.status).toBe(400)
+    expect(res.body.error.metadata.field).toBe('input[1].id')
+  })
+})

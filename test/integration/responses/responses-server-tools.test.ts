@@ -117,3 +117,65 @@ describe('Responses server tools', () => {
     expect(res.body.error.metadata.field).toBe('input[1].id')
   })
 })
+
+describe('Responses image_generation tool', () => {
+  it('draws one PNG as an image_generation_call item, billed at the image model’s price, streamed with its events', async () => {
+    const emu = await listeningEmulator()
+    const openai = new OpenAI({ baseURL: `${emu.url}/api/v1`, apiKey: emu.keys.standard, maxRetries: 0 })
+    const body = {
+      model: MODEL,
+      input: 'Draw a lighthouse at dusk',
+      tools: [{ type: 'image_generation' }],
+    } as OpenAI.Responses.ResponseCreateParamsNonStreaming
+    const response = await openai.responses.create(body)
+    expect(response.output.map((item) => item.type)).toEqual(['image_generation_call', 'message'])
+    const call = response.output[0] as OpenAI.Responses.ResponseOutputItem.ImageGenerationCall
+    expect(call.id).toMatch(/^ig_[0-9a-f]{32}$/)
+    expect(call.status).toBe('completed')
+    const png = Buffer.from(call.result!, 'base64')
+    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+    expect(details(response)).toEqual({ tool_calls_requested: 1, tool_calls_executed: 1 })
+
+    // The same question without the tool costs one gpt-image-1 picture less.
+    const plain = await openai.responses.create({ model: MODEL, input: 'Draw a lighthouse at dusk' })
+    const image = emu.ctx.services.catalog.get().find('openai/gpt-image-1')!.endpoints[0]!.pricing.image
+    const cost = (r: OpenAI.Responses.Response) => (r.usage as unknown as { cost: number }).cost
+    const sameTokens = plain.usage!.output_tokens === response.usage!.output_tokens
+    if (sameTokens) expect(cost(response) - cost(plain)).toBeCloseTo(Number(image), 9)
+    expect(cost(response) - cost(plain)).toBeGreaterThan(Number(image) * 0.9)
+
+    const stream = await openai.responses.create({ ...body, stream: true })
+    const types: string[] = []
+    let completed: OpenAI.Responses.Response | null = null
+    for await (const event of stream) {
+      types.push(event.type)
+      if (event.type === 'response.completed') completed = event.response
+    }
+    const first = types.indexOf('response.output_item.added')
+    expect(types.slice(first, first + 5)).toEqual([
+      'response.output_item.added',
+      'response.image_generation_call.in_progress',
+      'response.image_generation_call.generating',
+      'response.image_generation_call.completed',
+      'response.output_item.done',
+    ])
+    expect((completed!.output[0] as OpenAI.Responses.ResponseOutputItem.ImageGenerationCall).result).toBe(call.result)
+  })
+
+  it('the gateway’s openrouter:image_generation draws with its default model; a model that makes no images is a 400 naming the field', async () => {
+    const emu = await listeningEmulator()
+    const tools = [{ type: 'openrouter:image_generation' }] as unknown as OpenAI.Responses.Tool[]
+    const openai = new OpenAI({ baseURL: `${emu.url}/api/v1`, apiKey: emu.keys.standard, maxRetries: 0 })
+    const response = await openai.responses.create({ model: MODEL, input: 'Draw a lighthouse', tools })
+    expect(response.output[0]!.type).toBe('image_generation_call')
+
+    const bad = await emu.send(
+      'POST',
+      '/api/v1/responses',
+      { model: MODEL, input: 'Draw a lighthouse', tools: [{ type: 'image_generation', model: 'openai/gpt-4o' }] },
+      emu.keys.standard,
+    )
+    expect(bad.status).toBe(400)
+    expect(bad.body.error.metadata.field).toBe('tools[0].model')
+  })
+})

@@ -102,14 +102,14 @@ const Usage = Type.Object(
 
 const OutputItem = Type.Object(
   {
-    type: StringEnum(['reasoning', 'web_search_call', 'message', 'function_call'] as const),
+    type: StringEnum(['reasoning', 'web_search_call', 'image_generation_call', 'message', 'function_call'] as const),
     id: Type.String(),
     status: StringEnum(['completed', 'incomplete'] as const),
   },
   {
     additionalProperties: true,
     description:
-      'A `reasoning` item (summary, content of reasoning_text), a `web_search_call` (action: the search, its query and sources), a `message` (role assistant, content of output_text) or a `function_call` (call_id, name, arguments)',
+      'A `reasoning` item (summary, content of reasoning_text), a `web_search_call` (action: the search, its query and sources), an `image_generation_call` (result: a base64 PNG), a `message` (role assistant, content of output_text) or a `function_call` (call_id, name, arguments)',
   },
 )
 
@@ -132,7 +132,7 @@ export const ResponseResult = Type.Object(
 export const ResponsesResponse = {
   200: {
     description:
-      'The response; with `stream: true`, server-sent events (`event: <type>` and `data:` with a `sequence_number`): response.created, response.in_progress, each output item (added, its parts and deltas or, for a web search, its in_progress, searching and completed events; done), then response.completed or response.incomplete, and `data: [DONE]`',
+      'The response; with `stream: true`, server-sent events (`event: <type>` and `data:` with a `sequence_number`): response.created, response.in_progress, each output item (added, its parts and deltas or the events of a web search (in_progress, searching, completed) or an image generation (in_progress, generating, completed); done), then response.completed or response.incomplete, and `data: [DONE]`',
     content: { 'application/json': { schema: ResponseResult }, 'text/event-stream': { schema: Type.String() } },
   },
   '4xx': ErrorEnvelope,

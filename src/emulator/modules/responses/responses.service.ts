@@ -20,7 +20,7 @@ import {
   type TextCall,
   type WebSearch,
 } from '../text/text-engine.service.ts'
-import { parseDatetime } from '../text/text-tools.input.ts'
+import { parseDatetime, parseImageTool } from '../text/text-tools.input.ts'
 import { responsesUpstream } from './responses-upstream.service.ts'
 import type { TextSurface } from '../text/text-ports.service.ts'
 import type { ResponsesPresetBody } from '../presets/presets.schemas.ts'
@@ -88,6 +88,8 @@ export function askOf(body: ResponsesBody): TextAsk {
     ...webSearchFields(webSearch, body.tool_choice),
     webCitations: true,
     datetime: parseDatetime(body.tools),
+    // A tool the model calls: tool_choice "none" leaves it uncalled.
+    imageTool: body.tool_choice === 'none' ? null : parseImageTool(body.tools),
   }
 }
 
@@ -160,6 +162,7 @@ export type OutputItem =
   | { type: 'message'; id: string; text: string; annotations: readonly UrlCitation[]; cut: boolean }
   | { type: 'function_call'; id: string; call: ToolCall; namespace?: string; cut: boolean }
   | { type: 'web_search_call'; id: string; search: WebSearch; cut: boolean }
+  | { type: 'image_generation_call'; id: string; result: string; cut: boolean }
 
 /** An item id derived from the response's, so the same request gives the same ids. */
 const itemId = (completion: Completion, prefix: string, index: number): string => `${prefix}_${sha256Hex(`${completion.id}:${index}`).slice(0, 32)}`
@@ -172,7 +175,8 @@ function summaryOf(reasoning: string, verbosity: SummaryVerbosity): string {
 }
 
 /**
- * The answer's output items in order: reasoning, the web search made (where one was asked), the message,
+ * The answer's output items in order: reasoning, the web search made (where one was asked), the
+ * image_generation tool's picture (where offered), the message,
  * then each function call; the last is cut at max_output_tokens.
  */
 export function outputItems(created: CreatedResponse): OutputItem[] {
@@ -189,6 +193,8 @@ export function outputItems(created: CreatedResponse): OutputItem[] {
     })
   }
   if (completion.webSearch) items.push({ type: 'web_search_call', id: itemId(completion, 'ws', items.length), search: completion.webSearch, cut: false })
+  if (completion.generatedImage !== undefined)
+    items.push({ type: 'image_generation_call', id: itemId(completion, 'ig', items.length), result: completion.generatedImage, cut: false })
   if (answer.content !== null)
     items.push({ type: 'message', id: itemId(completion, 'msg', items.length), text: answer.content, annotations: answer.annotations ?? [], cut: false })
   for (const call of answer.toolCalls) {
@@ -235,6 +241,9 @@ export function itemJson(item: OutputItem, done: boolean): Record<string, unknow
         status: done ? 'completed' : 'in_progress',
         action: { type: 'search', query: item.search.query, sources: item.search.pages.map((page) => ({ type: 'url', url: page.url })) },
       }
+    case 'image_generation_call':
+      // The real document's OutputItemImageGenerationCall: the picture as base64 PNG, once made.
+      return { type: 'image_generation_call', id: item.id, status: done ? 'completed' : 'in_progress', result: done ? item.result : null }
   }
 }
 

@@ -22,7 +22,7 @@ import type { ResolvedModel, RouterInput } from '../catalog/catalog-resolve.serv
 import { routeByPreferences, type ProviderPreferences } from '../catalog/catalog-routing.service.ts'
 import { contextLengthExceeded, noToolEndpoints, notATextModel } from './text.errors.ts'
 import { countTokens, loadTokenizer } from '../../core/tokens.ts'
-import { brokenStreamNanos, promptPartNanos, textNanos, webSearchNanos, type PricedText } from '../meter/meter-pricers.service.ts'
+import { brokenStreamNanos, imagesNanos, promptPartNanos, textNanos, webSearchNanos, type PricedText } from '../meter/meter-pricers.service.ts'
 import { admit, chargeAdmitted, servedBy, settleBroken as settleMetered, type Admitted, type GenerationOf, type Metered } from '../meter/meter.service.ts'
 import { loadFaker, type MakeFaker } from '../../core/faker.ts'
 import { faultError } from '../../faults/faults.ts'
@@ -84,6 +84,11 @@ export interface TextAsk {
   web?: boolean
   /** Results the search returns (WEB_DEFAULT_RESULTS when absent). */
   webResults?: number
+  /**
+   * The Responses `image_generation` tool: one picture of the last user turn by this image model (a catalog
+   * id), drawn by the emulator's images and billed at that model's per-image price.
+   */
+  imageTool?: { model: string; field: string } | null
   /** The search was asked by a web search server tool (not the plugin or `:online`): it counts as a server tool call too. */
   webTool?: boolean
   /** The surface renders the search's `url_citation` annotations: its answers cite the pages found (text-web.service.ts). */
@@ -149,6 +154,8 @@ export interface Completion {
   source: CompletionSource
   /** Server tools the gateway ran for the request (`openrouter:datetime`, a web search tool: once each), for `server_tool_use_details`. */
   serverToolCalls?: number
+  /** The image_generation tool's picture (base64 PNG), where the request offered the tool. */
+  generatedImage?: string
   /** The request's one web search (where it asked for one): its query and the pages found, for the surfaces' call items. */
   webSearch?: WebSearch
 }
@@ -386,6 +393,9 @@ async function writeAnswered(ctx: EmulatorContext, caller: AuthContext, ask: Tex
         })
       : undefined
 
+  // The image_generation tool's picture: its model checked now (a 400 before anything is billed).
+  const toolImage = ask.imageTool ? imageToolOf(ctx, caller, ask, ask.imageTool) : undefined
+
   // The images' place in the account's media queue is given back if the answer is not made.
   try {
     const admitted = admit(ctx, caller)
@@ -399,14 +409,43 @@ async function writeAnswered(ctx: EmulatorContext, caller: AuthContext, ask: Tex
         round === 0 && answeringFixture(ctx.services.text.fixtures, caller.account.id, subject)
           ? null
           : await ctx.services.text.answers.write(prepared.answerRequest, ask.choices, prepared.makeFaker, ctx.services.text.filler)
-      const outcome = billCompletion(ctx, admitted, prepared, call, { endpoints, now, subject, generated, imageCount: images?.count })
+      const outcome = billCompletion(ctx, admitted, prepared, call, {
+        endpoints,
+        now,
+        subject,
+        generated,
+        imageCount: images?.count,
+        toolImageNanos: toolImage ? imagesNanos(toolImage.prices, 1, 0) : 0,
+      })
       if (outcome === 'no answers') continue
       if ('error' in outcome) throw new ModelFailed(model.id, outcome.error)
-      return images ? { ...outcome, images: (await images.draw()).map((url) => [url]) } : outcome
+      const drawn = images ? { ...outcome, images: (await images.draw()).map((url) => [url]) } : outcome
+      if (!toolImage) return drawn
+      const [url] = await toolImage.images.draw()
+      return { ...drawn, generatedImage: url!.slice(url!.indexOf(',') + 1) }
     }
   } finally {
     images?.release()
+    toolImage?.images.release()
   }
+}
+
+/**
+ * The image_generation tool's model (an image model of the catalog, else a 400 at its field), its prices
+ * (its first endpoint's, the one the images API bills first) and its one picture of the last user turn.
+ */
+function imageToolOf(ctx: EmulatorContext, caller: AuthContext, ask: TextAsk, tool: { model: string; field: string }) {
+  const resolved = ctx.services.catalog.tryResolve(tool.model, 'image')
+  if (!resolved || !makesImages(resolved.model) || resolved.model.endpoints.length === 0)
+    throw fieldError(tool.field, `names no image model of the catalog (${tool.model}); e.g. "gpt-image-1"`)
+  const images = ctx.services.images.forChat(resolved.model, {
+    prompt: questionOf(ask.messages),
+    seed: ask.seed,
+    choices: 1,
+    config: null,
+    account: caller.account.id,
+  })
+  return { prices: resolved.model.endpoints[0]!.pricing, images }
 }
 
 /** The datetime tool's statement: the virtual clock's date and time in the tool's zone, in words. */
@@ -436,7 +475,15 @@ function billCompletion(
   admitted: Admitted,
   prepared: Prepared,
   call: TextCall,
-  at: { endpoints: CatalogEndpoint[]; now: number; subject: FixtureSubject; generated: Answer[] | null; imageCount: number | undefined },
+  at: {
+    endpoints: CatalogEndpoint[]
+    now: number
+    subject: FixtureSubject
+    generated: Answer[] | null
+    imageCount: number | undefined
+    /** The image_generation tool's picture, at its image model's price. */
+    toolImageNanos?: number
+  },
 ): Completion | { error: ApiError } | 'no answers' {
   const { model, promptTokens, ask } = prepared
   const { endpoints, now } = at
@@ -470,7 +517,8 @@ function billCompletion(
       tokens: { prompt: promptTokens, completion: completionTokens, reasoning: reasoningTokens },
       price: (endpoint) =>
         textNanos(endpoint.pricing, { prompt: promptTokens, completion: completionTokens, reasoning: reasoningTokens, images: imageCount }) +
-        (ask.web ? webSearchNanos(endpoint.pricing, 1) : 0),
+        (ask.web ? webSearchNanos(endpoint.pricing, 1) : 0) +
+        (at.toolImageNanos ?? 0),
       generation: (endpoint) => textGeneration(ask, call, { answers, completionTokens, ...timing(endpoint) }),
       after: (metered) => {
         const { latencyMs, tokensPerSecond } = timing(metered.endpoint)
@@ -537,7 +585,7 @@ export function recordCompletion(
 ): Completion {
   const { metered, ...rest } = done
   const id = metered.generationId!
-  const serverToolCalls = (ask.datetime ? 1 : 0) + (done.webSearch && ask.webTool ? 1 : 0)
+  const serverToolCalls = (ask.datetime ? 1 : 0) + (done.webSearch && ask.webTool ? 1 : 0) + (ask.imageTool ? 1 : 0)
   // Its prompt and answer, for GET /api/v1/generation/content (the generations module, reached lazily).
   ctx.services.generations.keep({ generationId: id, accountId: caller.account.id, operation: call.operation, messages: ask.messages, answers: done.answers })
   return {

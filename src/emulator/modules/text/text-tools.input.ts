@@ -122,6 +122,27 @@ export function parseDatetime(tools: unknown): { timezone: string } | null {
   return { timezone: typeof zone === 'string' ? zone : 'UTC' }
 }
 
+/** The image model each image tool uses when it names none (the real document's default for the gateway's). */
+const IMAGE_TOOL_MODELS: Record<string, string> = { image_generation: 'openai/gpt-image-1', 'openrouter:image_generation': 'openai/gpt-5-image' }
+
+/**
+ * The `image_generation` tool a Responses request offers (or `openrouter:image_generation`): the catalog id
+ * of its image model (`gpt-image-1` is read as `openai/gpt-image-1`) and where a 400 about it points; null
+ * when there is none.
+ */
+export function parseImageTool(tools: unknown): { model: string; field: string } | null {
+  if (!Array.isArray(tools)) return null
+  const at = tools.findIndex((t) => isObject(t) && (t.type === 'image_generation' || t.type === 'openrouter:image_generation'))
+  if (at === -1) return null
+  const tool = tools[at] as Json
+  const parameters = isObject(tool.parameters) ? tool.parameters : tool
+  const field = `tools[${at}]${parameters === tool ? '' : '.parameters'}.model`
+  const model = parameters.model
+  if (model === undefined || model === null) return { model: IMAGE_TOOL_MODELS[tool.type as string]!, field }
+  if (typeof model !== 'string' || model === '') throw fieldError(field, 'must be an image model id (e.g. "gpt-image-1")')
+  return { model: model.includes('/') ? model : `openai/${model}`, field }
+}
+
 /** Chat completions: the gateway's server tools and the web search shorthand (`function` is chat's own). */
 export const CHAT_SERVER_TOOLS: ReadonlyMap<string, Check> = new Map([
   ...byType(OPENROUTER_TYPES.filter((type) => !['openrouter:apply_patch', 'openrouter:shell', 'openrouter:tool_search'].includes(type))),

@@ -179,3 +179,64 @@ describe('Responses image_generation tool', () => {
     expect(bad.body.error.metadata.field).toBe('tools[0].model')
   })
 })
+
+describe('stop_server_tools_when', () => {
+  const STOP = [
+    { type: 'step_count_is', step_count: 5 },
+    { type: 'max_cost', max_cost_in_dollars: 0.5 },
+    { type: 'has_tool_call', tool_name: 'openrouter:web_search' },
+    { type: 'max_tokens_used', max_tokens: 1000 },
+    { type: 'finish_reason_is', reason: 'length' },
+  ]
+
+  it('is taken on chat, Responses and Messages (one step of server tools: no condition changes the answer)', async () => {
+    const emu = await listeningEmulator()
+    const openai = new OpenAI({ baseURL: `${emu.url}/api/v1`, apiKey: emu.keys.standard, maxRetries: 0 })
+    const tools = [{ type: 'web_search' as const }]
+    const stopped = await openai.responses.create({
+      model: MODEL,
+      input: INPUT,
+      tools,
+      stop_server_tools_when: STOP,
+    } as OpenAI.Responses.ResponseCreateParamsNonStreaming)
+    const free = await openai.responses.create({ model: MODEL, input: INPUT, tools })
+    expect(stopped.output.map((item) => item.type)).toEqual(free.output.map((item) => item.type))
+    expect(stopped.output_text).toBe(free.output_text)
+    const chat = await emu.send(
+      'POST',
+      '/api/v1/chat/completions',
+      { model: MODEL, messages: [{ role: 'user', content: INPUT }], stop_server_tools_when: STOP },
+      emu.keys.standard,
+    )
+    expect(chat.status).toBe(200)
+    const messages = await emu.send(
+      'POST',
+      '/api/v1/messages',
+      { model: MODEL, max_tokens: 100, messages: [{ role: 'user', content: INPUT }], stop_server_tools_when: STOP },
+      emu.keys.standard,
+    )
+    expect(messages.status).toBe(200)
+  })
+
+  it.each([
+    ['not an array', { type: 'step_count_is', step_count: 2 }, 'stop_server_tools_when'],
+    ['empty', [], 'stop_server_tools_when'],
+    ['an unknown condition', [{ type: 'never' }], 'stop_server_tools_when[0].type'],
+    ['a step count of 1.5', [{ type: 'step_count_is', step_count: 1.5 }], 'stop_server_tools_when[0].step_count'],
+    ['a cost that is not a number', [STOP[0], { type: 'max_cost', max_cost_in_dollars: '1' }], 'stop_server_tools_when[1].max_cost_in_dollars'],
+    ['a tool call without its name', [{ type: 'has_tool_call' }], 'stop_server_tools_when[0].tool_name'],
+  ])('%s is a 400 naming the field', async (_name, stop, field) => {
+    const emu = await listeningEmulator()
+    const res = await emu.send('POST', '/api/v1/responses', { model: MODEL, input: INPUT, stop_server_tools_when: stop }, emu.keys.standard)
+    expect(res.status).toBe(400)
+    expect(res.body.error.metadata.field).toBe(field)
+    const chat = await emu.send(
+      'POST',
+      '/api/v1/chat/completions',
+      { model: MODEL, messages: [{ role: 'user', content: INPUT }], stop_server_tools_when: stop },
+      emu.keys.standard,
+    )
+    expect(chat.status).toBe(400)
+    expect(chat.body.error.metadata.field).toBe(field)
+  })
+})

@@ -5,6 +5,7 @@ import { fieldError } from '../../core/errors.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
 import { parseWebSearch, webSearchFields } from '../text/text-web.input.ts'
+import { checkStopServerTools } from '../text/text-tools.input.ts'
 import { parseAutoRouter, parseMessages, parseResponseFormat, parseToolChoice, parseToolsAt } from '../text/text.input.ts'
 import type { ChatBody, CompletionBody } from './chat.schemas.ts'
 import { costSplit, generateText, serverToolUseDetails, type Completion, type Relayed, type TextAsk, type TextCall } from '../text/text-engine.service.ts'
@@ -40,6 +41,7 @@ function chatImages(body: ChatBody): TextAsk['images'] {
 /** A chat body as the engine's ask. */
 export function chatAsk(body: ChatBody): TextAsk {
   const { tools, places, datetime } = parseToolsAt(body.tools)
+  checkStopServerTools((body as { stop_server_tools_when?: unknown }).stop_server_tools_when)
   const webSearch = parseWebSearch((body as { plugins?: unknown }).plugins, body.tools)
   const candidates = [...(body.model ? [body.model] : []), ...(body.models ?? [])]
   if (candidates.length === 0) throw fieldError('model', 'is required (or `models`, a list to try in order)')

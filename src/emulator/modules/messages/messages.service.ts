@@ -8,7 +8,7 @@ import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { Answer } from '../text/text-answer.service.ts'
 import { costSplit, generateText, type Completion, type Relayed, type TextAsk, type TextCall, type WebSearch } from '../text/text-engine.service.ts'
-import { parseDatetime } from '../text/text-tools.input.ts'
+import { checkStopServerTools, parseDatetime } from '../text/text-tools.input.ts'
 import { parseWebSearch, webSearchFields } from '../text/text-web.input.ts'
 import { modelNotFound } from '../catalog/catalog.errors.ts'
 import { AUTO_ROUTER } from '../catalog/catalog-resolve.service.ts'
@@ -42,6 +42,7 @@ export function messagesAsk(ctx: EmulatorContext, body: MessagesBody): { ask: Te
   const output = parseOutputConfig(body.output_config)
   const thinking = parseThinking(body.thinking, output.effort)
   const plugins = (body as { plugins?: unknown }).plugins
+  checkStopServerTools((body as { stop_server_tools_when?: unknown }).stop_server_tools_when)
   const webSearch = parseWebSearch(plugins, body.tools)
   const ask: TextAsk = {
     candidates,

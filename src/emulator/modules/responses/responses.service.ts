@@ -20,7 +20,7 @@ import {
   type TextCall,
   type WebSearch,
 } from '../text/text-engine.service.ts'
-import { parseDatetime, parseImageTool } from '../text/text-tools.input.ts'
+import { checkStopServerTools, parseDatetime, parseImageTool } from '../text/text-tools.input.ts'
 import { responsesUpstream } from './responses-upstream.service.ts'
 import type { TextSurface } from '../text/text-ports.service.ts'
 import type { ResponsesPresetBody } from '../presets/presets.schemas.ts'
@@ -69,6 +69,7 @@ export function askOf(body: ResponsesBody): TextAsk {
   const kept = parsed.tools.flatMap((tool, i) => (allowed === null || allowed.has(tool.name) ? [i] : []))
   const tools = kept.map((i) => parsed.tools[i]!)
   const places = kept.map((i) => parsed.places[i]!)
+  checkStopServerTools((body as { stop_server_tools_when?: unknown }).stop_server_tools_when)
   const webSearch = parseWebSearch((body as { plugins?: unknown }).plugins, body.tools)
   return {
     candidates,

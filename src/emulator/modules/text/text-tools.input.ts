@@ -143,6 +143,32 @@ export function parseImageTool(tools: unknown): { model: string; field: string }
   return { model: model.includes('/') ? model : `openai/${model}`, field }
 }
 
+/** Each stop condition of `stop_server_tools_when` (the real document's StopServerToolsWhenCondition) and its field's check. */
+const STOP_CONDITIONS: Record<string, { field: string; ok: (value: unknown) => boolean; says: string }> = {
+  step_count_is: { field: 'step_count', ok: (v) => Number.isInteger(v) && (v as number) >= 0, says: 'an integer, 0 or more' },
+  has_tool_call: { field: 'tool_name', ok: (v) => typeof v === 'string' && v !== '', says: 'a non-empty string' },
+  max_tokens_used: { field: 'max_tokens', ok: (v) => Number.isInteger(v) && (v as number) >= 0, says: 'an integer, 0 or more' },
+  max_cost: { field: 'max_cost_in_dollars', ok: (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0, says: 'a number of dollars, 0 or more' },
+  finish_reason_is: { field: 'reason', ok: (v) => typeof v === 'string' && v !== '', says: 'a non-empty string' },
+}
+
+/**
+ * `stop_server_tools_when` checked (a 400 names the condition's field). The emulator's server tools run in
+ * one step, whose pending calls the real loop runs even when a condition fires: no condition changes an
+ * answer here, so they are checked and kept to no effect.
+ */
+export function checkStopServerTools(value: unknown): void {
+  if (value === undefined || value === null) return
+  const field = 'stop_server_tools_when'
+  if (!Array.isArray(value) || value.length === 0) throw fieldError(field, 'must be a non-empty array of stop conditions')
+  value.forEach((condition: unknown, i) => {
+    const at = `${field}[${i}]`
+    const rule = isObject(condition) && typeof condition.type === 'string' ? STOP_CONDITIONS[condition.type] : undefined
+    if (!isObject(condition) || !rule) throw fieldError(`${at}.type`, `must be one of ${Object.keys(STOP_CONDITIONS).join(', ')}`)
+    if (!rule.ok(condition[rule.field])) throw fieldError(`${at}.${rule.field}`, `is required: ${rule.says}`)
+  })
+}
+
 /** Chat completions: the gateway's server tools and the web search shorthand (`function` is chat's own). */
 export const CHAT_SERVER_TOOLS: ReadonlyMap<string, Check> = new Map([
   ...byType(OPENROUTER_TYPES.filter((type) => !['openrouter:apply_patch', 'openrouter:shell', 'openrouter:tool_search'].includes(type))),

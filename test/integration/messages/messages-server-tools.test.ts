@@ -125,4 +125,28 @@ describe('Messages server tools', () => {
     expect(bad.status).toBe(400)
     expect(JSON.stringify(bad.body)).toContain('tools[0].parameters.timezone')
   })
+
+  it('a web fetch tool reads a made-up page for an example domain’s url (never fetched), refuses other hosts, counted in usage', async () => {
+    const emu = await listeningEmulator()
+    const anthropic = client(emu)
+    const tools = [{ type: 'web_fetch_20250910', name: 'web_fetch', max_uses: 1 }] as unknown as Anthropic.ToolUnion[]
+    const ask = (content: string) => anthropic.messages.create({ model: MODEL, max_tokens: 300, messages: [{ role: 'user', content }], tools })
+    const message = await ask('Summarize https://docs.example/lighthouse-lenses please')
+    expect(message.content.map((b) => b.type)).toEqual(['server_tool_use', 'web_fetch_tool_result', 'text'])
+    const use = message.content[0] as Anthropic.ServerToolUseBlock
+    expect(use).toMatchObject({ name: 'web_fetch', input: { url: 'https://docs.example/lighthouse-lenses' } })
+    const result = message.content[1] as unknown as { tool_use_id: string; content: { type: string; url: string; content: { source: { data: string } } } }
+    expect(result.tool_use_id).toBe(use.id)
+    expect(result.content.type).toBe('web_fetch_result')
+    expect(result.content.content.source.data).toMatch(/lighthouse lenses: an emulated fetch/)
+    expect(message.usage.server_tool_use).toEqual({ web_search_requests: 0, web_fetch_requests: 1 })
+
+    const refused = await ask('Summarize https://internal.corp.test/secrets')
+    expect((refused.content[1] as unknown as { content: unknown }).content).toEqual({ type: 'web_fetch_tool_result_error', error_code: 'url_not_allowed' })
+
+    // No url in the question: no fetch, as without the tool.
+    const none = await ask('Tell me about lighthouses')
+    expect(none.content.map((b) => b.type)).toEqual(['text'])
+    expect(none.usage.server_tool_use).toBeNull()
+  })
 })

@@ -123,6 +123,15 @@ const ContentBlock = Type.Union([
     caller: Type.Object({ type: Type.Literal('direct') }),
   }),
   Type.Object({
+    type: Type.Literal('web_fetch_tool_result'),
+    tool_use_id: Type.String(),
+    content: Type.Object(
+      { type: StringEnum(['web_fetch_result', 'web_fetch_tool_result_error'] as const) },
+      { additionalProperties: true, description: 'The page read (url, retrieved_at, a text document), or an error_code' },
+    ),
+    caller: Type.Object({ type: Type.Literal('direct') }),
+  }),
+  Type.Object({
     type: Type.Literal('tool_use'),
     id: Type.String({ description: '`toolu_` and 24 hex digits' }),
     name: Type.String(),

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto'
 import { fieldError } from '../../core/errors.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
-import type { Answer } from '../text/text-answer.service.ts'
+import { questionOf, type Answer } from '../text/text-answer.service.ts'
 import { costSplit, generateText, type Completion, type Relayed, type TextAsk, type TextCall, type WebSearch } from '../text/text-engine.service.ts'
 import { checkStopServerTools, parseDatetime } from '../text/text-tools.input.ts'
 import { parseWebSearch, webSearchFields } from '../text/text-web.input.ts'
@@ -24,9 +24,22 @@ import type { MessagesBody } from './messages.schemas.ts'
 
 export const OPERATION = 'messages.create'
 
-/** What rendering needs beyond the completion: whether thinking text is shown. */
+/** What rendering needs beyond the completion: whether thinking text is shown, the page a web fetch tool reads. */
 export interface MessageOptions {
   thinkingOmitted: boolean
+  /** The url the web fetch tool (`web_fetch_20250910`, `openrouter:web_fetch`) reads: the last user turn's first. */
+  fetch?: { url: string } | null
+}
+
+const FETCH_TOOLS = new Set(['web_fetch_20250910', 'web_fetch_20260209', 'openrouter:web_fetch'])
+const URL_IN_TEXT = /https?:\/\/[^\s<>"')\]]+/
+
+/** The url a web fetch tool reads, where the request offers one and its last user turn names a url. */
+function fetchOf(tools: unknown, question: string): { url: string } | null {
+  if (!Array.isArray(tools) || !tools.some((t: unknown) => typeof t === 'object' && t !== null && FETCH_TOOLS.has((t as { type?: string }).type ?? '')))
+    return null
+  const url = URL_IN_TEXT.exec(question)?.[0]
+  return url === undefined ? null : { url }
 }
 
 /** A Messages body as the engine's ask, with how the answer is to be rendered. */
@@ -64,7 +77,13 @@ export function messagesAsk(ctx: EmulatorContext, body: MessagesBody): { ask: Te
     ...webSearchFields(webSearch, body.tool_choice),
     datetime: parseDatetime(body.tools),
   }
-  return { ask, options: { thinkingOmitted: thinking.omitted } }
+  return {
+    ask,
+    options: {
+      thinkingOmitted: thinking.omitted,
+      fetch: (body.tool_choice as { type?: string } | undefined)?.type === 'none' ? null : fetchOf(body.tools, questionOf(ask.messages)),
+    },
+  }
 }
 
 /** A body read once (the recordings' hook may have read it before the handler). */
@@ -142,8 +161,9 @@ export interface WebResult {
 export type ContentBlock =
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'text'; text: string; citations: WebCitation[] | null }
-  | { type: 'server_tool_use'; id: string; name: 'web_search'; input: Record<string, unknown>; caller: { type: 'direct' } }
+  | { type: 'server_tool_use'; id: string; name: 'web_search' | 'web_fetch'; input: Record<string, unknown>; caller: { type: 'direct' } }
   | { type: 'web_search_tool_result'; tool_use_id: string; content: WebResult[]; caller: { type: 'direct' } }
+  | { type: 'web_fetch_tool_result'; tool_use_id: string; content: Record<string, unknown>; caller: { type: 'direct' } }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown>; caller: { type: 'direct' } }
 
 /** A block of the answer, with a tool call's arguments as written (a stream sends them as they are). */
@@ -181,6 +201,49 @@ function searchBlocks(completion: Completion, search: WebSearch): AnswerBlock[] 
   ]
 }
 
+/** Hosts a fetch may read: reserved example domains only (nothing is fetched; the page is made up). */
+const EXAMPLE_HOST = /(^|\.)(example|example\.(com|org|net))$/
+
+/**
+ * The web fetch as Anthropic's blocks: the fetch asked and its result, a made-up page of plain text for a
+ * url on an example domain (the same url, the same page), else a `url_not_allowed` error. Nothing is fetched.
+ */
+function fetchBlocks(completion: Completion, url: string): AnswerBlock[] {
+  const id = `srvtoolu_${createHash('sha256').update(`${completion.id}:web_fetch`).digest('hex').slice(0, 24)}`
+  const input = { url }
+  let host = ''
+  try {
+    host = new URL(url).hostname
+  } catch {
+    host = ''
+  }
+  const words = url
+    .replace(/^https?:\/\/[^/]+/, '')
+    .split(/[^a-zA-Z0-9]+/)
+    .filter((w) => w !== '')
+  const content = EXAMPLE_HOST.test(host)
+    ? {
+        type: 'web_fetch_result',
+        url,
+        retrieved_at: new Date(completion.created * 1000).toISOString(),
+        content: {
+          type: 'document',
+          source: {
+            type: 'text',
+            media_type: 'text/plain',
+            data: `${host} page ${words.join(' ') || 'home'}: an emulated fetch, made up for the request (nothing was fetched).`,
+          },
+          title: `${host}${words.length > 0 ? ` | ${words.join(' ')}` : ''}`,
+          citations: null,
+        },
+      }
+    : { type: 'web_fetch_tool_result_error', error_code: 'url_not_allowed' }
+  return [
+    { block: { type: 'server_tool_use', id, name: 'web_fetch', input, caller: { type: 'direct' } }, json: JSON.stringify(input) },
+    { block: { type: 'web_fetch_tool_result', tool_use_id: id, content, caller: { type: 'direct' } } },
+  ]
+}
+
 /** The text's citations: each page the search found, its content the cited text. */
 const citationsOf = (search: WebSearch): WebCitation[] =>
   search.pages.map((page, i) => ({
@@ -205,6 +268,7 @@ export function blocksOf(completion: Completion, options: MessageOptions): Answe
     })
   const search = completion.webSearch
   if (search) blocks.push(...searchBlocks(completion, search))
+  if (options.fetch) blocks.push(...fetchBlocks(completion, options.fetch.url))
   if (answer.content) blocks.push({ block: { type: 'text', text: answer.content, citations: search ? citationsOf(search) : null } })
   for (const call of answer.toolCalls) {
     const block: ContentBlock = {
@@ -223,12 +287,13 @@ export function blocksOf(completion: Completion, options: MessageOptions): Answe
  * Anthropic's server tool counts (AnthropicServerToolUsage): the web searches made (one where asked) and
  * pages fetched (none); null where the request used no server tool, as before.
  */
-export function serverToolUsage(completion: Completion): { web_search_requests: number; web_fetch_requests: number } | null {
-  return completion.webSearch ? { web_search_requests: 1, web_fetch_requests: 0 } : null
+export function serverToolUsage(completion: Completion, options?: MessageOptions): { web_search_requests: number; web_fetch_requests: number } | null {
+  const fetches = options?.fetch ? 1 : 0
+  return completion.webSearch || fetches > 0 ? { web_search_requests: completion.webSearch ? 1 : 0, web_fetch_requests: fetches } : null
 }
 
 /** Usage as the document's AnthropicUsage, with the gateway's cost. */
-export function usageOf(completion: Completion): Record<string, unknown> {
+export function usageOf(completion: Completion, options?: MessageOptions): Record<string, unknown> {
   const cost = costSplit(completion)
   return {
     input_tokens: completion.promptTokens,
@@ -238,7 +303,7 @@ export function usageOf(completion: Completion): Record<string, unknown> {
     cache_creation: null,
     inference_geo: null,
     output_tokens_details: { thinking_tokens: completion.reasoningTokens },
-    server_tool_use: serverToolUsage(completion),
+    server_tool_use: serverToolUsage(completion, options),
     service_tier: 'standard',
     cost: cost.totalUsd,
     is_byok: completion.byok,
@@ -264,6 +329,6 @@ export function messageResult(completion: Completion, options: MessageOptions): 
     stop_sequence: stop.sequence,
     stop_details: null,
     container: null,
-    usage: usageOf(completion),
+    usage: usageOf(completion, options),
   }
 }

@@ -22,6 +22,7 @@ function emptied(block: ContentBlock): ContentBlock {
     case 'server_tool_use':
       return { ...block, input: {} }
     case 'web_search_tool_result':
+    case 'web_fetch_tool_result':
       return block
   }
 }
@@ -60,7 +61,7 @@ function* events(completion: Completion, options: MessageOptions): Generator<Fra
     } else if (block.type === 'text') {
       for (const citation of block.citations ?? []) yield delta({ type: 'citations_delta', citation }, 0)
       for (const piece of pieces(block.text)) yield delta({ type: 'text_delta', text: piece }, 1)
-    } else if (block.type === 'web_search_tool_result') {
+    } else if (block.type === 'web_search_tool_result' || block.type === 'web_fetch_tool_result') {
       // Its results come whole with content_block_start, as Anthropic sends them.
     } else {
       const args = json ?? ''
@@ -73,7 +74,7 @@ function* events(completion: Completion, options: MessageOptions): Generator<Fra
   yield frame({
     type: 'message_delta',
     delta: { stop_reason: stop.reason, stop_sequence: stop.sequence, stop_details: null, container: null },
-    usage: usageOf(completion),
+    usage: usageOf(completion, options),
   })
   yield frame({ type: 'message_stop' })
 }

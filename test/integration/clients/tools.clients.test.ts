@@ -129,13 +129,13 @@ describe('Responses: every tool type', () => {
     expect(types.at(-1)).toBe('response.completed')
     expect(completed!.status).toBe('completed')
     expect(completed!.output.length).toBeGreaterThan(0)
-    // Server tools are accepted and not run: no item of theirs.
-    expect(completed!.output.map((item) => item.type).filter((type) => !['reasoning', 'message', 'function_call'].includes(type))).toEqual([])
+    // Of the server tools only the web search runs (emulated): its web_search_call item, no other.
+    expect(completed!.output.map((item) => item.type).filter((type) => !['reasoning', 'message', 'function_call'].includes(type))).toEqual(['web_search_call'])
     // The tools are echoed: functions as functions, the others as sent.
     expect(completed!.tools.map((tool) => tool.type)).toEqual(['function', 'function', 'namespace', 'web_search'])
   })
 
-  it('takes each server tool type of the real document, beside a function, and answers without running any', async () => {
+  it('takes each server tool type of the real document, beside a function, and with tool_choice none calls none of them', async () => {
     const { emu, client } = await openai()
     const response = await client.responses.create({
       model: MODEL,
@@ -182,7 +182,7 @@ describe('Responses: every tool type', () => {
     expect(next.status).toBe('completed')
   })
 
-  it("takes tool_choice's other forms: a server tool by type (not run: a text answer), allowed_tools (only those called)", async () => {
+  it("takes tool_choice's other forms: a server tool by type (the search, then a text answer), allowed_tools (only those called)", async () => {
     const { client } = await openai()
     const hosted = await client.responses.create({
       model: MODEL,
@@ -190,7 +190,7 @@ describe('Responses: every tool type', () => {
       tools: [{ type: 'web_search_preview' }, SHELL] as unknown as OpenAI.Responses.Tool[],
       tool_choice: { type: 'web_search_preview' },
     })
-    expect(hosted.output.map((item) => item.type)).toEqual(['message'])
+    expect(hosted.output.map((item) => item.type)).toEqual(['web_search_call', 'message'])
     const allowed = await client.responses.create({
       model: MODEL,
       input: 'Run a shell command',

@@ -48,4 +48,21 @@ export const operations: FuzzOperation[] = [
       tool_choice: { type: 'auto' },
     },
   },
+  {
+    place: 123,
+    method: 'POST',
+    path: '/api/v1/messages',
+    key: 'standard',
+    // Anthropic's web search tool and the gateway's datetime: the search blocks, citations and the time.
+    body: {
+      model: 'anthropic/claude-sonnet-4',
+      max_tokens: 200,
+      messages: [{ role: 'user', content: 'news about lighthouses?' }],
+      stream: true,
+      tools: [
+        { type: 'web_search_20250305', name: 'web_search', max_uses: 2 },
+        { type: 'openrouter:datetime', parameters: { timezone: 'UTC' } },
+      ],
+    },
+  },
 ]

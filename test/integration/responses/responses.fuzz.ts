@@ -59,4 +59,24 @@ export const operations: FuzzOperation[] = [
       tool_choice: { type: 'function', name: 'spawn_agent' },
     },
   },
+  {
+    place: 122,
+    method: 'POST',
+    path: '/api/v1/responses',
+    key: 'standard',
+    // The server tools run here: a web search (its web_search_call item sent back), the datetime tool.
+    body: {
+      model: CHAT_MODEL,
+      input: [
+        { role: 'user', content: 'news about lighthouses?' },
+        { type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: 'lighthouses' } },
+        { role: 'user', content: 'and now?' },
+      ],
+      stream: true,
+      tools: [
+        { type: 'openrouter:web_search', parameters: { max_results: 2 } },
+        { type: 'openrouter:datetime', parameters: { timezone: 'Europe/Paris' } },
+      ],
+    },
+  },
 ]

@@ -6,7 +6,7 @@
 import { Type, type Static } from 'typebox'
 import { ErrorEnvelope, Nullable, StringEnum } from '../../http/schemas.ts'
 import { ProviderPreferences } from '../catalog/catalog-routing.service.ts'
-import { MAX_MESSAGES, ReasoningEffort } from '../text/text.schemas.ts'
+import { MAX_MESSAGES, ReasoningEffort, ServerToolUseDetails } from '../text/text.schemas.ts'
 
 export { MAX_MESSAGES, ReasoningEffort }
 export const MAX_TOOLS = 128
@@ -87,6 +87,7 @@ const Usage = Type.Object(
       audio_tokens: Type.Integer(),
     }),
     completion_tokens_details: Type.Object({ reasoning_tokens: Type.Integer() }),
+    server_tool_use_details: ServerToolUseDetails,
   },
   { additionalProperties: true },
 )

@@ -4,11 +4,12 @@
 import { fieldError } from '../../core/errors.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
-import { parseWebSearch } from '../text/text-web.input.ts'
+import { parseWebSearch, webSearchFields } from '../text/text-web.input.ts'
 import { breakpointsOf } from '../text/text-cache.input.ts'
+import { checkStopServerTools } from '../text/text-tools.input.ts'
 import { parseAutoRouter, parseMessages, parseResponseFormat, parseToolChoice, parseToolsAt } from '../text/text.input.ts'
 import type { ChatBody, CompletionBody } from './chat.schemas.ts'
-import { costSplit, generateText, type Completion, type Relayed, type TextAsk, type TextCall } from '../text/text-engine.service.ts'
+import { costSplit, generateText, serverToolUseDetails, type Completion, type Relayed, type TextAsk, type TextCall } from '../text/text-engine.service.ts'
 import { chatUpstream, completionsUpstream } from './chat-upstream.service.ts'
 import type { TextSurface } from '../text/text-ports.service.ts'
 import type { UrlCitation } from '../text/text-answer.service.ts'
@@ -43,7 +44,8 @@ function chatImages(body: ChatBody): TextAsk['images'] {
 /** A chat body as the engine's ask. */
 export function chatAsk(body: ChatBody): TextAsk {
   const { tools, places, datetime, serverTypes } = parseToolsAt(body.tools)
-  const webResults = parseWebSearch((body as { plugins?: unknown }).plugins, body.tools)
+  checkStopServerTools((body as { stop_server_tools_when?: unknown }).stop_server_tools_when)
+  const webSearch = parseWebSearch((body as { plugins?: unknown }).plugins, body.tools)
   const candidates = [...(body.model ? [body.model] : []), ...(body.models ?? [])]
   if (candidates.length === 0) throw fieldError('model', 'is required (or `models`, a list to try in order)')
   const messages = parseMessages(body.messages)
@@ -66,7 +68,7 @@ export function chatAsk(body: ChatBody): TextAsk {
     images: chatImages(body),
     autoRouter: parseAutoRouter((body as { plugins?: unknown }).plugins),
     plugins: parsePlugins((body as { plugins?: unknown }).plugins),
-    ...(webResults !== null && { web: true, webResults }),
+    ...webSearchFields(webSearch, body.tool_choice),
     webCitations: true,
     datetime,
     ...(cache.length > 0 && { cache }),
@@ -144,6 +146,7 @@ function promptDetails(completion: Completion): Record<string, number> {
 /** Usage as the real gateway reports it (the AI SDK needs the details objects' counts). */
 export function usageOf(completion: Completion): Record<string, unknown> {
   const cost = costSplit(completion)
+  const details = serverToolUseDetails(completion)
   return {
     prompt_tokens: completion.promptTokens,
     completion_tokens: completion.completionTokens,
@@ -157,9 +160,7 @@ export function usageOf(completion: Completion): Record<string, unknown> {
       upstream_inference_completions_cost: cost.completionUsd,
     },
     completion_tokens_details: { reasoning_tokens: completion.reasoningTokens },
-    ...(completion.serverToolCalls
-      ? { server_tool_use_details: { tool_calls_requested: completion.serverToolCalls, tool_calls_executed: completion.serverToolCalls } }
-      : {}),
+    ...(details === null ? {} : { server_tool_use_details: details }),
   }
 }
 

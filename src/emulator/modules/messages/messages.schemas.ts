@@ -76,7 +76,12 @@ const Usage = Type.Object(
     ),
     inference_geo: Type.Null(),
     output_tokens_details: Type.Object({ thinking_tokens: Type.Integer() }),
-    server_tool_use: Type.Null(),
+    server_tool_use: Nullable(
+      Type.Object(
+        { web_search_requests: Type.Integer(), web_fetch_requests: Type.Integer() },
+        { description: 'The server tools run for the request (a web search: one); null where none ran' },
+      ),
+    ),
     service_tier: Type.String(),
     cost: Type.Number({ description: 'USD charged' }),
     is_byok: Type.Boolean(),
@@ -86,7 +91,52 @@ const Usage = Type.Object(
 
 const ContentBlock = Type.Union([
   Type.Object({ type: Type.Literal('thinking'), thinking: Type.String(), signature: Type.String() }),
-  Type.Object({ type: Type.Literal('text'), text: Type.String(), citations: Type.Null() }),
+  Type.Object({
+    type: Type.Literal('text'),
+    text: Type.String(),
+    citations: Nullable(
+      Type.Array(
+        Type.Object({
+          type: Type.Literal('web_search_result_location'),
+          url: Type.String(),
+          title: Nullable(Type.String()),
+          cited_text: Type.String(),
+          encrypted_index: Type.String(),
+        }),
+        { description: 'The pages a web search found that the text cites; null without a search' },
+      ),
+    ),
+  }),
+  Type.Object({
+    type: Type.Literal('server_tool_use'),
+    id: Type.String({ description: '`srvtoolu_` and 24 hex digits' }),
+    name: Type.String(),
+    input: Type.Record(Type.String(), Type.Unknown()),
+    caller: Type.Object({ type: Type.Literal('direct') }),
+  }),
+  Type.Object({
+    type: Type.Literal('web_search_tool_result'),
+    tool_use_id: Type.String(),
+    content: Type.Array(
+      Type.Object({
+        type: Type.Literal('web_search_result'),
+        url: Type.String(),
+        title: Type.String(),
+        encrypted_content: Type.String(),
+        page_age: Nullable(Type.String()),
+      }),
+    ),
+    caller: Type.Object({ type: Type.Literal('direct') }),
+  }),
+  Type.Object({
+    type: Type.Literal('web_fetch_tool_result'),
+    tool_use_id: Type.String(),
+    content: Type.Object(
+      { type: StringEnum(['web_fetch_result', 'web_fetch_tool_result_error'] as const) },
+      { additionalProperties: true, description: 'The page read (url, retrieved_at, a text document), or an error_code' },
+    ),
+    caller: Type.Object({ type: Type.Literal('direct') }),
+  }),
   Type.Object({
     type: Type.Literal('tool_use'),
     id: Type.String({ description: '`toolu_` and 24 hex digits' }),
@@ -116,7 +166,7 @@ export const MessagesResult = Type.Object(
 export const MessagesResponse = {
   200: {
     description:
-      'The message; with `stream: true`, server-sent events with `event:` names: message_start, ping, then content_block_start / content_block_delta (thinking_delta, signature_delta, text_delta, input_json_delta) / content_block_stop for each block, message_delta (stop_reason, usage) and message_stop; a fault part way ends it with `event: error`',
+      'The message; with `stream: true`, server-sent events with `event:` names: message_start, ping, then content_block_start / content_block_delta (thinking_delta, signature_delta, citations_delta, text_delta, input_json_delta) / content_block_stop for each block, message_delta (stop_reason, usage) and message_stop; a fault part way ends it with `event: error`',
     content: { 'application/json': { schema: MessagesResult }, 'text/event-stream': { schema: Type.String() } },
   },
   '4xx': AnthropicErrorSchema,

@@ -2,12 +2,15 @@
 // problem named by its Messages field), the engine writes, bills and records the answer (a chat
 // fixture may give it), and this file renders the completion as an Anthropic message. The message id
 // is the generation's with `msg_` for `gen-`, so GET /api/v1/generation finds it.
+import { createHash } from 'node:crypto'
 import { reasoningSignature } from '../text/text-reasoning.service.ts'
 import { fieldError } from '../../core/errors.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
-import type { Answer } from '../text/text-answer.service.ts'
-import { costSplit, generateText, type Completion, type Relayed, type TextAsk, type TextCall } from '../text/text-engine.service.ts'
+import { questionOf, type Answer } from '../text/text-answer.service.ts'
+import { costSplit, generateText, type Completion, type Relayed, type TextAsk, type TextCall, type WebSearch } from '../text/text-engine.service.ts'
+import { checkStopServerTools, parseDatetime } from '../text/text-tools.input.ts'
+import { parseWebSearch, webSearchFields } from '../text/text-web.input.ts'
 import { modelNotFound } from '../catalog/catalog.errors.ts'
 import { AUTO_ROUTER } from '../catalog/catalog-resolve.service.ts'
 import { parseAutoRouter } from '../text/text.input.ts'
@@ -24,9 +27,22 @@ import { parsePlugins } from '../text/text-plugins.input.ts'
 
 export const OPERATION = 'messages.create'
 
-/** What rendering needs beyond the completion: whether thinking text is shown. */
+/** What rendering needs beyond the completion: whether thinking text is shown, the page a web fetch tool reads. */
 export interface MessageOptions {
   thinkingOmitted: boolean
+  /** The url the web fetch tool (`web_fetch_20250910`, `openrouter:web_fetch`) reads: the last user turn's first. */
+  fetch?: { url: string } | null
+}
+
+const FETCH_TOOLS = new Set(['web_fetch_20250910', 'web_fetch_20260209', 'openrouter:web_fetch'])
+const URL_IN_TEXT = /https?:\/\/[^\s<>"')\]]+/
+
+/** The url a web fetch tool reads, where the request offers one and its last user turn names a url. */
+function fetchOf(tools: unknown, question: string): { url: string } | null {
+  if (!Array.isArray(tools) || !tools.some((t: unknown) => typeof t === 'object' && t !== null && FETCH_TOOLS.has((t as { type?: string }).type ?? '')))
+    return null
+  const url = URL_IN_TEXT.exec(question)?.[0]
+  return url === undefined ? null : { url }
 }
 
 /** A Messages body as the engine's ask, with how the answer is to be rendered. */
@@ -49,6 +65,9 @@ export function messagesAsk(ctx: EmulatorContext, body: MessagesBody): { ask: Te
     ...systemBreakpoints(body.system, system.length),
     ...breakpointsOf(body, { items: body.messages, field: 'messages', before: system.length, ends: () => messageEnds(body.messages) }, messages.length),
   ]
+  const plugins = (body as { plugins?: unknown }).plugins
+  checkStopServerTools((body as { stop_server_tools_when?: unknown }).stop_server_tools_when)
+  const webSearch = parseWebSearch(plugins, body.tools)
   const ask: TextAsk = {
     candidates,
     messages,
@@ -65,11 +84,21 @@ export function messagesAsk(ctx: EmulatorContext, body: MessagesBody): { ask: Te
     provider: body.provider,
     user: body.metadata?.user_id ?? body.user ?? null,
     fields: { tool: (i) => `tools[${places[i]}].input_schema`, format: 'output_config.format.schema' },
-    autoRouter: parseAutoRouter((body as { plugins?: unknown }).plugins),
-    plugins: parsePlugins((body as { plugins?: unknown }).plugins),
+    autoRouter: parseAutoRouter(plugins),
+    plugins: parsePlugins(plugins),
     ...(cache.length > 0 && { cache }),
+    // A web search (Anthropic's web_search tools, openrouter:web_search, the web plugin): its pages are
+    // given as web_search_tool_result blocks and the text's citations (blocksOf), not as a sources list.
+    ...webSearchFields(webSearch, body.tool_choice),
+    datetime: parseDatetime(body.tools),
   }
-  return { ask, options: { thinkingOmitted: thinking.omitted } }
+  return {
+    ask,
+    options: {
+      thinkingOmitted: thinking.omitted,
+      fetch: (body.tool_choice as { type?: string } | undefined)?.type === 'none' ? null : fetchOf(body.tools, questionOf(ask.messages)),
+    },
+  }
 }
 
 /** A body read once (the recordings' hook may have read it before the handler). */
@@ -125,9 +154,30 @@ export function inputOf(args: string): Record<string, unknown> {
   }
 }
 
+/** A text block's citation of a page the web search found (the document's AnthropicCitationWebSearchResultLocation). */
+export interface WebCitation {
+  type: 'web_search_result_location'
+  url: string
+  title: string
+  cited_text: string
+  encrypted_index: string
+}
+
+/** A page the web search found, as a web_search_tool_result block lists it (AnthropicWebSearchResult). */
+export interface WebResult {
+  type: 'web_search_result'
+  url: string
+  title: string
+  encrypted_content: string
+  page_age: null
+}
+
 export type ContentBlock =
   | { type: 'thinking'; thinking: string; signature: string }
-  | { type: 'text'; text: string; citations: null }
+  | { type: 'text'; text: string; citations: WebCitation[] | null }
+  | { type: 'server_tool_use'; id: string; name: 'web_search' | 'web_fetch'; input: Record<string, unknown>; caller: { type: 'direct' } }
+  | { type: 'web_search_tool_result'; tool_use_id: string; content: WebResult[]; caller: { type: 'direct' } }
+  | { type: 'web_fetch_tool_result'; tool_use_id: string; content: Record<string, unknown>; caller: { type: 'direct' } }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown>; caller: { type: 'direct' } }
 
 /** A block of the answer, with a tool call's arguments as written (a stream sends them as they are). */
@@ -136,7 +186,93 @@ export interface AnswerBlock {
   json?: string
 }
 
-/** The answer's blocks, in order: thinking (where asked and the model reasons), text, tool uses. */
+/** The search's server tool id: `srvtoolu_` and hex fixed by the generation. */
+const serverToolUseId = (completion: Completion): string => `srvtoolu_${createHash('sha256').update(`${completion.id}:web_search`).digest('hex').slice(0, 24)}`
+
+/** An opaque token standing for a page's content (the real one is encrypted; this one is its text in base64). */
+const opaque = (text: string): string => Buffer.from(text, 'utf8').toString('base64')
+
+/** The web search as Anthropic's server tool blocks: the search made and the pages it found. */
+function searchBlocks(completion: Completion, search: WebSearch): AnswerBlock[] {
+  const id = serverToolUseId(completion)
+  const input = { query: search.query }
+  return [
+    { block: { type: 'server_tool_use', id, name: 'web_search', input, caller: { type: 'direct' } }, json: JSON.stringify(input) },
+    {
+      block: {
+        type: 'web_search_tool_result',
+        tool_use_id: id,
+        content: search.pages.map((page) => ({
+          type: 'web_search_result',
+          url: page.url,
+          title: page.title,
+          encrypted_content: opaque(page.content),
+          page_age: null,
+        })),
+        caller: { type: 'direct' },
+      },
+    },
+  ]
+}
+
+/** Hosts a fetch may read: reserved example domains only (nothing is fetched; the page is made up). */
+const EXAMPLE_HOST = /(^|\.)(example|example\.(com|org|net))$/
+
+/**
+ * The web fetch as Anthropic's blocks: the fetch asked and its result, a made-up page of plain text for a
+ * url on an example domain (the same url, the same page), else a `url_not_allowed` error. Nothing is fetched.
+ */
+function fetchBlocks(completion: Completion, url: string): AnswerBlock[] {
+  const id = `srvtoolu_${createHash('sha256').update(`${completion.id}:web_fetch`).digest('hex').slice(0, 24)}`
+  const input = { url }
+  let host = ''
+  try {
+    host = new URL(url).hostname
+  } catch {
+    host = ''
+  }
+  const words = url
+    .replace(/^https?:\/\/[^/]+/, '')
+    .split(/[^a-zA-Z0-9]+/)
+    .filter((w) => w !== '')
+  const content = EXAMPLE_HOST.test(host)
+    ? {
+        type: 'web_fetch_result',
+        url,
+        retrieved_at: new Date(completion.created * 1000).toISOString(),
+        content: {
+          type: 'document',
+          source: {
+            type: 'text',
+            media_type: 'text/plain',
+            data: `${host} page ${words.join(' ') || 'home'}: an emulated fetch, made up for the request (nothing was fetched).`,
+          },
+          title: `${host}${words.length > 0 ? ` | ${words.join(' ')}` : ''}`,
+          citations: null,
+        },
+      }
+    : { type: 'web_fetch_tool_result_error', error_code: 'url_not_allowed' }
+  return [
+    { block: { type: 'server_tool_use', id, name: 'web_fetch', input, caller: { type: 'direct' } }, json: JSON.stringify(input) },
+    { block: { type: 'web_fetch_tool_result', tool_use_id: id, content, caller: { type: 'direct' } } },
+  ]
+}
+
+/** The text's citations: each page the search found, its content the cited text. */
+const citationsOf = (search: WebSearch): WebCitation[] =>
+  search.pages.map((page, i) => ({
+    type: 'web_search_result_location',
+    url: page.url,
+    title: page.title,
+    cited_text: page.content,
+    encrypted_index: opaque(`${i}:${page.url}`),
+  }))
+
+/**
+ * The answer's blocks, in order: thinking (where asked and the model reasons), the web search made (a
+ * server_tool_use and its web_search_tool_result, where one was asked), text (citing the pages found),
+ * tool uses.
+ */
 export function blocksOf(completion: Completion, options: MessageOptions): AnswerBlock[] {
   const answer = completion.answers[0]!
   const blocks: AnswerBlock[] = []
@@ -144,7 +280,10 @@ export function blocksOf(completion: Completion, options: MessageOptions): Answe
     blocks.push({
       block: { type: 'thinking', thinking: options.thinkingOmitted ? '' : answer.reasoning, signature: signatureOf(completion, answer.reasoning) },
     })
-  if (answer.content) blocks.push({ block: { type: 'text', text: answer.content, citations: null } })
+  const search = completion.webSearch
+  if (search) blocks.push(...searchBlocks(completion, search))
+  if (options.fetch) blocks.push(...fetchBlocks(completion, options.fetch.url))
+  if (answer.content) blocks.push({ block: { type: 'text', text: answer.content, citations: search ? citationsOf(search) : null } })
   for (const call of answer.toolCalls) {
     const block: ContentBlock = {
       type: 'tool_use',
@@ -174,14 +313,23 @@ export function cacheUsage(completion: Completion, outputTokens: number): Record
   }
 }
 
+/**
+ * Anthropic's server tool counts (AnthropicServerToolUsage): the web searches made (one where asked) and
+ * pages fetched (none); null where the request used no server tool, as before.
+ */
+export function serverToolUsage(completion: Completion, options?: MessageOptions): { web_search_requests: number; web_fetch_requests: number } | null {
+  const fetches = options?.fetch ? 1 : 0
+  return completion.webSearch || fetches > 0 ? { web_search_requests: completion.webSearch ? 1 : 0, web_fetch_requests: fetches } : null
+}
+
 /** Usage as the document's AnthropicUsage, with the gateway's cost. */
-export function usageOf(completion: Completion): Record<string, unknown> {
+export function usageOf(completion: Completion, options?: MessageOptions): Record<string, unknown> {
   const cost = costSplit(completion)
   return {
     ...cacheUsage(completion, completion.completionTokens),
     inference_geo: null,
     output_tokens_details: { thinking_tokens: completion.reasoningTokens },
-    server_tool_use: null,
+    server_tool_use: serverToolUsage(completion, options),
     service_tier: 'standard',
     cost: cost.totalUsd,
     is_byok: completion.byok,
@@ -207,6 +355,6 @@ export function messageResult(completion: Completion, options: MessageOptions): 
     stop_sequence: stop.sequence,
     stop_details: null,
     container: null,
-    usage: usageOf(completion),
+    usage: usageOf(completion, options),
   }
 }

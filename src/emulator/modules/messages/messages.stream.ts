@@ -1,6 +1,7 @@
 // A message as Anthropic streams it, each event named by `event:`: message_start (the message with no
 // content yet), a ping, then for each block content_block_start, its deltas (thinking_delta and a
-// signature_delta, text_delta, input_json_delta) and content_block_stop, then message_delta (the stop
+// signature_delta, citations_delta and text_delta, input_json_delta; a web_search_tool_result comes whole
+// with its start) and content_block_stop, then message_delta (the stop
 // reason and the usage) and message_stop. Pacing, batching and faults are the text engine's
 // (text.stream.ts); a fault part way ends the stream with Anthropic's `event: error`.
 import { anthropicError } from '../../http/error-handler.ts'
@@ -18,7 +19,11 @@ function emptied(block: ContentBlock): ContentBlock {
     case 'text':
       return { type: 'text', text: '', citations: null }
     case 'tool_use':
+    case 'server_tool_use':
       return { ...block, input: {} }
+    case 'web_search_tool_result':
+    case 'web_fetch_tool_result':
+      return block
   }
 }
 
@@ -50,7 +55,10 @@ function* events(completion: Completion, options: MessageOptions): Generator<Fra
       // Omitted thinking is written (and billed) all the same: its tokens go with the signature.
       yield delta({ type: 'signature_delta', signature: block.signature }, block.thinking === '' ? completion.reasoningTokens : 0)
     } else if (block.type === 'text') {
+      for (const citation of block.citations ?? []) yield delta({ type: 'citations_delta', citation }, 0)
       for (const piece of pieces(block.text)) yield delta({ type: 'text_delta', text: piece }, 1)
+    } else if (block.type === 'web_search_tool_result' || block.type === 'web_fetch_tool_result') {
+      // Its results come whole with content_block_start, as Anthropic sends them.
     } else {
       const args = json ?? ''
       for (let at = 0; at < args.length; at += ARGUMENT_PIECE)
@@ -62,7 +70,7 @@ function* events(completion: Completion, options: MessageOptions): Generator<Fra
   yield frame({
     type: 'message_delta',
     delta: { stop_reason: stop.reason, stop_sequence: stop.sequence, stop_details: null, container: null },
-    usage: usageOf(completion),
+    usage: usageOf(completion, options),
   })
   yield frame({ type: 'message_stop' })
 }

@@ -208,8 +208,10 @@ export function parseInput(input: unknown, instructions: string | null | undefin
       if (item.output === undefined) throw fieldError(`${at}.output`, 'is required: a string, or an array of content parts')
       const { text, media } = contentOf(item.output, `${at}.output`, OUTPUT_PARTS)
       messages.push({ role: 'tool', text, media, toolCalls: [] })
-    } else {
+    } else if (type === 'reasoning') {
       checkReasoning(item, at)
+    } else if (!nonEmpty(item.id)) {
+      throw fieldError(`${at}.id`, `must be a non-empty string: the id of the ${type} item the response gave`)
     }
   })
   return messages

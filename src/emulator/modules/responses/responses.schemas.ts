@@ -6,7 +6,7 @@
 import { Type, type Static } from 'typebox'
 import { ErrorEnvelope, Nullable, StringEnum } from '../../http/schemas.ts'
 import { ProviderPreferences } from '../catalog/catalog-routing.service.ts'
-import { ReasoningEffort, SummaryVerbosity } from '../text/text.schemas.ts'
+import { ReasoningEffort, ServerToolUseDetails, SummaryVerbosity } from '../text/text.schemas.ts'
 
 /** Input items in one request: more than any real conversation, far below what would make counting its tokens slow. */
 export const MAX_INPUT_ITEMS = 4096
@@ -100,20 +100,21 @@ const Usage = Type.Object(
       upstream_inference_input_cost: Type.Number(),
       upstream_inference_output_cost: Type.Number(),
     }),
+    server_tool_use_details: ServerToolUseDetails,
   },
   { additionalProperties: true },
 )
 
 const OutputItem = Type.Object(
   {
-    type: StringEnum(['reasoning', 'message', 'function_call', 'custom_tool_call'] as const),
+    type: StringEnum(['reasoning', 'web_search_call', 'image_generation_call', 'message', 'function_call', 'custom_tool_call'] as const),
     id: Type.String(),
     status: StringEnum(['completed', 'incomplete'] as const),
   },
   {
     additionalProperties: true,
     description:
-      'A `reasoning` item (summary, content of reasoning_text, and encrypted_content when `include` has `reasoning.encrypted_content`), a `message` (role assistant, content of output_text), a `function_call` (call_id, name, arguments) or a `custom_tool_call` (call_id, name, input: a custom tool’s freeform text)',
+      'A `reasoning` item (summary, content of reasoning_text, and encrypted_content when `include` has `reasoning.encrypted_content`), a `web_search_call` (action: the search, its query and sources), an `image_generation_call` (result: a base64 PNG), a `message` (role assistant, content of output_text), a `function_call` (call_id, name, arguments) or a `custom_tool_call` (call_id, name, input: a custom tool’s freeform text)',
   },
 )
 
@@ -136,7 +137,7 @@ export const ResponseResult = Type.Object(
 export const ResponsesResponse = {
   200: {
     description:
-      'The response; with `stream: true`, server-sent events (`event: <type>` and `data:` with a `sequence_number`): response.created, response.in_progress, each output item (added, its parts and deltas, done), then response.completed or response.incomplete, and `data: [DONE]`',
+      'The response; with `stream: true`, server-sent events (`event: <type>` and `data:` with a `sequence_number`): response.created, response.in_progress, each output item (added, its parts and deltas or the events of a web search (in_progress, searching, completed) or an image generation (in_progress, generating, completed); done), then response.completed or response.incomplete, and `data: [DONE]`',
     content: { 'application/json': { schema: ResponseResult }, 'text/event-stream': { schema: Type.String() } },
   },
   '4xx': ErrorEnvelope,

@@ -8,9 +8,20 @@ import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
 import { breakpointsOf } from '../text/text-cache.input.ts'
 import { parseAutoRouter, type ToolCall } from '../text/text.input.ts'
-import { parseWebSearch } from '../text/text-web.input.ts'
+import { parseWebSearch, webSearchFields } from '../text/text-web.input.ts'
 import type { UrlCitation } from '../text/text-answer.service.ts'
-import { costSplit, generateText, isRelayed, type Completion, type Relayed, type TextAsk, type TextCall } from '../text/text-engine.service.ts'
+import {
+  costSplit,
+  generateText,
+  isRelayed,
+  serverToolUseDetails,
+  type Completion,
+  type Relayed,
+  type TextAsk,
+  type TextCall,
+  type WebSearch,
+} from '../text/text-engine.service.ts'
+import { checkStopServerTools, parseDatetime, parseImageTool } from '../text/text-tools.input.ts'
 import { responsesUpstream } from './responses-upstream.service.ts'
 import type { TextSurface } from '../text/text-ports.service.ts'
 import type { ResponsesPresetBody } from '../presets/presets.schemas.ts'
@@ -63,7 +74,8 @@ export function askOf(body: ResponsesBody): TextAsk {
   const kept = parsed.tools.flatMap((tool, i) => (allowed === null || allowed.has(tool.name) ? [i] : []))
   const tools = kept.map((i) => parsed.tools[i]!)
   const places = kept.map((i) => parsed.places[i]!)
-  const webResults = parseWebSearch((body as { plugins?: unknown }).plugins, body.tools)
+  checkStopServerTools((body as { stop_server_tools_when?: unknown }).stop_server_tools_when)
+  const webSearch = parseWebSearch((body as { plugins?: unknown }).plugins, body.tools)
   const messages = parseInput(body.input, body.instructions)
   // Automatic caching only (`cache_control` on the request: the whole prompt), as the real document places it.
   const cache = breakpointsOf({ cache_control: (body as { cache_control?: unknown }).cache_control }, { items: [], field: 'input', before: 0 }, messages.length)
@@ -84,9 +96,12 @@ export function askOf(body: ResponsesBody): TextAsk {
     fields: { tool: (i) => places[i] ?? `tools[${i}].parameters`, format: 'text.format.schema' },
     autoRouter: parseAutoRouter((body as { plugins?: unknown }).plugins),
     plugins: parsePlugins((body as { plugins?: unknown }).plugins),
-    ...(webResults !== null && { web: true, webResults }),
+    ...webSearchFields(webSearch, body.tool_choice),
     webCitations: true,
     ...(cache.length > 0 && { cache }),
+    datetime: parseDatetime(body.tools),
+    // A tool the model calls: tool_choice "none" leaves it uncalled.
+    imageTool: body.tool_choice === 'none' ? null : parseImageTool(body.tools),
   }
 }
 
@@ -160,6 +175,8 @@ export type OutputItem =
   | { type: 'message'; id: string; text: string; annotations: readonly UrlCitation[]; cut: boolean }
   | { type: 'function_call'; id: string; call: ToolCall; namespace?: string; cut: boolean }
   | { type: 'custom_tool_call'; id: string; call: ToolCall; namespace?: string; cut: boolean }
+  | { type: 'web_search_call'; id: string; search: WebSearch; cut: boolean }
+  | { type: 'image_generation_call'; id: string; result: string; cut: boolean }
 
 /** An item id derived from the response's, so the same request gives the same ids. */
 const itemId = (completion: Completion, prefix: string, index: number): string => `${prefix}_${sha256Hex(`${completion.id}:${index}`).slice(0, 32)}`
@@ -171,7 +188,11 @@ function summaryOf(reasoning: string, verbosity: SummaryVerbosity): string {
   return end === -1 ? reasoning : reasoning.slice(0, end + 1)
 }
 
-/** The answer's output items in order: reasoning, the message, then each function call; the last is cut at max_output_tokens. */
+/**
+ * The answer's output items in order: reasoning, the web search made (where one was asked), the
+ * image_generation tool's picture (where offered), the message,
+ * then each function call; the last is cut at max_output_tokens.
+ */
 export function outputItems(created: CreatedResponse): OutputItem[] {
   const { completion, summary } = created
   const answer = completion.answers[0]!
@@ -186,6 +207,9 @@ export function outputItems(created: CreatedResponse): OutputItem[] {
       cut: false,
     })
   }
+  if (completion.webSearch) items.push({ type: 'web_search_call', id: itemId(completion, 'ws', items.length), search: completion.webSearch, cut: false })
+  if (completion.generatedImage !== undefined)
+    items.push({ type: 'image_generation_call', id: itemId(completion, 'ig', items.length), result: completion.generatedImage, cut: false })
   if (answer.content !== null)
     items.push({ type: 'message', id: itemId(completion, 'msg', items.length), text: answer.content, annotations: answer.annotations ?? [], cut: false })
   for (const call of answer.toolCalls) {
@@ -244,6 +268,17 @@ export function itemJson(item: OutputItem, done: boolean): Record<string, unknow
         input: done ? item.call.function.arguments : '',
         status,
       }
+    case 'web_search_call':
+      // The real document's OutputItemWebSearchCall: the query searched and the pages found (its sources).
+      return {
+        type: 'web_search_call',
+        id: item.id,
+        status: done ? 'completed' : 'in_progress',
+        action: { type: 'search', query: item.search.query, sources: item.search.pages.map((page) => ({ type: 'url', url: page.url })) },
+      }
+    case 'image_generation_call':
+      // The real document's OutputItemImageGenerationCall: the picture as base64 PNG, once made.
+      return { type: 'image_generation_call', id: item.id, status: done ? 'completed' : 'in_progress', result: done ? item.result : null }
   }
 }
 
@@ -260,6 +295,7 @@ export const outputText = (text: string, annotations: readonly UrlCitation[] = [
 /** Usage as the gateway reports it: tokens, reasoning within the output, and the cost split. */
 export function usageOf(completion: Completion): Record<string, unknown> {
   const cost = costSplit(completion)
+  const details = serverToolUseDetails(completion)
   return {
     input_tokens: completion.promptTokens,
     input_tokens_details: {
@@ -273,6 +309,7 @@ export function usageOf(completion: Completion): Record<string, unknown> {
     cost: cost.totalUsd,
     is_byok: completion.byok,
     cost_details: { upstream_inference_cost: null, upstream_inference_input_cost: cost.promptUsd, upstream_inference_output_cost: cost.completionUsd },
+    ...(details === null ? {} : { server_tool_use_details: details }),
   }
 }
 

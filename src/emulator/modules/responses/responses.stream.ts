@@ -1,7 +1,8 @@
 // A response as server-sent events, as the real gateway streams it: each event named (`event: <type>`)
 // with its `sequence_number`; response.created and response.in_progress, then each output item
 // (output_item.added, a message's content part, its text, reasoning or argument deltas and their done
-// events, output_item.done), then response.completed (or response.incomplete, cut at max_output_tokens) with
+// events, a web search's in_progress, searching and completed events, an image generation's
+// in_progress, generating and completed, output_item.done), then response.completed (or response.incomplete, cut at max_output_tokens) with
 // the whole response, and `data: [DONE]`. A fault part way ends it with an `error` event and
 // response.failed. Pacing, batching and faults are the text engine's (text.stream.ts).
 import { ARGUMENT_PIECE, ERROR_TYPES, pieces, sse, type Frame, type FrameSource, type StreamError } from '../text/text.stream.ts'
@@ -62,6 +63,16 @@ function* itemEvents(item: OutputItem, outputIndex: number, next: Next): Generat
       yield next('response.custom_tool_call_input.done', { ...at, input })
       break
     }
+    case 'web_search_call':
+      yield next('response.web_search_call.in_progress', at)
+      yield next('response.web_search_call.searching', at)
+      yield next('response.web_search_call.completed', at)
+      break
+    case 'image_generation_call':
+      yield next('response.image_generation_call.in_progress', at)
+      yield next('response.image_generation_call.generating', at)
+      yield next('response.image_generation_call.completed', at)
+      break
   }
   yield next('response.output_item.done', { output_index: outputIndex, item: itemJson(item, true) })
 }

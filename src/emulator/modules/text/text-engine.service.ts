@@ -22,12 +22,12 @@ import type { ResolvedModel, RouterInput } from '../catalog/catalog-resolve.serv
 import { routeByPreferences, type ProviderPreferences } from '../catalog/catalog-routing.service.ts'
 import { contextLengthExceeded, noToolEndpoints, notATextModel } from './text.errors.ts'
 import { countTokens, loadTokenizer } from '../../core/tokens.ts'
-import { brokenStreamNanos, promptPartNanos, textNanos, webSearchNanos, type PricedText } from '../meter/meter-pricers.service.ts'
+import { brokenStreamNanos, imagesNanos, promptPartNanos, textNanos, webSearchNanos, type PricedText } from '../meter/meter-pricers.service.ts'
 import { admit, chargeAdmitted, servedBy, settleBroken as settleMetered, type Admitted, type GenerationOf, type Metered } from '../meter/meter.service.ts'
 import { loadFaker, type MakeFaker } from '../../core/faker.ts'
 import { faultError } from '../../faults/faults.ts'
 import { givenAnswer, questionOf, type Answer, type AnswerRequest } from './text-answer.service.ts'
-import { citeAnswer, searchWeb } from './text-web.service.ts'
+import { citeAnswer, searchQuery, searchWeb, type WebPage } from './text-web.service.ts'
 import { WEB_DEFAULT_RESULTS } from './text-web.input.ts'
 import type { TextPlugins } from './text-plugins.input.ts'
 import { compressMiddle, healJson } from './text-plugins.service.ts'
@@ -81,7 +81,7 @@ export interface TextAsk {
   images?: { withText: boolean; config: unknown } | null
   /** The auto-router plugin's patterns, for `openrouter/auto`. */
   autoRouter?: AutoRouterPlugin | null
-  /** The `openrouter:datetime` server tool (chat): text answers state the virtual clock's time in this zone. */
+  /** The `openrouter:datetime` server tool (chat, Responses, Messages): text answers state the virtual clock's time in this zone. */
   datetime?: { timezone: string } | null
   /**
    * Web search is on (the model's `:online` variant, the `web` plugin, a web search tool): one search,
@@ -90,6 +90,13 @@ export interface TextAsk {
   web?: boolean
   /** Results the search returns (WEB_DEFAULT_RESULTS when absent). */
   webResults?: number
+  /**
+   * The Responses `image_generation` tool: one picture of the last user turn by this image model (a catalog
+   * id), drawn by the emulator's images and billed at that model's per-image price.
+   */
+  imageTool?: { model: string; field: string } | null
+  /** The search was asked by a web search server tool (not the plugin or `:online`): it counts as a server tool call too. */
+  webTool?: boolean
   /** The surface renders the search's `url_citation` annotations: its answers cite the pages found (text-web.service.ts). */
   webCitations?: boolean
   /** The response-healing and context-compression plugins (text-plugins.input.ts). */
@@ -155,10 +162,14 @@ export interface Completion {
   images?: string[][]
   /** Where the answers came from: written here (or a chat fixture's), or a recording's (the journal shows it). */
   source: CompletionSource
-  /** Server tools the gateway ran for the request (chat's `openrouter:datetime`: once), for `server_tool_use_details`. */
+  /** Server tools the gateway ran for the request (`openrouter:datetime`, a web search tool: once each), for `server_tool_use_details`. */
   serverToolCalls?: number
   /** Prompt tokens read from the prompt cache, and written to it at a write price (by life); absent: none. */
   cache?: PromptCaching
+  /** The image_generation tool's picture (base64 PNG), where the request offered the tool. */
+  generatedImage?: string
+  /** The request's one web search (where it asked for one): its query and the pages found, for the surfaces' call items. */
+  webSearch?: WebSearch
 }
 
 /** A completion's prompt caching, as its usage reports it. */
@@ -166,6 +177,12 @@ export interface PromptCaching {
   read: number
   write5m: number
   write1h: number
+}
+
+/** One emulated web search: the words searched for and the seeded pages it found (text-web.service.ts). */
+export interface WebSearch {
+  query: string
+  pages: WebPage[]
 }
 
 export type CompletionSource = { kind: 'generated' } | { kind: 'replayed'; file: string }
@@ -412,6 +429,9 @@ async function writeAnswered(ctx: EmulatorContext, caller: AuthContext, ask: Tex
         })
       : undefined
 
+  // The image_generation tool's picture: its model checked now (a 400 before anything is billed).
+  const toolImage = ask.imageTool ? imageToolOf(ctx, caller, ask, ask.imageTool) : undefined
+
   // The images' place in the account's media queue is given back if the answer is not made.
   try {
     const admitted = admit(ctx, caller)
@@ -425,14 +445,43 @@ async function writeAnswered(ctx: EmulatorContext, caller: AuthContext, ask: Tex
         round === 0 && answeringFixture(ctx.services.text.fixtures, caller.account.id, subject)
           ? null
           : await ctx.services.text.answers.write(prepared.answerRequest, ask.choices, prepared.makeFaker, ctx.services.text.filler)
-      const outcome = billCompletion(ctx, admitted, prepared, call, { endpoints, now, subject, generated, imageCount: images?.count })
+      const outcome = billCompletion(ctx, admitted, prepared, call, {
+        endpoints,
+        now,
+        subject,
+        generated,
+        imageCount: images?.count,
+        toolImageNanos: toolImage ? imagesNanos(toolImage.prices, 1, 0) : 0,
+      })
       if (outcome === 'no answers') continue
       if ('error' in outcome) throw new ModelFailed(model.id, outcome.error)
-      return images ? { ...outcome, images: (await images.draw()).map((url) => [url]) } : outcome
+      const drawn = images ? { ...outcome, images: (await images.draw()).map((url) => [url]) } : outcome
+      if (!toolImage) return drawn
+      const [url] = await toolImage.images.draw()
+      return { ...drawn, generatedImage: url!.slice(url!.indexOf(',') + 1) }
     }
   } finally {
     images?.release()
+    toolImage?.images.release()
   }
+}
+
+/**
+ * The image_generation tool's model (an image model of the catalog, else a 400 at its field), its prices
+ * (its first endpoint's, the one the images API bills first) and its one picture of the last user turn.
+ */
+function imageToolOf(ctx: EmulatorContext, caller: AuthContext, ask: TextAsk, tool: { model: string; field: string }) {
+  const resolved = ctx.services.catalog.tryResolve(tool.model, 'image')
+  if (!resolved || !makesImages(resolved.model) || resolved.model.endpoints.length === 0)
+    throw fieldError(tool.field, `names no image model of the catalog (${tool.model}); e.g. "gpt-image-1"`)
+  const images = ctx.services.images.forChat(resolved.model, {
+    prompt: questionOf(ask.messages),
+    seed: ask.seed,
+    choices: 1,
+    config: null,
+    account: caller.account.id,
+  })
+  return { prices: resolved.model.endpoints[0]!.pricing, images }
 }
 
 /** The datetime tool's statement: the virtual clock's date and time in the tool's zone, in words. */
@@ -462,7 +511,15 @@ function billCompletion(
   admitted: Admitted,
   prepared: Prepared,
   call: TextCall,
-  at: { endpoints: CatalogEndpoint[]; now: number; subject: FixtureSubject; generated: Answer[] | null; imageCount: number | undefined },
+  at: {
+    endpoints: CatalogEndpoint[]
+    now: number
+    subject: FixtureSubject
+    generated: Answer[] | null
+    imageCount: number | undefined
+    /** The image_generation tool's picture, at its image model's price. */
+    toolImageNanos?: number
+  },
 ): Completion | { error: ApiError } | 'no answers' {
   const { model, promptTokens, ask } = prepared
   const { endpoints, now } = at
@@ -486,7 +543,8 @@ function billCompletion(
     const drawn = imagesOnly ? healed.map((a): Answer => ({ ...a, content: null, completionTokens: a.reasoningTokens, finishReason: 'stop' })) : healed
     // The time is stated first, then the pages cited: a citation's indexes are those of the final text.
     const dated = ask.datetime ? drawn.map((a) => withDatetime(a, ask, now)) : drawn
-    const answers = ask.web && ask.webCitations ? citedAnswers(prepared, dated) : dated
+    const search = ask.web ? webSearchOf(prepared) : undefined
+    const answers = search && ask.webCitations ? dated.map((a) => citeAnswer(a, search.pages)) : dated
     const completionTokens = answers.reduce((n, a) => n + a.completionTokens, 0)
     const reasoningTokens = answers.reduce((n, a) => n + a.reasoningTokens, 0)
     const imageCount = at.imageCount ?? 0
@@ -512,7 +570,8 @@ function billCompletion(
         const cached = cache === NO_CACHE ? {} : { cacheRead: cache.read, cacheWrite: cache.write5m + cache.write1h }
         return (
           textNanos(endpoint.pricing, { prompt: promptTokens, completion: completionTokens, reasoning: reasoningTokens, images: imageCount, ...cached }) +
-          (ask.web ? webSearchNanos(endpoint.pricing, 1) : 0)
+          (ask.web ? webSearchNanos(endpoint.pricing, 1) : 0) +
+          (at.toolImageNanos ?? 0)
         )
       },
       generation: (endpoint) => ({
@@ -535,17 +594,18 @@ function billCompletion(
           tokensPerSecond,
           source,
           ...(cache !== NO_CACHE && { cache: { read: cache.read, write5m: cache.write5m, write1h: cache.write1h } }),
+          ...(search ? { webSearch: search } : {}),
         })
       },
     })!
   })
 }
 
-/** Answers that cite the pages the request's one web search finds (the same question finds the same pages). */
-function citedAnswers(prepared: Prepared, answers: readonly Answer[]): Answer[] {
+/** The request's one web search: the pages it finds (the same question finds the same pages), cited by the answers. */
+function webSearchOf(prepared: Prepared): WebSearch {
   const { answerRequest, ask } = prepared
-  const pages = searchWeb(answerRequest.seed, ask.seed, questionOf(ask.messages), ask.webResults ?? WEB_DEFAULT_RESULTS)
-  return answers.map((a) => citeAnswer(a, pages))
+  const question = questionOf(ask.messages)
+  return { query: searchQuery(question), pages: searchWeb(answerRequest.seed, ask.seed, question, ask.webResults ?? WEB_DEFAULT_RESULTS) }
 }
 
 /** A text answer's generation row: GET /api/v1/generation finds it by the completion's id. */
@@ -578,13 +638,24 @@ export function recordCompletion(
   call: TextCall,
   done: Pick<
     Completion,
-    'model' | 'answers' | 'promptTokens' | 'completionTokens' | 'reasoningTokens' | 'imageCount' | 'latencyMs' | 'tokensPerSecond' | 'source' | 'cache'
+    | 'model'
+    | 'answers'
+    | 'promptTokens'
+    | 'completionTokens'
+    | 'reasoningTokens'
+    | 'imageCount'
+    | 'latencyMs'
+    | 'tokensPerSecond'
+    | 'source'
+    | 'cache'
+    | 'webSearch'
   > & {
     metered: Metered<CatalogEndpoint>
   },
 ): Completion {
   const { metered, ...rest } = done
   const id = metered.generationId!
+  const serverToolCalls = (ask.datetime ? 1 : 0) + (done.webSearch && ask.webTool ? 1 : 0) + (ask.imageTool ? 1 : 0)
   // Its prompt and answer, for GET /api/v1/generation/content (the generations module, reached lazily).
   ctx.services.generations.keep({ generationId: id, accountId: caller.account.id, operation: call.operation, messages: ask.messages, answers: done.answers })
   return {
@@ -595,7 +666,22 @@ export function recordCompletion(
     endpoint: metered.endpoint,
     costNanos: metered.charge.cost_nanos,
     byok: metered.byok,
-    ...(ask.datetime ? { serverToolCalls: 1 } : {}),
+    ...(serverToolCalls > 0 ? { serverToolCalls } : {}),
+  }
+}
+
+/**
+ * The gateway's server tool counts (the real document's ServerToolUseDetails), or null where the request
+ * used none: each server tool run once (a web search asked by a tool among them), and the searches made
+ * (the `web` plugin's and `:online`'s searches count only there, as the document says of native search).
+ */
+export function serverToolUseDetails(completion: Completion): Record<string, number> | null {
+  const calls = completion.serverToolCalls ?? 0
+  const searches = completion.webSearch ? 1 : 0
+  if (calls === 0 && searches === 0) return null
+  return {
+    ...(calls > 0 ? { tool_calls_requested: calls, tool_calls_executed: calls } : {}),
+    ...(searches > 0 ? { web_search_requests: searches } : {}),
   }
 }
 

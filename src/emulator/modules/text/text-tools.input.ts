@@ -87,6 +87,7 @@ export const RESPONSES_SERVER_TOOLS: ReadonlyMap<string, Check> = new Map([
   ],
   ...byType(['image_generation', 'local_shell', 'shell', 'apply_patch']),
   ...byType(OPENROUTER_TYPES),
+  ['openrouter:datetime', (tool, at) => datetimeCheck(tool, at)],
 ])
 
 /** An IANA time zone name this runtime knows (`America/New_York`, `UTC`). */
@@ -107,6 +108,65 @@ const datetimeCheck: Check = (tool, at) => {
   const zone = parameters.timezone
   if (zone === undefined || zone === null) return
   if (typeof zone !== 'string' || !isTimeZone(zone)) throw fieldError(`${at}.parameters.timezone`, 'must be an IANA time zone name (e.g. "America/New_York")')
+}
+
+/**
+ * The `openrouter:datetime` tool a request offers (the first one): its time zone, UTC when not given; null
+ * when there is none. Its shape is checked by the surface's table (datetimeCheck) before.
+ */
+export function parseDatetime(tools: unknown): { timezone: string } | null {
+  if (!Array.isArray(tools)) return null
+  const tool: unknown = tools.find((t) => isObject(t) && t.type === 'openrouter:datetime')
+  if (!isObject(tool)) return null
+  const zone = isObject(tool.parameters) ? tool.parameters.timezone : undefined
+  return { timezone: typeof zone === 'string' ? zone : 'UTC' }
+}
+
+/** The image model each image tool uses when it names none (the real document's default for the gateway's). */
+const IMAGE_TOOL_MODELS: Record<string, string> = { image_generation: 'openai/gpt-image-1', 'openrouter:image_generation': 'openai/gpt-5-image' }
+
+/**
+ * The `image_generation` tool a Responses request offers (or `openrouter:image_generation`): the catalog id
+ * of its image model (`gpt-image-1` is read as `openai/gpt-image-1`) and where a 400 about it points; null
+ * when there is none.
+ */
+export function parseImageTool(tools: unknown): { model: string; field: string } | null {
+  if (!Array.isArray(tools)) return null
+  const at = tools.findIndex((t) => isObject(t) && (t.type === 'image_generation' || t.type === 'openrouter:image_generation'))
+  if (at === -1) return null
+  const tool = tools[at] as Json
+  const parameters = isObject(tool.parameters) ? tool.parameters : tool
+  const field = `tools[${at}]${parameters === tool ? '' : '.parameters'}.model`
+  const model = parameters.model
+  if (model === undefined || model === null) return { model: IMAGE_TOOL_MODELS[tool.type as string]!, field }
+  if (typeof model !== 'string' || model === '') throw fieldError(field, 'must be an image model id (e.g. "gpt-image-1")')
+  return { model: model.includes('/') ? model : `openai/${model}`, field }
+}
+
+/** Each stop condition of `stop_server_tools_when` (the real document's StopServerToolsWhenCondition) and its field's check. */
+const STOP_CONDITIONS: Record<string, { field: string; ok: (value: unknown) => boolean; says: string }> = {
+  step_count_is: { field: 'step_count', ok: (v) => Number.isInteger(v) && (v as number) >= 0, says: 'an integer, 0 or more' },
+  has_tool_call: { field: 'tool_name', ok: (v) => typeof v === 'string' && v !== '', says: 'a non-empty string' },
+  max_tokens_used: { field: 'max_tokens', ok: (v) => Number.isInteger(v) && (v as number) >= 0, says: 'an integer, 0 or more' },
+  max_cost: { field: 'max_cost_in_dollars', ok: (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0, says: 'a number of dollars, 0 or more' },
+  finish_reason_is: { field: 'reason', ok: (v) => typeof v === 'string' && v !== '', says: 'a non-empty string' },
+}
+
+/**
+ * `stop_server_tools_when` checked (a 400 names the condition's field). The emulator's server tools run in
+ * one step, whose pending calls the real loop runs even when a condition fires: no condition changes an
+ * answer here, so they are checked and kept to no effect.
+ */
+export function checkStopServerTools(value: unknown): void {
+  if (value === undefined || value === null) return
+  const field = 'stop_server_tools_when'
+  if (!Array.isArray(value) || value.length === 0) throw fieldError(field, 'must be a non-empty array of stop conditions')
+  value.forEach((condition: unknown, i) => {
+    const at = `${field}[${i}]`
+    const rule = isObject(condition) && typeof condition.type === 'string' ? STOP_CONDITIONS[condition.type] : undefined
+    if (!isObject(condition) || !rule) throw fieldError(`${at}.type`, `must be one of ${Object.keys(STOP_CONDITIONS).join(', ')}`)
+    if (!rule.ok(condition[rule.field])) throw fieldError(`${at}.${rule.field}`, `is required: ${rule.says}`)
+  })
 }
 
 /** Chat completions: the gateway's server tools and the web search shorthand (`function` is chat's own). */
@@ -136,6 +196,7 @@ export const MESSAGES_SERVER_TOOLS: ReadonlyMap<string, Check> = new Map([
   ...byType(['tool_search_tool_regex_20251119', 'tool_search_tool_regex'], fixedName('tool_search_tool_regex')),
   ...byType(['openrouter:bash', 'openrouter:datetime', 'openrouter:image_generation', 'openrouter:experimental__search_models']),
   ...byType(['openrouter:web_fetch', 'openrouter:web_search', 'openrouter:shell', 'openrouter:tool_search']),
+  ['openrouter:datetime', (tool, at) => datetimeCheck(tool, at)],
 ])
 
 /**

@@ -16,6 +16,12 @@ const SITES = ['wiki', 'news', 'docs', 'journal', 'forum', 'library', 'encyclope
 
 const titled = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1)
 
+/** The words a search for `question` looks up (its key words; `search` where it has none). */
+export function searchQuery(question: string): string {
+  const words = keyWords(question, 4).filter((w) => /^[a-z0-9]+$/.test(w))
+  return (words.length > 0 ? words : ['search']).join(' ')
+}
+
 /** The pages one search for `question` finds: `count` of them, fixed by the seeds and the question. */
 export function searchWeb(seed: number, requestSeed: number | null, question: string, count: number): WebPage[] {
   const rng = createRng(seed, `web:${requestSeed ?? ''}:${question}`)

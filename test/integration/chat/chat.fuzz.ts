@@ -62,7 +62,7 @@ export const operations: FuzzOperation[] = [
     },
   },
   {
-    place: 122,
+    place: 124,
     method: 'POST',
     path: '/api/v1/chat/completions',
     key: 'standard',

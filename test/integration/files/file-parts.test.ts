@@ -300,9 +300,13 @@ describe('a database made before the parts', () => {
     }
     await first.close()
 
-    // The database as schema 14 had it: each file's bytes whole in files.content, no file_parts.
+    // The database as schema 14 had it: each file's bytes whole in files.content, no file_parts (and none
+    // of what later migrations add: 16's prompt cache).
     const raw = new Database(path)
     raw.exec(`
+      DROP TABLE prompt_cache;
+      ALTER TABLE generations DROP COLUMN cached_tokens;
+      ALTER TABLE generations DROP COLUMN cache_write_tokens;
       ALTER TABLE files ADD COLUMN content TEXT NOT NULL DEFAULT '';
       UPDATE files SET content = (SELECT group_concat(content, '' ORDER BY part) FROM file_parts WHERE file_id = files.id);
       DROP TABLE file_parts;

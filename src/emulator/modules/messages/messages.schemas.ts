@@ -138,6 +138,20 @@ const ContentBlock = Type.Union([
     caller: Type.Object({ type: Type.Literal('direct') }),
   }),
   Type.Object({
+    type: Type.Literal('bash_code_execution_tool_result'),
+    tool_use_id: Type.String(),
+    content: Type.Object(
+      {
+        type: Type.Literal('bash_code_execution_result'),
+        stdout: Type.String(),
+        stderr: Type.String(),
+        return_code: Type.Integer(),
+        content: Type.Array(Type.Object({ type: Type.Literal('bash_code_execution_output'), file_id: Type.String() })),
+      },
+      { description: 'A forced code execution’s made-up result (nothing is run)' },
+    ),
+  }),
+  Type.Object({
     type: Type.Literal('tool_use'),
     id: Type.String({ description: '`toolu_` and 24 hex digits' }),
     name: Type.String(),

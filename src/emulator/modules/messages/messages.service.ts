@@ -32,6 +32,63 @@ export interface MessageOptions {
   thinkingOmitted: boolean
   /** The url the web fetch tool (`web_fetch_20250910`, `openrouter:web_fetch`) reads: the last user turn's first. */
   fetch?: { url: string } | null
+  /** A tool forced by `tool_choice` whose made-up call the answer holds (nothing in it is run). */
+  forced?: ForcedTool | null
+}
+
+/**
+ * A forced Anthropic-defined tool: client-run (bash, a text editor, computer: a tool_use block for the client
+ * to run) or code execution (a server_tool_use and its made-up result before the text).
+ */
+export interface ForcedTool {
+  kind: 'bash' | 'text_editor' | 'computer' | 'code_execution'
+  name: string
+  /** The question's key words (letters and digits only). */
+  words: string
+}
+
+/** A question's key words (letters and digits only, so safe in a command): up to five of four letters or more. */
+function keyWords(question: string): string {
+  const words = (question.match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 4).slice(0, 5)
+  return words.length > 0 ? words.join(' ') : 'hello'
+}
+
+/** The kind of an offered Anthropic-defined tool `tool_choice` may force by name, from its versioned type. */
+function forcedKind(type: string): ForcedTool['kind'] | null {
+  if (type.startsWith('bash_20')) return 'bash'
+  if (type.startsWith('text_editor_20')) return 'text_editor'
+  if (type.startsWith('computer_20')) return 'computer'
+  if (type.startsWith('code_execution_20')) return 'code_execution'
+  return null
+}
+
+/** The name each kind is called by (a text editor's is the name the request gives it). */
+const DEFAULT_NAMES: Record<ForcedTool['kind'], string> = {
+  bash: 'bash',
+  text_editor: 'str_replace_based_edit_tool',
+  computer: 'computer',
+  code_execution: 'code_execution',
+}
+
+/** `tool_choice: {type: "tool", name}` naming an offered Anthropic-defined tool (not a custom one): the tool forced, else null. */
+function forcedOf(body: MessagesBody, question: string): { forced: ForcedTool; place: number } | null {
+  const choice = body.tool_choice as { type?: unknown; name?: unknown } | null | undefined
+  if (choice?.type !== 'tool' || typeof choice.name !== 'string') return null
+  const tools = (body.tools ?? []) as Array<{ type?: unknown; name?: unknown }>
+  for (const [place, tool] of tools.entries()) {
+    const kind = typeof tool.type === 'string' ? forcedKind(tool.type) : null
+    if (kind === null) continue
+    const name = typeof tool.name === 'string' ? tool.name : DEFAULT_NAMES[kind]
+    if (name === choice.name) return { forced: { kind, name, words: keyWords(question) }, place }
+  }
+  return null
+}
+
+/** A forced client-run tool's input, as Anthropic's tool documents it (a harmless echo, a notes file, a screenshot). */
+function forcedInput(forced: ForcedTool): Record<string, unknown> {
+  if (forced.kind === 'bash') return { command: `echo ${forced.words}` }
+  if (forced.kind === 'text_editor') return { command: 'create', path: 'notes.md', file_text: `# Notes\n${forced.words}\n` }
+  return { action: 'screenshot' }
 }
 
 const FETCH_TOOLS = new Set(['web_fetch_20250910', 'web_fetch_20260209', 'openrouter:web_fetch'])
@@ -55,6 +112,13 @@ export function messagesAsk(ctx: EmulatorContext, body: MessagesBody): { ask: Te
   const known = (id: string) => id === AUTO_ROUTER || ctx.services.catalog.tryResolve(id, 'text') || ctx.services.text.ports.answersModel(id)
   if (!candidates.some(known)) throw modelNotFound(body.model)
   const { tools, places } = parseTools(body.tools)
+  const forcing = forcedOf(body, questionOf(parseMessages(body.messages)))
+  const clientRun = forcing !== null && forcing.forced.kind !== 'code_execution'
+  // A forced client-run tool is called as a tool of its name (the engine writes and bills the call); its input is made up in blocksOf.
+  if (clientRun) {
+    tools.push({ name: forcing.forced.name, description: `The ${forcing.forced.kind} tool`, parameters: { type: 'object' } })
+    places.push(forcing.place)
+  }
   const output = parseOutputConfig(body.output_config)
   const thinking = parseThinking(body.thinking, output.effort)
   const system = parseSystem(body.system)
@@ -72,7 +136,8 @@ export function messagesAsk(ctx: EmulatorContext, body: MessagesBody): { ask: Te
     candidates,
     messages,
     tools,
-    toolChoice: parseToolChoice(body.tool_choice, tools),
+    // A forced code execution's call is made up: the answer is text after it.
+    toolChoice: forcing && !clientRun ? { kind: 'none' } : parseToolChoice(body.tool_choice, tools),
     // `tool_choice.disable_parallel_tool_use: true`: at most one tool_use block.
     parallel: (body.tool_choice as { disable_parallel_tool_use?: unknown } | null | undefined)?.disable_parallel_tool_use !== true,
     format: output.format,
@@ -97,6 +162,7 @@ export function messagesAsk(ctx: EmulatorContext, body: MessagesBody): { ask: Te
     options: {
       thinkingOmitted: thinking.omitted,
       fetch: (body.tool_choice as { type?: string } | undefined)?.type === 'none' ? null : fetchOf(body.tools, questionOf(ask.messages)),
+      forced: forcing?.forced ?? null,
     },
   }
 }
@@ -175,7 +241,14 @@ export interface WebResult {
 export type ContentBlock =
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'text'; text: string; citations: WebCitation[] | null }
-  | { type: 'server_tool_use'; id: string; name: 'web_search' | 'web_fetch'; input: Record<string, unknown>; caller: { type: 'direct' } }
+  | {
+      type: 'server_tool_use'
+      id: string
+      name: 'web_search' | 'web_fetch' | 'bash_code_execution'
+      input: Record<string, unknown>
+      caller: { type: 'direct' }
+    }
+  | { type: 'bash_code_execution_tool_result'; tool_use_id: string; content: Record<string, unknown> }
   | { type: 'web_search_tool_result'; tool_use_id: string; content: WebResult[]; caller: { type: 'direct' } }
   | { type: 'web_fetch_tool_result'; tool_use_id: string; content: Record<string, unknown>; caller: { type: 'direct' } }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown>; caller: { type: 'direct' } }
@@ -258,6 +331,20 @@ function fetchBlocks(completion: Completion, url: string): AnswerBlock[] {
   ]
 }
 
+/**
+ * A forced code execution (code_execution_20250825) as Anthropic's blocks: the bash command it ran and its
+ * made-up result (the document's AnthropicBashCodeExecutionToolResult). Nothing is run.
+ */
+function codeExecutionBlocks(completion: Completion, forced: ForcedTool): AnswerBlock[] {
+  const id = `srvtoolu_${createHash('sha256').update(`${completion.id}:code_execution`).digest('hex').slice(0, 24)}`
+  const input = { command: `echo ${forced.words}` }
+  const content = { type: 'bash_code_execution_result', stdout: `${forced.words}\n`, stderr: '', return_code: 0, content: [] }
+  return [
+    { block: { type: 'server_tool_use', id, name: 'bash_code_execution', input, caller: { type: 'direct' } }, json: JSON.stringify(input) },
+    { block: { type: 'bash_code_execution_tool_result', tool_use_id: id, content } },
+  ]
+}
+
 /** The text's citations: each page the search found, its content the cited text. */
 const citationsOf = (search: WebSearch): WebCitation[] =>
   search.pages.map((page, i) => ({
@@ -283,16 +370,21 @@ export function blocksOf(completion: Completion, options: MessageOptions): Answe
   const search = completion.webSearch
   if (search) blocks.push(...searchBlocks(completion, search))
   if (options.fetch) blocks.push(...fetchBlocks(completion, options.fetch.url))
+  const forced = options.forced ?? null
+  if (forced?.kind === 'code_execution') blocks.push(...codeExecutionBlocks(completion, forced))
   if (answer.content) blocks.push({ block: { type: 'text', text: answer.content, citations: search ? citationsOf(search) : null } })
   for (const call of answer.toolCalls) {
+    // A forced client-run tool's input is made up (see forcedInput), the engine's arguments aside.
+    const made = forced && forced.kind !== 'code_execution' && call.function.name === forced.name ? JSON.stringify(forcedInput(forced)) : null
+    const json = made ?? call.function.arguments
     const block: ContentBlock = {
       type: 'tool_use',
       id: toolUseId(call.id),
       name: call.function.name,
-      input: inputOf(call.function.arguments),
+      input: inputOf(json),
       caller: { type: 'direct' },
     }
-    blocks.push({ block, json: call.function.arguments })
+    blocks.push({ block, json })
   }
   return blocks
 }

@@ -23,6 +23,7 @@ function emptied(block: ContentBlock): ContentBlock {
       return { ...block, input: {} }
     case 'web_search_tool_result':
     case 'web_fetch_tool_result':
+    case 'bash_code_execution_tool_result':
       return block
   }
 }
@@ -57,7 +58,7 @@ function* events(completion: Completion, options: MessageOptions): Generator<Fra
     } else if (block.type === 'text') {
       for (const citation of block.citations ?? []) yield delta({ type: 'citations_delta', citation }, 0)
       for (const piece of pieces(block.text)) yield delta({ type: 'text_delta', text: piece }, 1)
-    } else if (block.type === 'web_search_tool_result' || block.type === 'web_fetch_tool_result') {
+    } else if (block.type === 'web_search_tool_result' || block.type === 'web_fetch_tool_result' || block.type === 'bash_code_execution_tool_result') {
       // Its results come whole with content_block_start, as Anthropic sends them.
     } else {
       const args = json ?? ''

@@ -29,6 +29,8 @@ export const PASSED_BACK_ITEMS: ReadonlyMap<string, readonly string[]> = new Map
   ['image_generation_call', ['id', 'status']],
   ['code_interpreter_call', ['id', 'status']],
   ['computer_call', ['call_id', 'status', 'pending_safety_checks']],
+  // Not in the real document's input union, but OpenAI's answer to a computer_call (the emulator gives one when forced).
+  ['computer_call_output', ['call_id', 'output']],
   ['openrouter:datetime', ['status', 'datetime', 'timezone']],
   ...[
     'web_search',
@@ -311,15 +313,31 @@ export function parseTools(tools: readonly unknown[] | null | undefined): Respon
  */
 const HOSTED_CHOICES = [...RESPONSES_SERVER_TOOLS.keys()]
 
+/**
+ * Tools `tool_choice` may force by type whose call the answer then is (made up, never run): the client-run
+ * ones (the client runs the call and sends its `*_output` back) and the provider-run ones (a completed call
+ * with made-up outputs before the message).
+ */
+export const FORCED_TOOLS: ReadonlyMap<string, 'client' | 'provider'> = new Map([
+  ['local_shell', 'client'],
+  ['shell', 'client'],
+  ['apply_patch', 'client'],
+  ['computer_use_preview', 'client'],
+  ['code_interpreter', 'provider'],
+  ['file_search', 'provider'],
+])
+
 /** What `tool_choice` asks, and the functions `allowed_tools` keeps callable (null: all of them). */
 export interface ResponsesToolChoice {
   choice: ToolChoice
   allowed: ReadonlySet<string> | null
+  /** A tool of FORCED_TOOLS forced by type, else null. */
+  forced?: string | null
 }
 
 /**
  * `tool_choice`: auto, none, required, a function by name (a namespaced one by its own), a server tool by
- * type (which is not run, so the answer is text), or `allowed_tools` (the functions it lists stay callable).
+ * type (never run: the answer is text, or for a tool of FORCED_TOOLS its made-up call), or `allowed_tools` (the functions it lists stay callable).
  */
 export function parseToolChoice(choice: unknown, parsed: ResponsesTools): ResponsesToolChoice {
   const { tools, serverTypes } = parsed
@@ -343,7 +361,8 @@ export function parseToolChoice(choice: unknown, parsed: ResponsesTools): Respon
   if (isObject(choice) && HOSTED_CHOICES.includes(choice.type as string)) {
     if (!serverTypes.has(choice.type as string))
       throw fieldError('tool_choice.type', `names ${String(choice.type)}, which is not among the request's \`tools\``)
-    return plain({ kind: 'none' })
+    const type = choice.type as string
+    return { choice: { kind: 'none' }, allowed: null, forced: FORCED_TOOLS.has(type) ? type : null }
   }
   if (isObject(choice) && choice.type === 'allowed_tools') {
     if (choice.mode !== 'auto' && choice.mode !== 'required') throw fieldError('tool_choice.mode', 'must be one of auto, required')

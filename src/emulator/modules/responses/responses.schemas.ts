@@ -107,14 +107,27 @@ const Usage = Type.Object(
 
 const OutputItem = Type.Object(
   {
-    type: StringEnum(['reasoning', 'web_search_call', 'image_generation_call', 'message', 'function_call', 'custom_tool_call'] as const),
+    type: StringEnum([
+      'reasoning',
+      'web_search_call',
+      'image_generation_call',
+      'code_interpreter_call',
+      'file_search_call',
+      'message',
+      'function_call',
+      'custom_tool_call',
+      'local_shell_call',
+      'shell_call',
+      'apply_patch_call',
+      'computer_call',
+    ] as const),
     id: Type.String(),
     status: StringEnum(['completed', 'incomplete'] as const),
   },
   {
     additionalProperties: true,
     description:
-      'A `reasoning` item (summary, content of reasoning_text, and encrypted_content when `include` has `reasoning.encrypted_content`), a `web_search_call` (action: the search, its query and sources), an `image_generation_call` (result: a base64 PNG), a `message` (role assistant, content of output_text), a `function_call` (call_id, name, arguments) or a `custom_tool_call` (call_id, name, input: a custom tool’s freeform text)',
+      'A `reasoning` item (summary, content of reasoning_text, and encrypted_content when `include` has `reasoning.encrypted_content`), a `web_search_call` (action: the search, its query and sources), an `image_generation_call` (result: a base64 PNG), a `message` (role assistant, content of output_text), a `function_call` (call_id, name, arguments), a `custom_tool_call` (call_id, name, input: a custom tool’s freeform text), or, where `tool_choice` forces the tool, a made-up call never run: `code_interpreter_call` (code, container_id, outputs of logs) and `file_search_call` (queries, results when `include` has `file_search_call.results`) before the message, or instead of it a `local_shell_call` (call_id, action exec), `shell_call` (call_id, action commands), `apply_patch_call` (call_id, operation create_file) or `computer_call` (call_id, action screenshot, pending_safety_checks) for the client to run',
   },
 )
 
@@ -137,7 +150,7 @@ export const ResponseResult = Type.Object(
 export const ResponsesResponse = {
   200: {
     description:
-      'The response; with `stream: true`, server-sent events (`event: <type>` and `data:` with a `sequence_number`): response.created, response.in_progress, each output item (added, its parts and deltas or the events of a web search (in_progress, searching, completed) or an image generation (in_progress, generating, completed); done), then response.completed or response.incomplete, and `data: [DONE]`',
+      'The response; with `stream: true`, server-sent events (`event: <type>` and `data:` with a `sequence_number`): response.created, response.in_progress, each output item (added, its parts and deltas or the events of a web search (in_progress, searching, completed) or an image generation (in_progress, generating, completed), a code interpreter call (in_progress, code deltas and done, interpreting, completed) or an apply_patch call (diff deltas and done); done), then response.completed or response.incomplete, and `data: [DONE]`',
     content: { 'application/json': { schema: ResponseResult }, 'text/event-stream': { schema: Type.String() } },
   },
   '4xx': ErrorEnvelope,

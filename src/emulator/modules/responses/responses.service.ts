@@ -28,7 +28,7 @@ import type { ResponsesPresetBody } from '../presets/presets.schemas.ts'
 import { fromResponses, toResponses } from './responses-preset.service.ts'
 import type { PresetContent, PresetReference } from '../presets/presets-config.service.ts'
 import { statelessOnly } from './responses.errors.ts'
-import { checkMetadata, parseFormat, parseInput, parseToolChoice, parseTools } from './responses.input.ts'
+import { checkMetadata, FORCED_TOOLS, parseFormat, parseInput, parseToolChoice, parseTools } from './responses.input.ts'
 import type { ResponsesBody, SummaryVerbosity } from './responses.schemas.ts'
 import { parsePlugins } from '../text/text-plugins.input.ts'
 import { encryptedReasoning } from '../text/text-reasoning.service.ts'
@@ -46,7 +46,26 @@ export interface CreatedResponse {
   encrypted: boolean
   /** A namespaced function's name → its namespace (its function_call items say it). */
   namespaces: ReadonlyMap<string, string>
+  /** A tool forced by `tool_choice` whose made-up call the answer holds, or null. */
+  forced: ForcedCall | null
 }
+
+/** A forced tool's call, as the answer makes it up (nothing in it is run). */
+export interface ForcedCall {
+  type: string
+  /** The last user turn's text: its key words make the call's content. */
+  question: string
+  /** `include` has `file_search_call.results`. */
+  results: boolean
+  /** The code interpreter tool's container id, where the request gives one. */
+  container: string | null
+}
+
+/**
+ * A client-run forced tool is called as a custom tool of this name (the engine writes and bills a call),
+ * rendered as the tool's own call item; the colon keeps it apart from any tool the request names.
+ */
+const forcedToolName = (type: string): string => `forced:${type}`
 
 /** Reasoning as the Responses API asks for it: effort `none` or `enabled: false` turn it off. */
 function reasoningOf(body: ResponsesBody): TextAsk['reasoning'] {
@@ -69,10 +88,13 @@ export function askOf(body: ResponsesBody): TextAsk {
   const candidates = [...(body.model ? [body.model] : []), ...(body.models ?? [])]
   if (candidates.length === 0) throw fieldError('model', 'is required (or `models`, a list to try in order)')
   const parsed = parseTools(body.tools)
-  const { choice, allowed } = parseToolChoice(body.tool_choice, parsed)
+  const { choice, allowed, forced } = parseToolChoice(body.tool_choice, parsed)
   // `allowed_tools` keeps only the functions it lists callable (with their places, for a 400 on one).
   const kept = parsed.tools.flatMap((tool, i) => (allowed === null || allowed.has(tool.name) ? [i] : []))
   const tools = kept.map((i) => parsed.tools[i]!)
+  const clientRun = forced ? FORCED_TOOLS.get(forced) === 'client' : false
+  // A forced client-run tool: the answer is its call (written and billed as a custom tool's), not text.
+  if (clientRun) tools.push({ name: forcedToolName(forced!), description: `The ${forced!} tool`, parameters: {}, custom: true })
   const places = kept.map((i) => parsed.places[i]!)
   checkStopServerTools((body as { stop_server_tools_when?: unknown }).stop_server_tools_when)
   const webSearch = parseWebSearch((body as { plugins?: unknown }).plugins, body.tools)
@@ -83,7 +105,7 @@ export function askOf(body: ResponsesBody): TextAsk {
     candidates,
     messages,
     tools,
-    toolChoice: choice,
+    toolChoice: clientRun ? { kind: 'named', name: forcedToolName(forced!) } : choice,
     parallel: body.parallel_tool_calls !== false,
     format: parseFormat(body.text?.format),
     maxTokens: body.max_output_tokens ?? null,
@@ -102,6 +124,22 @@ export function askOf(body: ResponsesBody): TextAsk {
     datetime: parseDatetime(body.tools),
     // A tool the model calls: tool_choice "none" leaves it uncalled.
     imageTool: body.tool_choice === 'none' ? null : parseImageTool(body.tools),
+    ...(forced && !clientRun && { forcedServerTool: true }),
+  }
+}
+
+/** The forced tool's call the answer holds (see FORCED_TOOLS), or null. */
+function forcedOf(body: ResponsesBody, ask: TextAsk): ForcedCall | null {
+  const choice = body.tool_choice as { type?: unknown } | undefined | null
+  const type = choice !== null && typeof choice === 'object' ? choice.type : undefined
+  if (typeof type !== 'string' || !FORCED_TOOLS.has(type)) return null
+  const question = ask.messages.findLast((m) => m.role === 'user')?.text ?? ''
+  const tool = (body.tools ?? []).find((t) => (t as { type?: unknown }).type === 'code_interpreter') as { container?: unknown } | undefined
+  return {
+    type,
+    question,
+    results: body.include?.includes('file_search_call.results') === true,
+    container: typeof tool?.container === 'string' ? tool.container : null,
   }
 }
 
@@ -164,6 +202,7 @@ export async function createResponse(ctx: EmulatorContext, caller: AuthContext, 
     summary: ask.reasoning ? (body.reasoning?.summary ?? null) : null,
     encrypted: body.include?.includes('reasoning.encrypted_content') === true,
     namespaces: parseTools(body.tools).namespaces,
+    forced: forcedOf(body, ask),
   }
 }
 
@@ -177,6 +216,79 @@ export type OutputItem =
   | { type: 'custom_tool_call'; id: string; call: ToolCall; namespace?: string; cut: boolean }
   | { type: 'web_search_call'; id: string; search: WebSearch; cut: boolean }
   | { type: 'image_generation_call'; id: string; result: string; cut: boolean }
+  | { type: 'forced_call'; id: string; forced: ForcedCall; callId: string | null; cut: boolean }
+
+/** The id prefixes of the forced tools' items, as OpenAI spells them. */
+const FORCED_PREFIXES: Readonly<Record<string, string>> = {
+  local_shell: 'lsh',
+  shell: 'sh',
+  apply_patch: 'apc',
+  computer_use_preview: 'cu',
+  code_interpreter: 'ci',
+  file_search: 'fs',
+}
+
+/** The item type of each forced tool's call. */
+const FORCED_ITEM_TYPES: Readonly<Record<string, string>> = {
+  local_shell: 'local_shell_call',
+  shell: 'shell_call',
+  apply_patch: 'apply_patch_call',
+  computer_use_preview: 'computer_call',
+  code_interpreter: 'code_interpreter_call',
+  file_search: 'file_search_call',
+}
+
+/** A question's key words (letters and digits only, so safe in a shell command and in code): up to five of four letters or more. */
+export function keyWords(question: string): string {
+  const words = (question.match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 4).slice(0, 5)
+  return words.length > 0 ? words.join(' ') : 'hello'
+}
+
+/** The code a forced code interpreter call ran (it never runs: its logs are made up). */
+export const interpreterCode = (forced: ForcedCall): string => `print("${keyWords(forced.question)}")`
+
+/** The diff a forced apply_patch call creates notes.md with. */
+export const patchDiff = (forced: ForcedCall): string => `@@\n+# Notes\n+${keyWords(forced.question)}\n`
+
+/** A forced tool's call item as the real document gives it (its stream sends it in progress first, then completed). */
+function forcedJson(item: Extract<OutputItem, { type: 'forced_call' }>, done: boolean): Record<string, unknown> {
+  const { forced } = item
+  const type = FORCED_ITEM_TYPES[forced.type]!
+  const words = keyWords(forced.question)
+  const status = done ? (item.cut ? 'incomplete' : 'completed') : 'in_progress'
+  const call = { type, id: item.id, call_id: item.callId }
+  switch (forced.type) {
+    case 'local_shell':
+      return { ...call, action: { type: 'exec', command: ['echo', words], env: {}, timeout_ms: null, user: null, working_directory: null }, status }
+    case 'shell':
+      return { ...call, action: { commands: [`echo ${words}`], max_output_length: null, timeout_ms: null }, status }
+    case 'apply_patch':
+      return { ...call, operation: { type: 'create_file', path: 'notes.md', diff: done ? patchDiff(forced) : '' }, status }
+    case 'computer_use_preview':
+      return { ...call, action: { type: 'screenshot' }, pending_safety_checks: [], status }
+    case 'code_interpreter':
+      return {
+        type,
+        id: item.id,
+        status,
+        code: done ? interpreterCode(forced) : '',
+        container_id: forced.container ?? `cntr_${sha256Hex(`container:${item.id}`).slice(0, 32)}`,
+        outputs: done ? [{ type: 'logs', logs: `${words}\n` }] : null,
+      }
+    default: {
+      // file_search: the question as the query; a made-up result only where `include` asks for results.
+      const digest = sha256Hex(`file:${forced.question}`)
+      const result = {
+        file_id: `file-${digest.slice(0, 24)}`,
+        filename: `${words.split(' ')[0]!.toLowerCase()}.md`,
+        score: Number((0.5 + Number.parseInt(digest.slice(24, 28), 16) / 2 ** 17).toFixed(4)),
+        text: `Notes on ${words}.`,
+        attributes: {},
+      }
+      return { type, id: item.id, status, queries: [forced.question], results: done && forced.results ? [result] : null }
+    }
+  }
+}
 
 /** An item id derived from the response's, so the same request gives the same ids. */
 const itemId = (completion: Completion, prefix: string, index: number): string => `${prefix}_${sha256Hex(`${completion.id}:${index}`).slice(0, 32)}`
@@ -210,9 +322,17 @@ export function outputItems(created: CreatedResponse): OutputItem[] {
   if (completion.webSearch) items.push({ type: 'web_search_call', id: itemId(completion, 'ws', items.length), search: completion.webSearch, cut: false })
   if (completion.generatedImage !== undefined)
     items.push({ type: 'image_generation_call', id: itemId(completion, 'ig', items.length), result: completion.generatedImage, cut: false })
+  const forced = created.forced
+  // A provider-run forced tool's call (made up, completed) comes before the message.
+  if (forced && FORCED_TOOLS.get(forced.type) === 'provider')
+    items.push({ type: 'forced_call', id: itemId(completion, FORCED_PREFIXES[forced.type]!, items.length), forced, callId: null, cut: false })
   if (answer.content !== null)
     items.push({ type: 'message', id: itemId(completion, 'msg', items.length), text: answer.content, annotations: answer.annotations ?? [], cut: false })
   for (const call of answer.toolCalls) {
+    if (forced && call.function.name === forcedToolName(forced.type)) {
+      items.push({ type: 'forced_call', id: itemId(completion, FORCED_PREFIXES[forced.type]!, items.length), forced, callId: call.id, cut: false })
+      continue
+    }
     const namespace = created.namespaces.get(call.function.name)
     const custom = call.type === 'custom'
     items.push({
@@ -279,6 +399,8 @@ export function itemJson(item: OutputItem, done: boolean): Record<string, unknow
     case 'image_generation_call':
       // The real document's OutputItemImageGenerationCall: the picture as base64 PNG, once made.
       return { type: 'image_generation_call', id: item.id, status: done ? 'completed' : 'in_progress', result: done ? item.result : null }
+    case 'forced_call':
+      return forcedJson(item, done)
   }
 }
 

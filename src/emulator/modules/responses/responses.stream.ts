@@ -6,7 +6,18 @@
 // the whole response, and `data: [DONE]`. A fault part way ends it with an `error` event and
 // response.failed. Pacing, batching and faults are the text engine's (text.stream.ts).
 import { ARGUMENT_PIECE, ERROR_TYPES, pieces, sse, type Frame, type FrameSource, type StreamError } from '../text/text.stream.ts'
-import { itemJson, outputItems, outputText, responseObject, urlCitation, responseResult, type CreatedResponse, type OutputItem } from './responses.service.ts'
+import {
+  interpreterCode,
+  itemJson,
+  outputItems,
+  patchDiff,
+  outputText,
+  responseObject,
+  urlCitation,
+  responseResult,
+  type CreatedResponse,
+  type OutputItem,
+} from './responses.service.ts'
 
 /** What the real gateway sends first, while the model "thinks". */
 const PROCESSING = ': OPENROUTER PROCESSING\n\n'
@@ -72,6 +83,22 @@ function* itemEvents(item: OutputItem, outputIndex: number, next: Next): Generat
       yield next('response.image_generation_call.in_progress', at)
       yield next('response.image_generation_call.generating', at)
       yield next('response.image_generation_call.completed', at)
+      break
+    case 'forced_call':
+      // The events the real document lists for the forced tool (the shell family's, the computer's and
+      // file search's calls have none: their items come whole in output_item.done).
+      if (item.forced.type === 'code_interpreter') {
+        const code = interpreterCode(item.forced)
+        yield next('response.code_interpreter_call.in_progress', at)
+        for (const delta of pieces(code)) yield next('response.code_interpreter_call_code.delta', { ...at, delta })
+        yield next('response.code_interpreter_call_code.done', { ...at, code })
+        yield next('response.code_interpreter_call.interpreting', at)
+        yield next('response.code_interpreter_call.completed', at)
+      } else if (item.forced.type === 'apply_patch') {
+        const diff = patchDiff(item.forced)
+        for (const delta of pieces(diff)) yield next('response.apply_patch_call_operation_diff.delta', { ...at, delta })
+        yield next('response.apply_patch_call_operation_diff.done', { ...at, diff })
+      }
       break
   }
   yield next('response.output_item.done', { output_index: outputIndex, item: itemJson(item, true) })

@@ -97,6 +97,8 @@ export interface TextAsk {
   imageTool?: { model: string; field: string } | null
   /** The search was asked by a web search server tool (not the plugin or `:online`): it counts as a server tool call too. */
   webTool?: boolean
+  /** A provider-run tool forced by `tool_choice` (code interpreter, file search): one server tool call, made up by the surface. */
+  forcedServerTool?: boolean
   /** The surface renders the search's `url_citation` annotations: its answers cite the pages found (text-web.service.ts). */
   webCitations?: boolean
   /** The response-healing and context-compression plugins (text-plugins.input.ts). */
@@ -655,7 +657,7 @@ export function recordCompletion(
 ): Completion {
   const { metered, ...rest } = done
   const id = metered.generationId!
-  const serverToolCalls = (ask.datetime ? 1 : 0) + (done.webSearch && ask.webTool ? 1 : 0) + (ask.imageTool ? 1 : 0)
+  const serverToolCalls = (ask.datetime ? 1 : 0) + (done.webSearch && ask.webTool ? 1 : 0) + (ask.imageTool ? 1 : 0) + (ask.forcedServerTool ? 1 : 0)
   // Its prompt and answer, for GET /api/v1/generation/content (the generations module, reached lazily).
   ctx.services.generations.keep({ generationId: id, accountId: caller.account.id, operation: call.operation, messages: ask.messages, answers: done.answers })
   return {

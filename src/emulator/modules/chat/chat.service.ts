@@ -6,7 +6,7 @@ import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
 import { parseWebSearch, webSearchFields } from '../text/text-web.input.ts'
 import { breakpointsOf } from '../text/text-cache.input.ts'
-import { checkStopServerTools } from '../text/text-tools.input.ts'
+import { checkStopServerTools, parseImageTool } from '../text/text-tools.input.ts'
 import { parseAutoRouter, parseMessages, parseResponseFormat, parseToolChoice, parseToolsAt } from '../text/text.input.ts'
 import type { ChatBody, CompletionBody } from './chat.schemas.ts'
 import { costSplit, generateText, serverToolUseDetails, type Completion, type Relayed, type TextAsk, type TextCall } from '../text/text-engine.service.ts'
@@ -69,6 +69,8 @@ export function chatAsk(body: ChatBody): TextAsk {
     autoRouter: parseAutoRouter((body as { plugins?: unknown }).plugins),
     plugins: parsePlugins((body as { plugins?: unknown }).plugins),
     ...webSearchFields(webSearch, body.tool_choice),
+    // The openrouter:image_generation tool: one picture of the question, unless tool_choice is "none".
+    imageTool: body.tool_choice === 'none' ? null : parseImageTool(body.tools),
     webCitations: true,
     datetime,
     ...(cache.length > 0 && { cache }),
@@ -188,12 +190,23 @@ export function chatResult(completion: Completion): Record<string, unknown> {
         ...(a.reasoning !== null && { reasoning_details: reasoningDetails(completion.model.id, a.reasoning) }),
         ...(a.toolCalls.length > 0 && { tool_calls: a.toolCalls }),
         ...(a.annotations && { annotations: chatAnnotations(a.annotations) }),
-        ...(completion.images && { images: completion.images[index]!.map((url, i) => ({ type: 'image_url', image_url: { url }, index: i })) }),
+        ...(chatImagesOf(completion, index) && {
+          images: chatImagesOf(completion, index)!.map((url, i) => ({ type: 'image_url', image_url: { url }, index: i })),
+        }),
       },
     })),
     system_fingerprint: null,
     usage: usageOf(completion),
   }
+}
+
+/**
+ * An answer's images (data URLs): an image-output model's, or the `openrouter:image_generation` tool's one
+ * picture, given with the first answer as the message's images (where chat shows pictures).
+ */
+export function chatImagesOf(completion: Completion, index: number): string[] | undefined {
+  if (completion.images) return completion.images[index]
+  return completion.generatedImage !== undefined && index === 0 ? [`data:image/png;base64,${completion.generatedImage}`] : undefined
 }
 
 export function textResult(completion: Completion): Record<string, unknown> {

@@ -2,7 +2,7 @@
 // PROCESSING` comment while "thinking", then `chat.completion.chunk`s with the same id (the role
 // first, reasoning with its reasoning_details, content or tool-call argument deltas, the finish reason), a chunk with the usage,
 // and `data: [DONE]`. Pacing, batching and faults are the text engine's (text.stream.ts).
-import { chatAnnotations, usageOf } from './chat.service.ts'
+import { chatAnnotations, chatImagesOf, usageOf } from './chat.service.ts'
 import type { Completion } from '../text/text-engine.service.ts'
 import { reasoningDeltas } from '../text/text-reasoning.service.ts'
 import { ARGUMENT_PIECE, ERROR_TYPES, pieces, type FrameSource } from '../text/text.stream.ts'
@@ -44,7 +44,7 @@ function* events(completion: Completion, kind: Kind): Generator<StreamEvent> {
         native_finish_reason: null,
         logprobs: null,
       })
-    const images = completion.images?.[index]
+    const images = chatImagesOf(completion, index)
     if (images) {
       const delta = { images: images.map((url, i) => ({ type: 'image_url', image_url: { url }, index: i })) }
       yield chunk({ index, delta, finish_reason: null, native_finish_reason: null, logprobs: null })

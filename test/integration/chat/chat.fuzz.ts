@@ -68,7 +68,11 @@ export const operations: FuzzOperation[] = [
     key: 'standard',
     body: {
       model: CHAT_MODEL,
-      messages: [{ role: 'system', content: 'brief' }, { role: 'user', content: 'a long story' }, { role: 'user', content: 'JSON please' }],
+      messages: [
+        { role: 'system', content: 'brief' },
+        { role: 'user', content: 'a long story' },
+        { role: 'user', content: 'JSON please' },
+      ],
       response_format: { type: 'json_object' },
       plugins: [{ id: 'context-compression', engine: 'middle-out' }, { id: 'response-healing' }, { id: 'file-parser', pdf: { engine: 'native' } }],
     },

@@ -1,5 +1,5 @@
-// Four projects, one command: `npm test` runs them all, `npx vitest run --project unit` (or
-// `integration`, `e2e`, `load`) runs one. Options set here are shared; each project adds its own.
+// Five projects, one command: `npm test` runs them all, `npx vitest run --project unit` (or
+// `integration`, `e2e`, `load`, `agents`) runs one. Options set here are shared; each project adds its own.
 // The unit and integration tests mirror src/emulator's areas (test/unit/<area>, test/integration/<area>:
 // chat, embeddings, video, faults, http...), so `npx vitest run test/*/chat` runs one area's tests.
 //
@@ -42,7 +42,7 @@ export default defineConfig({
           // added in a folder that predates the split still runs.
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/unit/**', 'test/e2e/**', LOAD],
+          exclude: [...configDefaults.exclude, 'test/unit/**', 'test/e2e/**', 'test/agents/**', LOAD],
           sequence: { groupOrder: 0 },
           isolate: false,
           testTimeout: 20_000,
@@ -71,6 +71,19 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
           fileParallelism: false,
           testTimeout: 60_000,
+          hookTimeout: 20_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The real coding agents (test/agents, installed apart: `npm ci --prefix test/agents`): heavy
+          // processes of their own, so they run last, a file at a time, slowing no other test's timing.
+          name: 'agents',
+          include: ['test/agents/**/*.test.ts'],
+          sequence: { groupOrder: 2 },
+          fileParallelism: false,
+          testTimeout: 120_000,
           hookTimeout: 20_000,
         },
       },

@@ -62,8 +62,8 @@ describe.runIf(installed || required)('coding agents, unchanged, against the emu
     expect(installed, `run: npm ci --prefix test/agents (looked for ${CODEX} and ${CLAUDE})`).toBe(true)
   })
 
-  it('Codex CLI finishes a turn on the Responses API with its default tools, shell tools off', { timeout: 120_000 }, async () => {
-    const emu = await listeningEmulator()
+  /** Codex in an empty folder with a temporary home whose config points it at `emu`, its shell tools off. */
+  function codex(emu: TestEmulator & { url: string }, prompt: string) {
     const home = scratch('codex-home-')
     const work = scratch('codex-work-')
     writeFileSync(
@@ -82,15 +82,21 @@ describe.runIf(installed || required)('coding agents, unchanged, against the emu
         '',
       ].join('\n'),
     )
-    const { stdout } = await run(CODEX, ['exec', '--skip-git-repo-check', '-s', 'read-only', '--json', 'Reply with one word: hello'], {
+    return run(CODEX, ['exec', '--skip-git-repo-check', '-s', 'read-only', '--json', prompt], {
       cwd: work,
       env: cleanEnv(home, { CODEX_HOME: home, EMULATOR_KEY: emu.keys.standard }),
       timeout: 100_000,
-    })
-    const events = stdout
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as { type: string; item?: { type: string; text?: string }; usage?: Record<string, number> })
+    }).then(({ stdout }) =>
+      stdout
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { type: string; item?: { type: string; text?: string }; usage?: Record<string, number> }),
+    )
+  }
+
+  it('Codex CLI finishes a turn on the Responses API with its default tools, shell tools off', { timeout: 120_000 }, async () => {
+    const emu = await listeningEmulator()
+    const events = await codex(emu, 'Reply with one word: hello')
     const types = events.map((event) => event.type)
     expect(types).toContain('turn.completed')
     expect(types).not.toContain('turn.failed')
@@ -103,6 +109,24 @@ describe.runIf(installed || required)('coding agents, unchanged, against the emu
     expect(requests.length).toBeGreaterThan(0)
     expect(requests.map((r) => `${r.operation} ${r.status}`)).toEqual(requests.map(() => 'responses.create 200'))
   })
+
+  it(
+    'Codex CLI: a turn whose answer calls its plan tool goes on with the tool output and finishes, every request a 200, the second prompt read from the cache',
+    { timeout: 120_000 },
+    async () => {
+      const emu = await listeningEmulator()
+      const events = await codex(emu, 'Use update_plan to plan a lighthouse visit')
+      const types = events.map((event) => event.type)
+      expect(types).toContain('turn.completed')
+      expect(types).not.toContain('turn.failed')
+      expect(events.find((event) => event.item?.type === 'agent_message')?.item?.text).toMatch(/lighthouse/i)
+      // The prompt of the request after the tool call starts as the first one's did: read from the cache.
+      expect(events.find((event) => event.type === 'turn.completed')?.usage?.cached_input_tokens).toBeGreaterThan(0)
+      const requests = await requestsOf(emu)
+      expect(requests.length).toBeGreaterThanOrEqual(2)
+      expect(requests.map((r) => `${r.operation} ${r.status}`)).toEqual(requests.map(() => 'responses.create 200'))
+    },
+  )
 
   for (const format of ['json', 'stream-json'] as const) {
     it(`Claude Code -p --output-format ${format}: every request a 200, a successful result`, { timeout: 120_000 }, async () => {

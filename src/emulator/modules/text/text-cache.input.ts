@@ -4,6 +4,7 @@
 // breakpoint caches the prompt's prefix through the end of the message that carries it (the tools
 // first, then the messages in order: text-cache.service.ts). A bad marker is a 400 naming its field.
 import { fieldError } from '../../core/errors.ts'
+import { isObject } from './text.input.ts'
 
 export type CacheTtl = '5m' | '1h'
 
@@ -15,8 +16,6 @@ export interface CacheBreakpoint {
   messages: number
   ttl: CacheTtl
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
 
 /** A `cache_control` directive's life, or null where there is none. */
 export function cacheControlOf(value: unknown, field: string): CacheTtl | null {

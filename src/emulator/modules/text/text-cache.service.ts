@@ -8,10 +8,9 @@
 // again. Reads cost the endpoint's `input_cache_read`, writes its `input_cache_write` (the meter's
 // pricers); both are worked out when the call is priced and written only once it is billed.
 import { createHash } from 'node:crypto'
-import { countTokens } from '../../core/tokens.ts'
 import { CACHE_TTL_MS, type CacheBreakpoint, type CacheTtl } from './text-cache.input.ts'
 import type { PromptCacheRepo, PromptCacheRow } from './text-cache.repo.ts'
-import { mediaTokens, type Message, type Tool } from './text.input.ts'
+import { messageTokens, toolsTokens, type Message, type Tool } from './text.input.ts'
 
 /** The fewest prompt tokens a prefix cached by the provider itself holds (OpenAI's 1024). */
 export const IMPLICIT_MIN_TOKENS = 1024
@@ -42,11 +41,10 @@ interface Prefix {
 function prefixesOf(messages: readonly Message[], tools: readonly Tool[]): Prefix[] {
   const hash = createHash('sha256')
   hash.update(JSON.stringify(tools))
-  let tokens = 3 + (tools.length > 0 ? countTokens(JSON.stringify(tools)) : 0)
+  let tokens = toolsTokens(tools)
   const out: Prefix[] = [{ tokens, hash: hash.copy().digest('hex') }]
   for (const message of messages) {
-    tokens += 4 + countTokens(message.text) + mediaTokens([message])
-    for (const call of message.toolCalls) tokens += countTokens(call.function.name) + countTokens(call.function.arguments)
+    tokens += messageTokens(message)
     hash.update(JSON.stringify([message.role, message.text, message.media, message.toolCalls]))
     out.push({ tokens, hash: hash.copy().digest('hex') })
   }
@@ -67,10 +65,11 @@ interface Point {
 export function planCache(
   repo: PromptCacheRepo,
   at: { account: string; model: string; now: number },
-  prompt: { messages: readonly Message[]; tools: readonly Tool[]; breakpoints: readonly CacheBreakpoint[] },
+  prompt: { messages: readonly Message[]; tools: readonly Tool[]; tokens: number; breakpoints: readonly CacheBreakpoint[] },
   endpoint: { implicit: boolean; writePrice: boolean },
 ): CachePlan {
-  if (prompt.breakpoints.length === 0 && !endpoint.implicit) return NO_CACHE
+  // Most prompts have no breakpoint and are too short for the provider's own caching: nothing to hash.
+  if (prompt.breakpoints.length === 0 && (!endpoint.implicit || prompt.tokens < IMPLICIT_MIN_TOKENS)) return NO_CACHE
   const prefixes = prefixesOf(prompt.messages, prompt.tools)
   const points: Point[] = prompt.breakpoints.map((b) => ({ prefix: prefixes[b.messages]!, tokens: prefixes[b.messages]!.tokens, ttl: b.ttl, billed: true }))
   if (endpoint.implicit)

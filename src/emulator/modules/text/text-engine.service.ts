@@ -34,7 +34,7 @@ import { compressMiddle, healJson } from './text-plugins.service.ts'
 import type { ChatFixtureAnswer } from './text-fixtures.schemas.ts'
 import { answeringFixture, type FixtureSubject } from './text-fixtures.service.ts'
 import { answerTokensFor } from './text.settings.ts'
-import { mediaTokens, type AutoRouterPlugin, type Message, type ResponseFormat, type Tool, type ToolChoice } from './text.input.ts'
+import { messageTokens, toolsTokens, type AutoRouterPlugin, type Message, type ResponseFormat, type Tool, type ToolChoice } from './text.input.ts'
 import { fitSchema, type FittedSchema } from './text-schema-fit.service.ts'
 import type { CacheBreakpoint } from './text-cache.input.ts'
 import { NO_CACHE, planCache, type CachePlan } from './text-cache.service.ts'
@@ -238,16 +238,9 @@ const withVariant = (ask: TextAsk, resolved: ResolvedModel): TextAsk =>
 const supports = (model: CatalogModel, endpoint: CatalogEndpoint | null, parameter: string): boolean =>
   ((endpoint ? endpoint.supported_parameters : null) ?? model.supported_parameters ?? []).includes(parameter)
 
-/** Prompt tokens as chat models count them: each message's text and a few tokens of framing. */
-function promptTokensOf(messages: readonly Message[], tools: readonly Tool[]): number {
-  let tokens = 3
-  for (const message of messages) {
-    tokens += 4 + countTokens(message.text)
-    for (const call of message.toolCalls) tokens += countTokens(call.function.name) + countTokens(call.function.arguments)
-  }
-  if (tools.length > 0) tokens += countTokens(JSON.stringify(tools))
-  return tokens + mediaTokens(messages)
-}
+/** Prompt tokens as chat models count them (text.input.ts): the tools' and each message's. */
+const promptTokensOf = (messages: readonly Message[], tools: readonly Tool[]): number =>
+  messages.reduce((tokens, message) => tokens + messageTokens(message), toolsTokens(tools))
 
 interface Prepared {
   model: CatalogModel
@@ -322,8 +315,7 @@ function compressed(model: CatalogModel, ask: TextAsk): { ask: TextAsk; promptTo
   const promptTokens = promptTokensOf(ask.messages, ask.tools)
   const limit = (model.context_length ?? 128_000) - (ask.maxTokens ?? 0)
   if (!ask.plugins?.compression || promptTokens <= limit) return { ask, promptTokens }
-  const costs = ask.messages.map((message) => promptTokensOf([message], []) - promptTokensOf([], []))
-  const kept = compressMiddle(ask.messages, promptTokens, (i) => costs[i]!, limit)
+  const kept = compressMiddle(ask.messages, promptTokens, (i) => messageTokens(ask.messages[i]!), limit)
   if (!kept) return { ask, promptTokens }
   // Cache breakpoints count messages of the prompt as sent: once its middle is gone they name other prefixes.
   const { cache: _breakpoints, ...rest } = ask
@@ -557,7 +549,7 @@ function billCompletion(
       planCache(
         ctx.services.text.promptCache,
         { account: caller.account.id, model: model.id, now },
-        { messages: ask.messages, tools: ask.tools, breakpoints: ask.cache ?? [] },
+        { messages: ask.messages, tools: ask.tools, tokens: promptTokens, breakpoints: ask.cache ?? [] },
         { implicit: endpoint.supports_implicit_caching, writePrice: endpoint.pricing.input_cache_write !== undefined },
       )
     return chargeAdmitted(ctx, admitted, {

@@ -5,6 +5,7 @@
 // compression change the answer (text-plugins.service.ts); the others are accepted as the document
 // describes them and their effect is listed in docs/gateway-api.md#plugins.
 import { fieldError } from '../../core/errors.ts'
+import { isObject } from './text.input.ts'
 
 /** The plugin ids of the real document's union, in its order. */
 export const PLUGIN_IDS = [
@@ -35,8 +36,6 @@ export interface TextPlugins {
 }
 
 export const NO_PLUGINS: TextPlugins = Object.freeze({ healing: false, compression: false })
-
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
 
 function oneOf(value: unknown, allowed: readonly string[], field: string): void {
   if (value !== undefined && (typeof value !== 'string' || !allowed.includes(value))) throw fieldError(field, `must be one of ${allowed.join(', ')}`)

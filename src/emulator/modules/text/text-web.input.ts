@@ -3,13 +3,12 @@
 // shorthand spelling such as `web_search`). The model's `:online` variant is read by the engine. A bad
 // `max_results` is a 400 naming its place; the search itself is text-web.service.ts's.
 import { fieldError } from '../../core/errors.ts'
+import { isObject } from './text.input.ts'
 
 /** Results of one search when the request does not say (the real document's default). */
 export const WEB_DEFAULT_RESULTS = 5
 /** The most results one search may ask for here (the document's Perplexity bound; other engines have none written). */
 export const WEB_MAX_RESULTS = 20
-
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
 
 // Anthropic's versioned web search tools (Messages) search too: their `max_uses` caps searches, and one is made.
 const WEB_TOOL_TYPES = new Set([

@@ -5,7 +5,7 @@
 // checked before anything is billed.
 import { Ajv } from 'ajv'
 import { fieldError } from '../../core/errors.ts'
-import { IMAGE_TOKENS } from '../../core/tokens.ts'
+import { IMAGE_TOKENS, countTokens } from '../../core/tokens.ts'
 import { CHAT_SERVER_TOOLS, checkServerTool } from './text-tools.input.ts'
 
 export type Role = 'system' | 'developer' | 'user' | 'assistant' | 'tool'
@@ -39,7 +39,8 @@ export type ToolChoice = { kind: 'auto' } | { kind: 'none' } | { kind: 'required
 
 export type ResponseFormat = { kind: 'text' } | { kind: 'json_object' } | { kind: 'json_schema'; name: string; schema: Record<string, unknown> }
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
+/** A JSON object (not null, not an array): what every field of a body that takes an object is checked to be. */
+export const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
 
 const PART_TYPES = ['text', 'image_url', 'input_audio', 'file', 'video_url', 'input_video'] as const
 
@@ -287,6 +288,20 @@ export function parseResponseFormat(format: unknown): ResponseFormat {
 
 /** What the media parts of a prompt count, as fixed prices (an image is a low-detail tile). */
 export const mediaTokens = (messages: readonly Message[]): number => messages.reduce((n, m) => n + m.media * IMAGE_TOKENS, 0)
+
+/**
+ * Prompt tokens as chat models count them, in two parts a prompt is the sum of (the engine counts a
+ * prompt, prompt caching its prefixes, context compression the messages it may drop): the prompt's own
+ * framing and its tools' JSON, then each message's text, tool calls, media (a fixed price each: an image
+ * is a low-detail tile) and framing.
+ */
+export const toolsTokens = (tools: readonly Tool[]): number => 3 + (tools.length > 0 ? countTokens(JSON.stringify(tools)) : 0)
+
+export function messageTokens(message: Message): number {
+  let tokens = 4 + countTokens(message.text) + message.media * IMAGE_TOKENS
+  for (const call of message.toolCalls) tokens += countTokens(call.function.name) + countTokens(call.function.arguments)
+  return tokens
+}
 
 /** The auto-router plugin's model patterns (`plugins: [{id: "auto-router", allowed_models, excluded_models}]`). */
 export interface AutoRouterPlugin {

@@ -14,7 +14,7 @@ import { limitConnections, markEu, serverOptions } from './http/listeners.ts'
 import { checkUpstream } from './http/own-addresses.ts'
 import { isLoopbackHost } from './http/admin-guard.ts'
 import { randomBytes } from 'node:crypto'
-import { openDatabase } from './store/db.ts'
+import { commitBatch, openDatabase } from './store/db.ts'
 import { lockDatabase } from './store/db-lock.ts'
 import { migrate } from './store/migrate.ts'
 import { migrations } from './store/migrations/index.ts'
@@ -176,6 +176,7 @@ export async function createEmulator(options: EmulatorOptions = {}, resolved?: R
         clock.stop()
         await clock.idle()
         await callbacks.settled()
+        commitBatch(db)
         db.close()
         releaseLock()
       },

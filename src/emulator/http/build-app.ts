@@ -21,6 +21,7 @@ import { declareArea, openapiRoutes, registerOpenApi } from './openapi.ts'
 import { lazySerializerCompiler } from './serialization.ts'
 import { faviconRoutes, uiRoutes } from './ui.ts'
 import { validatorCompiler } from './validation.ts'
+import { uncommitted } from '../store/db.ts'
 
 export const API_PREFIX = '/api/v1'
 export const ROUTER_PREFIX = '/router/v1'
@@ -117,7 +118,13 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks): FastifyInstan
   })
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close')
-    done(null, payload)
+    // No answer leaves before the commit that holds what it wrote (group commit on a file: store/db.ts).
+    const commit = uncommitted(ctx.db)
+    if (commit === null) return done(null, payload)
+    commit.then(
+      () => done(null, payload),
+      (error: Error) => done(error),
+    )
   })
   // One line per request at info (Fastify's own request logging writes two).
   if (level === 'info' || level === 'debug') {

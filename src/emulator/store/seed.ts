@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs'
 import { Type, type Static } from 'typebox'
 import { Value } from 'typebox/value'
 import { resolveFixture } from '../config.ts'
+import { commitBatch } from './db.ts'
 import type { EmulatorContext } from '../modules/module.ts'
 import { Nullable, ResetIntervalSchema, StringEnum } from '../http/schemas.ts'
 
@@ -115,6 +116,8 @@ export function defaultAccountId(ctx: EmulatorContext): string | null {
  */
 export function resetState(ctx: EmulatorContext, seed: SeedDocument, after?: () => void): void {
   const tables = ctx.state.tables()
+  // Its deferred foreign keys are checked at its own commit, not at a batch's (db.ts).
+  commitBatch(ctx.db)
   ctx.db
     .transaction(() => {
       // Checked at commit, when every table is empty, so the deletion order does not matter.

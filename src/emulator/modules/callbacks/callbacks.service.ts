@@ -8,6 +8,7 @@ import type { LookupFunction } from 'node:net'
 import { http, https } from '../../core/node-http.ts'
 import { toIso, wallClock, type DueSource } from '../../core/clock.ts'
 import type { EmulatorContext } from '../module.ts'
+import { uncommitted } from '../../store/db.ts'
 import { OwnAddressError } from '../../http/own-addresses.ts'
 import { recordEffect } from '../../journal/journal.ts'
 import type { CallbackDelivery } from './callbacks.schemas.ts'
@@ -147,6 +148,8 @@ async function send(ctx: EmulatorContext, row: DeliveryRow, stop: AbortSignal): 
   const headers = { 'content-type': 'application/json', ...signCallback({ url: row.url, secret: token, date: wallClock.httpDate(), nonce }) }
   const timeout = AbortSignal.timeout(ctx.config.callbackTimeoutMs)
   try {
+    // Nothing leaves before the commit that holds what it tells (group commit: store/db.ts).
+    await uncommitted(ctx.db)
     const status = await post(url, headers, row.body, AbortSignal.any([timeout, stop]), ctx.ownAddresses.lookupFor(url))
     return { status, error: status >= 200 && status < 300 ? null : `HTTP ${status}`, retriable: true }
   } catch (error) {

@@ -1,9 +1,9 @@
-// The ledger: the one place a billable action is allowed or denied, and recorded. In one immediate
+// The ledger: the one place a billable action is allowed or denied, and recorded. Inside the meter's
 // transaction it checks, in order, that the model is allowed (account settings, region, guardrails),
 // the guardrail and workspace budgets, the key's limit and the account's credits; then it writes the usage row and
 // debits the account. Denials are ApiErrors with metadata naming what ran out.
 import { immediateTransaction } from '../../store/db.ts'
-import { recordEffect, withStagedEffects } from '../../journal/journal.ts'
+import { recordEffect } from '../../journal/journal.ts'
 import { windowStartFor, windowStarts } from '../../core/windows.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { AuthContext } from '../caller.ts'
@@ -58,46 +58,44 @@ export interface Billed<E extends LedgerEndpoint> {
 
 const WINDOW_NAME = { daily: 'daily', weekly: 'weekly', monthly: 'monthly' } as const
 
+/**
+ * Checks and bills, inside the caller's transaction (the meter's), whose rollback undoes it: every check
+ * comes before the first write. The usage row is reported to the journal through the caller's staged effects.
+ */
 export function bill<E extends LedgerEndpoint>(ctx: EmulatorContext, request: BillingRequest<E>): Billed<E> {
-  // The usage row is reported to the journal only once its transaction (and any enclosing one) holds.
-  return withStagedEffects(() => billNow(ctx, request))
-}
+  if (!ctx.db.inTransaction) throw new Error("bill runs inside the meter's transaction")
+  const now = ctx.clock.now()
+  const { key, account, allowed } = allowedFor(ctx, request)
+  const endpoint = (request.route ?? healthiest)(allowed)
+  const charge = request.price(endpoint)
+  // Paid with the caller's own provider key where its workspace holds a credential for the chosen provider.
+  const byok = request.byok ?? ctx.services.byok.paysWithOwnKey({ key, account, provider: endpoint.provider, model: request.model })
+  checkBudgets(ctx, key, account, now)
 
-function billNow<E extends LedgerEndpoint>(ctx: EmulatorContext, request: BillingRequest<E>): Billed<E> {
-  return immediateTransaction(ctx.db, (): Billed<E> => {
-    const now = ctx.clock.now()
-    const { key, account, allowed } = allowedFor(ctx, request)
-    const endpoint = (request.route ?? healthiest)(allowed)
-    const charge = request.price(endpoint)
-    // Paid with the caller's own provider key where its workspace holds a credential for the chosen provider.
-    const byok = request.byok ?? ctx.services.byok.paysWithOwnKey({ key, account, provider: endpoint.provider, model: request.model })
-    checkBudgets(ctx, key, account, now)
+  const balance = account.credits_nanos - account.spent_nanos
+  if (!byok && charge.cost_nanos > 0 && balance < charge.cost_nanos) {
+    throw insufficientCredits(charge.cost_nanos, balance)
+  }
 
-    const balance = account.credits_nanos - account.spent_nanos
-    if (!byok && charge.cost_nanos > 0 && balance < charge.cost_nanos) {
-      throw insufficientCredits(charge.cost_nanos, balance)
-    }
-
-    const usage_id = ctx.services.usage.insert({
-      account_id: account.id,
-      key_hash: key.hash,
-      member_id: key.creator_user_id,
-      operation: request.operation,
-      model: request.model.id,
-      provider: endpoint.provider_name,
-      endpoint_id: endpoint.id,
-      prompt_tokens: charge.prompt_tokens,
-      completion_tokens: charge.completion_tokens ?? 0,
-      reasoning_tokens: charge.reasoning_tokens ?? 0,
-      cost_nanos: charge.cost_nanos,
-      byok: byok ? 1 : 0,
-      created_at: now,
-      workspace_id: key.workspace_id ?? account.workspace_id,
-    })
-    if (!byok) ctx.services.accounts.addSpend(account.id, charge.cost_nanos)
-    recordEffect('usage', usage_id)
-    return { usage_id, endpoint, charge, byok }
+  const usage_id = ctx.services.usage.insert({
+    account_id: account.id,
+    key_hash: key.hash,
+    member_id: key.creator_user_id,
+    operation: request.operation,
+    model: request.model.id,
+    provider: endpoint.provider_name,
+    endpoint_id: endpoint.id,
+    prompt_tokens: charge.prompt_tokens,
+    completion_tokens: charge.completion_tokens ?? 0,
+    reasoning_tokens: charge.reasoning_tokens ?? 0,
+    cost_nanos: charge.cost_nanos,
+    byok: byok ? 1 : 0,
+    created_at: now,
+    workspace_id: key.workspace_id ?? account.workspace_id,
   })
+  if (!byok) ctx.services.accounts.addSpend(account.id, charge.cost_nanos)
+  recordEffect('usage', usage_id)
+  return { usage_id, endpoint, charge, byok }
 }
 
 /** What `admit` is asked: who calls, for which model, on which endpoints; the cost is not known yet. */

@@ -1,13 +1,14 @@
-// The meter: the one way a billed call is charged. `meter` takes the rate limit, then in one immediate
-// transaction the ledger's checks and bill (the model allowed, the budgets and limits, credits; the
-// usage row and the debit) at the price of the endpoint that serves the call, the generation row (GET
-// /api/v1/generation), and whatever else the call writes with them (a video task); once that holds it
-// tells the journal where the answer came from. A refusal anywhere writes nothing. The pricers
-// (meter-pricers.service.ts) say what a call costs; only this folder reaches the ledger's writes
-// (.dependency-cruiser.cjs), so no surface bills, settles or refunds another way.
+// The meter: the one way a billed call is charged. `meter` takes the rate limit, then in one transaction
+// (on a database file, a savepoint of this turn's group commit: store/db.ts) the ledger's checks and
+// bill (the model allowed, the budgets and limits, credits; the usage row and the debit) at the price of
+// the endpoint that serves the call, the generation row (GET /api/v1/generation), and whatever else the
+// call writes with them (a video task); once that holds it tells the journal where the answer came from.
+// A refusal anywhere writes nothing. The pricers (meter-pricers.service.ts) say what a call costs; only
+// this folder reaches the ledger's writes (.dependency-cruiser.cjs), so no surface bills, settles or
+// refunds another way.
 import type { FastifyRequest } from 'fastify'
 import { noteSource, withStagedEffects, type AnswerSource } from '../../journal/journal.ts'
-import { immediateTransaction } from '../../store/db.ts'
+import { groupedTransaction } from '../../store/db.ts'
 import type { AuthContext } from '../caller.ts'
 import type { CatalogEndpoint } from '../catalog/catalog.schemas.ts'
 import { p50 } from '../catalog/catalog-routing.service.ts'
@@ -94,7 +95,7 @@ export function chargeAdmitted<E extends LedgerEndpoint, T = Metered<E>>(ctx: Em
   const { caller } = admitted
   // What the transaction reports (usage rows, tasks) reaches the journal only if all of it holds.
   const result = withStagedEffects(() =>
-    immediateTransaction(ctx.db, (): { value: T } | null => {
+    groupedTransaction(ctx.db, (): { value: T } | null => {
       if (call.proceed && !call.proceed()) return null
       const billed = bill(ctx, {
         caller,

@@ -26,7 +26,7 @@ import { Readable } from 'node:stream'
 import Database from 'better-sqlite3'
 import { fieldError } from '../../core/errors.ts'
 import type { StateOwner } from '../../core/lifecycle.ts'
-import type { DB } from '../../store/db.ts'
+import { commitBatch, type DB } from '../../store/db.ts'
 import type { EmulatorContext } from '../module.ts'
 import { MAX_EXPORTS_AT_ONCE } from './state-bounds.service.ts'
 import { exportSnapshotFailed, tooManyExports } from './state.errors.ts'
@@ -139,6 +139,7 @@ async function openSnapshot(ctx: EmulatorContext): Promise<Snapshot> {
       const removeCopy = (): void => rmSync(dir, { recursive: true, force: true })
       try {
         const file = join(dir, 'snapshot.db')
+        commitBatch(ctx.db)
         await backUp(ctx.db, file)
         // The backup ended in this turn (only callbacks of promises already settled ran since): the
         // clock and settings are taken with the state it copied.

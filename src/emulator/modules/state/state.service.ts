@@ -10,7 +10,7 @@ import type { StateOwner } from '../../core/lifecycle.ts'
 import type { EmulatorContext } from '../module.ts'
 import { compileCheck } from '../../http/validation.ts'
 import { RUNTIME_TABLES } from '../../store/clock-position.ts'
-import type { DB } from '../../store/db.ts'
+import { commitBatch, type DB } from '../../store/db.ts'
 import { validateCatalog } from '../catalog/catalog-index.service.ts'
 import { checkRows, checkSequences } from './state-rows.service.ts'
 import { Turns } from './state-turns.service.ts'
@@ -363,6 +363,8 @@ export async function importState(ctx: EmulatorContext, body: unknown): Promise<
     }
   })
   try {
+    // Its deferred foreign keys are checked at its own commit, not at a batch's (store/db.ts).
+    commitBatch(db)
     write.immediate()
   } catch (error) {
     if (isSqliteError(error) && error.code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
@@ -387,6 +389,7 @@ export async function importState(ctx: EmulatorContext, body: unknown): Promise<
  * at its end. The caller checks the account exists.
  */
 export function resetAccount(ctx: EmulatorContext, accountId: string): void {
+  commitBatch(ctx.db)
   ctx.db
     .transaction(() => {
       ctx.db.pragma('defer_foreign_keys = ON')

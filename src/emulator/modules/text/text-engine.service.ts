@@ -16,7 +16,7 @@ import { isEuRequest } from '../../http/listeners.ts'
 import { requestOrigin, type RequestOrigin } from '../../http/request-origin.ts'
 import type { AuthContext } from '../caller.ts'
 import type { EmulatorContext } from '../module.ts'
-import { immediateTransaction } from '../../store/db.ts'
+import { groupedTransaction } from '../../store/db.ts'
 import type { CatalogEndpoint, CatalogModel, Region } from '../catalog/catalog.schemas.ts'
 import type { ResolvedModel, RouterInput } from '../catalog/catalog-resolve.service.ts'
 import { routeByPreferences, type ProviderPreferences } from '../catalog/catalog-routing.service.ts'
@@ -496,103 +496,113 @@ function withDatetime(answer: Answer, ask: TextAsk, now: number): Answer {
   return { ...answer, content: sentence + answer.content, completionTokens }
 }
 
+/** What billCompletion is told besides the request: where and when it is served, and what was written for it. */
+interface BillingAt {
+  endpoints: CatalogEndpoint[]
+  now: number
+  subject: FixtureSubject
+  generated: Answer[] | null
+  imageCount: number | undefined
+  /** The image_generation tool's picture, at its image model's price. */
+  toolImageNanos?: number
+}
+
 /**
- * One transaction: the fixture that answers is counted as used only when the answer is billed (a 402
- * leaves it as it was), and a fixture's error is counted and answered without billing.
+ * Bills the answers. Without a fixture (most calls) the meter's transaction is the only one; with one, one
+ * transaction holds both: the fixture is counted as used only when its answer is billed (a 402 leaves it as
+ * it was), and a fixture's error is counted and answered without billing.
  */
 function billCompletion(
   ctx: EmulatorContext,
   admitted: Admitted,
   prepared: Prepared,
   call: TextCall,
-  at: {
-    endpoints: CatalogEndpoint[]
-    now: number
-    subject: FixtureSubject
-    generated: Answer[] | null
-    imageCount: number | undefined
-    /** The image_generation tool's picture, at its image model's price. */
-    toolImageNanos?: number
-  },
+  at: BillingAt,
 ): Completion | { error: ApiError } | 'no answers' {
+  const fixture = answeringFixture(ctx.services.text.fixtures, admitted.caller.account.id, at.subject)
+  if (!fixture) return at.generated ? billAnswers(ctx, admitted, prepared, call, at, at.generated) : 'no answers'
+  // A billed call: part of this turn's group commit on a file (store/db.ts).
+  return groupedTransaction(ctx.db, (): Completion | { error: ApiError } => {
+    const given = JSON.parse(fixture.answer) as ChatFixtureAnswer & { tool_calls?: Array<{ name: string; arguments: string }> }
+    ctx.services.text.fixtures.use(fixture.id)
+    if (given.error) return { error: faultError(given.error.status, at.now, fixture.id, { message: given.error.message }, 'fixture') }
+    const written = Array.from({ length: prepared.ask.choices }, (_, choice) =>
+      givenAnswer(prepared.answerRequest, given, `${fixture.id}:${fixture.hits}:${choice}`),
+    )
+    return billAnswers(ctx, admitted, prepared, call, at, written)
+  })
+}
+
+/** The written answers, finished (healed, dated, cited) and billed by the meter. */
+function billAnswers(ctx: EmulatorContext, admitted: Admitted, prepared: Prepared, call: TextCall, at: BillingAt, written: Answer[]): Completion {
   const { model, promptTokens, ask } = prepared
   const { endpoints, now } = at
   const { caller } = admitted
-  return immediateTransaction(ctx.db, (): Completion | { error: ApiError } | 'no answers' => {
-    const fixture = answeringFixture(ctx.services.text.fixtures, caller.account.id, at.subject)
-    if (!fixture && !at.generated) return 'no answers'
-    const given = fixture ? (JSON.parse(fixture.answer) as ChatFixtureAnswer & { tool_calls?: Array<{ name: string; arguments: string }> }) : null
-    if (fixture) ctx.services.text.fixtures.use(fixture.id)
-    if (given?.error) return { error: faultError(given.error.status, now, fixture!.id, { message: given.error.message }, 'fixture') }
-    const written: Answer[] = given
-      ? Array.from({ length: ask.choices }, (_, choice) => givenAnswer(prepared.answerRequest, given, `${fixture!.id}:${fixture!.hits}:${choice}`))
-      : at.generated!
-    // The response-healing plugin repairs a JSON answer that does not parse (a fixture's), when not streamed.
-    const healed =
-      ask.plugins?.healing && !call.streamed && ask.format.kind !== 'text'
-        ? written.map((a): Answer => (a.content === null ? a : { ...a, content: healJson(a.content) }))
-        : written
-    // One image per answer; images alone where the model writes no text or the request asked for none.
-    const imagesOnly = at.imageCount !== undefined && !(isText(model) && ask.images?.withText)
-    const drawn = imagesOnly ? healed.map((a): Answer => ({ ...a, content: null, completionTokens: a.reasoningTokens, finishReason: 'stop' })) : healed
-    // The time is stated first, then the pages cited: a citation's indexes are those of the final text.
-    const dated = ask.datetime ? drawn.map((a) => withDatetime(a, ask, now)) : drawn
-    const search = ask.web ? webSearchOf(prepared) : undefined
-    const answers = search && ask.webCitations ? dated.map((a) => citeAnswer(a, search.pages)) : dated
-    const completionTokens = answers.reduce((n, a) => n + a.completionTokens, 0)
-    const reasoningTokens = answers.reduce((n, a) => n + a.reasoningTokens, 0)
-    const imageCount = at.imageCount ?? 0
-    const timing = (endpoint: CatalogEndpoint) => servedBy(endpoint, { latencyS: 0.5, tokensPerSecond: 50 })
-    // What the prompt reads from and writes to the cache, once the serving endpoint is known.
-    let cache: CachePlan = NO_CACHE
-    const planFor = (endpoint: CatalogEndpoint): CachePlan =>
-      planCache(
-        ctx.services.text.promptCache,
-        { account: caller.account.id, model: model.id, now },
-        { messages: ask.messages, tools: ask.tools, tokens: promptTokens, breakpoints: ask.cache ?? [] },
-        { implicit: endpoint.supports_implicit_caching, writePrice: endpoint.pricing.input_cache_write !== undefined },
+  // The response-healing plugin repairs a JSON answer that does not parse (a fixture's), when not streamed.
+  const healed =
+    ask.plugins?.healing && !call.streamed && ask.format.kind !== 'text'
+      ? written.map((a): Answer => (a.content === null ? a : { ...a, content: healJson(a.content) }))
+      : written
+  // One image per answer; images alone where the model writes no text or the request asked for none.
+  const imagesOnly = at.imageCount !== undefined && !(isText(model) && ask.images?.withText)
+  const drawn = imagesOnly ? healed.map((a): Answer => ({ ...a, content: null, completionTokens: a.reasoningTokens, finishReason: 'stop' })) : healed
+  // The time is stated first, then the pages cited: a citation's indexes are those of the final text.
+  const dated = ask.datetime ? drawn.map((a) => withDatetime(a, ask, now)) : drawn
+  const search = ask.web ? webSearchOf(prepared) : undefined
+  const answers = search && ask.webCitations ? dated.map((a) => citeAnswer(a, search.pages)) : dated
+  const completionTokens = answers.reduce((n, a) => n + a.completionTokens, 0)
+  const reasoningTokens = answers.reduce((n, a) => n + a.reasoningTokens, 0)
+  const imageCount = at.imageCount ?? 0
+  const timing = (endpoint: CatalogEndpoint) => servedBy(endpoint, { latencyS: 0.5, tokensPerSecond: 50 })
+  // What the prompt reads from and writes to the cache, once the serving endpoint is known.
+  let cache: CachePlan = NO_CACHE
+  const planFor = (endpoint: CatalogEndpoint): CachePlan =>
+    planCache(
+      ctx.services.text.promptCache,
+      { account: caller.account.id, model: model.id, now },
+      { messages: ask.messages, tools: ask.tools, tokens: promptTokens, breakpoints: ask.cache ?? [] },
+      { implicit: endpoint.supports_implicit_caching, writePrice: endpoint.pricing.input_cache_write !== undefined },
+    )
+  return chargeAdmitted(ctx, admitted, {
+    operation: call.operation,
+    model: { id: model.id, canonical_slug: model.canonical_slug },
+    endpoints,
+    region: call.region,
+    route: routeByPreferences(model, ask.provider ?? undefined, prepared.resolved.sort),
+    tokens: { prompt: promptTokens, completion: completionTokens, reasoning: reasoningTokens },
+    price: (endpoint) => {
+      cache = planFor(endpoint)
+      const cached = cache === NO_CACHE ? {} : { cacheRead: cache.read, cacheWrite: cache.write5m + cache.write1h }
+      return (
+        textNanos(endpoint.pricing, { prompt: promptTokens, completion: completionTokens, reasoning: reasoningTokens, images: imageCount, ...cached }) +
+        (ask.web ? webSearchNanos(endpoint.pricing, 1) : 0) +
+        (at.toolImageNanos ?? 0)
       )
-    return chargeAdmitted(ctx, admitted, {
-      operation: call.operation,
-      model: { id: model.id, canonical_slug: model.canonical_slug },
-      endpoints,
-      region: call.region,
-      route: routeByPreferences(model, ask.provider ?? undefined, prepared.resolved.sort),
-      tokens: { prompt: promptTokens, completion: completionTokens, reasoning: reasoningTokens },
-      price: (endpoint) => {
-        cache = planFor(endpoint)
-        const cached = cache === NO_CACHE ? {} : { cacheRead: cache.read, cacheWrite: cache.write5m + cache.write1h }
-        return (
-          textNanos(endpoint.pricing, { prompt: promptTokens, completion: completionTokens, reasoning: reasoningTokens, images: imageCount, ...cached }) +
-          (ask.web ? webSearchNanos(endpoint.pricing, 1) : 0) +
-          (at.toolImageNanos ?? 0)
-        )
-      },
-      generation: (endpoint) => ({
-        ...textGeneration(ask, call, { answers, completionTokens, ...timing(endpoint) }),
-        ...(cache !== NO_CACHE && { cachedTokens: cache.read, cacheWriteTokens: cache.write5m + cache.write1h }),
-      }),
-      after: (metered) => {
-        const { latencyMs, tokensPerSecond } = timing(metered.endpoint)
-        ctx.services.text.promptCache.write(cache.rows, now)
-        const source = { kind: 'generated' } as const
-        return recordCompletion(ctx, caller, ask, call, {
-          metered,
-          model,
-          answers,
-          promptTokens,
-          completionTokens,
-          reasoningTokens,
-          imageCount,
-          latencyMs,
-          tokensPerSecond,
-          source,
-          ...(cache !== NO_CACHE && { cache: { read: cache.read, write5m: cache.write5m, write1h: cache.write1h } }),
-          ...(search ? { webSearch: search } : {}),
-        })
-      },
-    })!
-  })
+    },
+    generation: (endpoint) => ({
+      ...textGeneration(ask, call, { answers, completionTokens, ...timing(endpoint) }),
+      ...(cache !== NO_CACHE && { cachedTokens: cache.read, cacheWriteTokens: cache.write5m + cache.write1h }),
+    }),
+    after: (metered) => {
+      const { latencyMs, tokensPerSecond } = timing(metered.endpoint)
+      ctx.services.text.promptCache.write(cache.rows, now)
+      const source = { kind: 'generated' } as const
+      return recordCompletion(ctx, caller, ask, call, {
+        metered,
+        model,
+        answers,
+        promptTokens,
+        completionTokens,
+        reasoningTokens,
+        imageCount,
+        latencyMs,
+        tokensPerSecond,
+        source,
+        ...(cache !== NO_CACHE && { cache: { read: cache.read, write5m: cache.write5m, write1h: cache.write1h } }),
+        ...(search ? { webSearch: search } : {}),
+      })
+    },
+  })!
 }
 
 /** The request's one web search: the pages it finds (the same question finds the same pages), cited by the answers. */

@@ -203,7 +203,6 @@ async function load(base: string, request: Request, connections: number, cpuMs: 
 /** What a row measured, for its targets to judge (each target reads only what it needs). */
 interface Measured {
   route?: Load
-  connections?: number
   bare?: Load
   aimock?: Load
   /** The same request to an emulator in memory, in the same run (the database-file row). */
@@ -481,7 +480,7 @@ async function throughputRows(): Promise<void> {
           'aimock CPU ms/req': peer ? round(peer.cpuPerRequest, 3) : 'n/a',
           'aimock RSS MB': peer ? round((await aimock.memory()).peakRssMb) : 'n/a',
         }),
-        ...judge(c.targets, { route, connections, bare: ceiling, ...(peer && { aimock: peer }) }),
+        ...judge(c.targets, { route, bare: ceiling, ...(peer && { aimock: peer }) }),
       })
     }
   } finally {

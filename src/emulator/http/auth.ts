@@ -46,12 +46,27 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match ? match[1]! : null
 }
 
+/** Tokens seen lately and their hashes: a client sends the same few on every request. */
+const tokenHashes = new Map<string, string>()
+const TOKEN_HASHES_KEPT = 1024
+
+/** The SHA-256 of `token`, computed once per token while it is among the last TOKEN_HASHES_KEPT seen. */
+function tokenHash(token: string): string {
+  let hash = tokenHashes.get(token)
+  if (hash === undefined) {
+    hash = sha256Hex(token)
+    if (tokenHashes.size >= TOKEN_HASHES_KEPT) tokenHashes.clear()
+    tokenHashes.set(token, hash)
+  }
+  return hash
+}
+
 export function authenticate(ctx: EmulatorContext, request: FastifyRequest, requirement: AuthRequirement): AuthContext {
   const token = bearerToken(request)
   if (token === null) {
     throw request.headers.authorization ? malformedAuthorization() : noAuthCredentials()
   }
-  const key = ctx.services.keys.byHash(sha256Hex(token))
+  const key = ctx.services.keys.byHash(tokenHash(token))
   if (!key) throw userNotFound()
   if (key.disabled) throw keyDisabled()
   if (key.expires_at !== null && key.expires_at <= ctx.clock.now()) throw keyExpired(key.expires_at)

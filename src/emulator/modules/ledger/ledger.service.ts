@@ -3,7 +3,7 @@
 // the guardrail and workspace budgets, the key's limit and the account's credits; then it writes the usage row and
 // debits the account. Denials are ApiErrors with metadata naming what ran out.
 import { immediateTransaction } from '../../store/db.ts'
-import { recordEffect } from '../../journal/journal.ts'
+import { recordEffect, withStagedEffects } from '../../journal/journal.ts'
 import { windowStartFor, windowStarts } from '../../core/windows.ts'
 import type { EmulatorContext } from '../module.ts'
 import type { AuthContext } from '../caller.ts'
@@ -59,11 +59,12 @@ export interface Billed<E extends LedgerEndpoint> {
 const WINDOW_NAME = { daily: 'daily', weekly: 'weekly', monthly: 'monthly' } as const
 
 /**
- * Checks and bills, inside the caller's transaction (the meter's), whose rollback undoes it: every check
- * comes before the first write. The usage row is reported to the journal through the caller's staged effects.
+ * Checks and bills: every check before the first write. Inside a transaction (the meter's), as part of it,
+ * whose rollback undoes it and whose staged effects report the usage row; alone, in a transaction of its own.
  */
 export function bill<E extends LedgerEndpoint>(ctx: EmulatorContext, request: BillingRequest<E>): Billed<E> {
-  if (!ctx.db.inTransaction) throw new Error("bill runs inside the meter's transaction")
+  // The usage row is reported to the journal only once its transaction (and any enclosing one) holds.
+  if (!ctx.db.inTransaction) return withStagedEffects(() => immediateTransaction(ctx.db, () => bill(ctx, request)))
   const now = ctx.clock.now()
   const { key, account, allowed } = allowedFor(ctx, request)
   const endpoint = (request.route ?? healthiest)(allowed)

@@ -123,7 +123,7 @@ export function buildApp(ctx: EmulatorContext, hooks: AdminHooks): FastifyInstan
     if (commit === null) return done(null, payload)
     commit.then(
       () => done(null, payload),
-      (error: Error) => done(error),
+      (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
     )
   })
   // One line per request at info (Fastify's own request logging writes two).

@@ -6,7 +6,8 @@
 // the requests in flight at a scavenge are promoted and die in the old generation, which V8 lets grow
 // up to four times its live size before a full collection: the old generation's limit grows by 10%
 // of what lives instead (`--heap-growing-percent`), so that garbage is collected while small (after
-// 100,000 chat requests in memory: 338 -> 249 MB of peak RSS, about 5% more CPU per request).
+// 100,000 chat requests in memory: 338-348 -> 248-256 MB of peak RSS, for 4 to 9% more CPU per
+// request; docs/performance.md).
 // Not done by startEmulator: inside someone's test suite the process and its heap are theirs.
 // NODE_OPTIONS (--max-semi-space-size...) still applies.
 import { setFlagsFromString } from 'node:v8'

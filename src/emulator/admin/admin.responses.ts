@@ -34,5 +34,7 @@ export const Stats = Shape({
   }),
   journal: Held('of request and response bodies the journal'),
   vector_cache: Held('the embeddings vector cache (keys, vectors and their encodings)'),
+  catalog_cache: Held("of model lists and other bodies the catalog's cache (two halves: lists, and other bodies)"),
+  generation_content: Held('of prompts and answers (UTF-8, in the database) the generation content over all accounts'),
 })
 export type Stats = Static<typeof Stats>

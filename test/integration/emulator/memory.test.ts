@@ -1,5 +1,5 @@
-// Memory stays bounded under large traffic: the journal and the embeddings vector cache keep to their
-// byte bounds (GET /_emulator/api/stats) while 1,000 large requests pass, each with new texts.
+// Memory stays bounded under large traffic: the journal, the embeddings vector cache and the catalog's
+// bodies keep to their byte bounds (GET /_emulator/api/stats) while large requests pass, each new.
 import { describe, expect, it } from 'vitest'
 import { testEmulator } from '../../helpers/emulator.ts'
 
@@ -88,5 +88,21 @@ describe('memory under large traffic', () => {
     expect(entry.response.headers['content-type']).toBe('application/json; charset=utf-8')
     expect(entry.response.body_bytes).toBe(res.rawPayload.length)
     expect(entry.response.body).toBe(`${res.rawPayload.subarray(0, 16_384).toString('utf8')}… (${res.rawPayload.length - 16_384} more bytes)`)
+  })
+
+  it("keeps the catalog's model lists under their byte bound, however many distinct lists are asked", async () => {
+    const emu = await testEmulator()
+    const held = async () => (await emu.get('/_emulator/api/stats')).body.data.catalog_cache as { entries: number; bytes: number; limit_bytes: number }
+    let largest = 0
+    // 60 lists of about half a megabyte each (a page from each offset): 30 MB asked of a 16 MiB half.
+    for (let offset = 0; offset < 60; offset++) {
+      expect((await emu.get(`/api/v1/models?offset=${offset}&limit=400`, emu.keys.standard)).status).toBe(200)
+      const now = await held()
+      expect(now.bytes, `after list ${offset + 1}`).toBeLessThanOrEqual(now.limit_bytes)
+      largest = Math.max(largest, now.bytes)
+    }
+    expect(largest).toBeGreaterThan(8 * 1024 * 1024)
+    const content = (await emu.get('/_emulator/api/stats')).body.data.generation_content
+    expect(content.bytes).toBeLessThanOrEqual(content.limit_bytes)
   })
 })

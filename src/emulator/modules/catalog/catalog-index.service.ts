@@ -240,7 +240,12 @@ export interface ModelListPage {
   models: readonly CatalogModel[]
 }
 
-const LIST_CACHE_LIMIT = 256
+/**
+ * Bytes of list and memoised bodies a catalog keeps (each of its two caches): a full list of the
+ * bundled catalog is about 0.6 MB, so 256 distinct queries held by count could have kept 160 MB.
+ * Past it a cache is cleared and fills again with what is asked.
+ */
+export const LIST_CACHE_BYTES = 16 * 1024 * 1024
 
 export interface Catalog {
   readonly document: CatalogDocument
@@ -257,6 +262,8 @@ export interface Catalog {
   readonly zdrBody: Buffer
   /** Memoises a response body of this catalog by a key (a request URL); cleared when it fills up. */
   memo(key: string, make: () => Buffer): Buffer
+  /** The bodies its list cache and its memo hold, and their bytes (each at most LIST_CACHE_BYTES). */
+  cached(): { entries: number; bytes: number }
 }
 
 const shared = new WeakMap<CatalogDocument, Catalog>()
@@ -297,6 +304,8 @@ export function buildCatalog(document: CatalogDocument): Catalog {
   }
   const listCache = new Map<string, ModelListPage>()
   const bodies = new Map<string, Buffer>()
+  let listBytes = 0
+  let bodiesBytes = 0
 
   const filter = (f: ModelFilters, policies: readonly EndpointPolicy[] = []): CatalogModel[] =>
     models.filter((m) => {
@@ -325,8 +334,12 @@ export function buildCatalog(document: CatalogDocument): Catalog {
       const next = hasMore ? `${nextBase}${nextBase.includes('?') ? '&' : '?'}offset=${offset + f.limit!}&limit=${f.limit}` : null
       const json = `{"data":[${page.map(jsonOf).join(',')}],"total_count":${matching.length},"links":{"next":${JSON.stringify(next)}}}`
       const result = { body: Buffer.from(json), models: page }
-      if (listCache.size >= LIST_CACHE_LIMIT) listCache.clear()
+      if (listBytes + result.body.length > LIST_CACHE_BYTES) {
+        listCache.clear()
+        listBytes = 0
+      }
       listCache.set(key, result)
+      listBytes += result.body.length
       return result
     },
     endpointsJson: (model, list = model.endpoints) => JSON.stringify({ data: endpointsView(model, list) }),
@@ -337,12 +350,17 @@ export function buildCatalog(document: CatalogDocument): Catalog {
       )
       return zdrBody
     },
+    cached: () => ({ entries: listCache.size + bodies.size, bytes: listBytes + bodiesBytes }),
     memo(key, make) {
       let body = bodies.get(key)
       if (body === undefined) {
-        if (bodies.size >= LIST_CACHE_LIMIT) bodies.clear()
         body = markShared(make())
+        if (bodiesBytes + body.length > LIST_CACHE_BYTES) {
+          bodies.clear()
+          bodiesBytes = 0
+        }
         bodies.set(key, body)
+        bodiesBytes += body.length
       }
       return body
     },

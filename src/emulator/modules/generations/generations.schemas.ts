@@ -7,11 +7,14 @@ import { ErrorEnvelope, Nullable, Shape, StringEnum } from '../../http/schemas.t
  * The text generations whose content (prompt and answer) the emulator keeps, per account and over every
  * account: the newest, by count and by bytes. Older content is dropped (the generation and its usage
  * row stay, so activity and analytics are whole); a suite reads back the content of calls it just made.
+ * The bytes are what an in-memory emulator can afford beside its ledger (docs/performance.md: the whole
+ * process under 150 MB after 100,000 requests): a chat's content is about 0.5 KB, so the count binds
+ * first for small ones and the bytes for large prompts.
  */
 export const MAX_ACCOUNT_CONTENTS = 10_000
-export const MAX_ACCOUNT_CONTENT_BYTES = 64 * 1024 * 1024
-export const MAX_TOTAL_CONTENTS = 100_000
-export const MAX_TOTAL_CONTENT_BYTES = 256 * 1024 * 1024
+export const MAX_ACCOUNT_CONTENT_BYTES = 8 * 1024 * 1024
+export const MAX_TOTAL_CONTENTS = 40_000
+export const MAX_TOTAL_CONTENT_BYTES = 32 * 1024 * 1024
 
 export const ContentQuery = Type.Object({ id: Type.String({ minLength: 1, maxLength: 256, description: 'The generation' }) })
 

@@ -4,10 +4,10 @@
 // The export has no bound of its own on size (it streams). The largest document of a state within the
 // stored bounds (test/unit/state/bounds.test.ts reckons it from them, and fails when one grows past
 // this): every account's files (512 MiB) as base64 in their parts, 707 MiB with their rows; 100,000
-// file rows, 219 MiB if every name were 255 escaped control characters; generation content (256 MiB)
-// and presets (64 MiB) as JSON text, which the document escapes again, 787 MiB if every character were
-// a quote; the other tables' rows, under 100 MiB. That is 1.75 GiB at the very worst, about 1.1 GiB for
-// real content. Usage rows are not bounded (one per billed request, 486 bytes): the import's 2 GiB
+// file rows, 219 MiB if every name were 255 escaped control characters; generation content (32 MiB)
+// and presets (64 MiB) as JSON text, which the document escapes again, about 240 MiB if every character
+// were a quote; the other tables' rows, under 100 MiB. That is 1.25 GiB at the very worst, about 1 GiB
+// for real content. Usage rows are not bounded (one per billed request, 486 bytes): the import's 2 GiB
 // leaves room for half a million at the very worst, two million beside full rooms of real content. A
 // state past it (a destination's settings can hold 64 KiB, which the reckoning does not count) is kept
 // by its database file (--db), not a document: the import refuses its document with a 413 (at once

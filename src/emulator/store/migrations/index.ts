@@ -15,6 +15,25 @@ import m0013 from './0013-presets.ts'
 import m0014 from './0014-directory-files-generation-content.ts'
 import m0015 from './0015-file-parts.ts'
 import m0016 from './0016-prompt-cache.ts'
+import m0017 from './0017-generations-without-account-index.ts'
 import type { Migration } from '../migrate.ts'
 
-export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012, m0013, m0014, m0015, m0016]
+export const migrations: readonly Migration[] = [
+  m0001,
+  m0002,
+  m0003,
+  m0004,
+  m0005,
+  m0006,
+  m0007,
+  m0008,
+  m0009,
+  m0010,
+  m0011,
+  m0012,
+  m0013,
+  m0014,
+  m0015,
+  m0016,
+  m0017,
+]

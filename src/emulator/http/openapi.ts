@@ -2,9 +2,15 @@
 // (/_emulator/api), made by @fastify/swagger from the routes themselves: each route's operation id,
 // auth and area (config) and its TypeBox schemas, responses included. /_emulator/docs renders it with
 // @fastify/swagger-ui, whose assets ship in the package: no CDN, so the page works offline.
-import fastifySwagger from '@fastify/swagger'
-import fastifySwaggerUi from '@fastify/swagger-ui'
-import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify'
+// Both are loaded on first use, not at start (the document and the docs are seldom asked for, and the
+// two packages, with yaml, @fastify/static and glob, were a sixth of the CLI's cold start): the routes
+// are collected as they are registered and handed to @fastify/swagger when the document is first made;
+// the docs page is an app of its own, made on its first request, to which the admin scope's docs
+// routes hand their requests after the scope's guards have passed them.
+import { createRequire } from 'node:module'
+import type {} from '@fastify/swagger'
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifySchema, type RouteOptions } from 'fastify'
+import { ROUTED_PARAM_LENGTH } from './canonical-path.ts'
 import type { EmulatorContext } from '../modules/module.ts'
 import type { AuthKind, AuthRequirement } from './auth.ts'
 import { denyFrameAncestors, FRAME_ANCESTORS } from './frame-guard.ts'
@@ -101,9 +107,37 @@ function markOptionalBodies(document: Json): Json {
   return document
 }
 
-/** At the root, before any route: @fastify/swagger sees every route the scopes register. */
+const load = createRequire(import.meta.url)
+
+type SwaggerOptions = Record<string, unknown>
+type Swagger = FastifyInstance['swagger']
+type Hook = (...args: unknown[]) => unknown
+type SwaggerPlugin = (instance: object, options: SwaggerOptions, done: () => void) => void
+
+/**
+ * @fastify/swagger's document function, made now from the routes and scopes it would have seen:
+ * its plugin runs against a stand-in that keeps its hooks and its decoration, and its hooks are then
+ * given what they would have been given at registration and at ready (routes do not change after).
+ */
+function makeSwagger(options: SwaggerOptions, routes: RouteOptions[], scopes: FastifyInstance[], root: FastifyInstance): Swagger {
+  const { fastifySwagger } = load('@fastify/swagger') as { fastifySwagger: SwaggerPlugin }
+  const hooks = new Map<string, Hook>()
+  let swagger: Swagger | undefined
+  const standIn = {
+    addHook: (name: string, hook: Hook) => hooks.set(name, hook),
+    decorate: (_name: string, value: Swagger) => (swagger = value),
+    getSchemas: () => root.getSchemas(),
+  }
+  fastifySwagger(standIn, { ...options }, () => {})
+  for (const route of routes) hooks.get('onRoute')!(route)
+  for (const scope of scopes) void hooks.get('onRegister')!(scope)
+  hooks.get('onReady')!(() => {})
+  return swagger!
+}
+
+/** At the root, before any route: every route the scopes register is collected for the document. */
 export function registerOpenApi(app: FastifyInstance, ctx: EmulatorContext): void {
-  void app.register(fastifySwagger, {
+  const options: SwaggerOptions = {
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -122,8 +156,71 @@ export function registerOpenApi(app: FastifyInstance, ctx: EmulatorContext): voi
       },
     },
     transform: describeRoute,
-    transformObject: (documentObject) => markOptionalBodies(plain((documentObject as { openapiObject: unknown }).openapiObject)) as never,
+    transformObject: (documentObject: unknown) => markOptionalBodies(plain((documentObject as { openapiObject: unknown }).openapiObject)),
+  }
+  const routes: RouteOptions[] = []
+  const scopes: FastifyInstance[] = []
+  app.addHook('onRoute', (route) => {
+    routes.push(route)
   })
+  app.addHook('onRegister', (scope) => {
+    scopes.push(scope)
+  })
+  let swagger: Swagger | undefined
+  app.decorate('swagger', ((opts?: { yaml?: boolean }) => {
+    swagger ??= makeSwagger(options, routes, scopes, app)
+    return swagger(opts as never)
+  }) as Swagger)
+}
+
+/** Response headers of the docs app that the admin scope's own reply sets for itself. */
+const OWN_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'])
+/** The header that pairs a request handed to the docs app with the error it may end in. */
+const HANDED = 'x-emulator-docs-request'
+
+/**
+ * The docs page (@fastify/swagger-ui, with @fastify/static for its assets) as an app of its own, under
+ * the same path and router options, its document the main app's. An error it ends in is handed back
+ * (kept in `errors`) so the admin scope answers it as any other.
+ */
+async function docsApp(swagger: Swagger, errors: Map<string, Error>): Promise<FastifyInstance> {
+  const docs = Fastify({ logger: false, routerOptions: { ignoreTrailingSlash: true, maxParamLength: ROUTED_PARAM_LENGTH } })
+  docs.setErrorHandler((error: Error, request, reply) => {
+    errors.set(String(request.headers[HANDED]), error)
+    return reply.code(500).send()
+  })
+  // Swagger UI needs the document's plugin registered (by its name) and its `swagger` decoration.
+  const document = Object.assign(
+    (scope: FastifyInstance, _options: unknown, done: () => void) => {
+      scope.decorate('swagger', swagger)
+      done()
+    },
+    {
+      [Symbol.for('skip-override')]: true,
+      [Symbol.for('fastify.display-name')]: '@fastify/swagger',
+      [Symbol.for('plugin-meta')]: { name: '@fastify/swagger' },
+    },
+  )
+  await docs.register(document)
+  await docs.register(load('@fastify/swagger-ui') as never, {
+    routePrefix: DOCS_PATH,
+    // Everything from this origin (the page works offline); no inline script, nothing from elsewhere.
+    staticCSP: DOCS_CSP,
+    // Its hook sets that policy; the admin scope's framing rule (frame-guard.ts) is merged into it again.
+    transformStaticCSP: denyFrameAncestors,
+    theme: { title: 'Model Gateway Emulator: API documentation' },
+    uiConfig: {
+      deepLinking: true,
+      docExpansion: 'list',
+      defaultModelsExpandDepth: 0,
+      displayOperationId: true,
+      displayRequestDuration: true,
+      filter: true,
+      validatorUrl: null,
+    },
+  })
+  await docs.ready()
+  return docs
 }
 
 /** In the admin scope: the document as JSON, and Swagger UI on it (guarded like the rest of the admin surface). */
@@ -146,21 +243,37 @@ export async function openapiRoutes(app: FastifyInstance): Promise<void> {
       return reply.type('application/json; charset=utf-8').send(document)
     },
   )
-  await app.register(fastifySwaggerUi, {
-    routePrefix: DOCS_PATH,
-    // Everything from this origin (the page works offline); no inline script, nothing from elsewhere.
-    staticCSP: DOCS_CSP,
-    // Its hook sets that policy after the scope's own (frame-guard.ts): the framing rule is merged again.
-    transformStaticCSP: denyFrameAncestors,
-    theme: { title: 'Model Gateway Emulator: API documentation' },
-    uiConfig: {
-      deepLinking: true,
-      docExpansion: 'list',
-      defaultModelsExpandDepth: 0,
-      displayOperationId: true,
-      displayRequestDuration: true,
-      filter: true,
-      validatorUrl: null,
-    },
+  // The docs page: its routes (those Swagger UI registers) hand their requests to the docs app, made
+  // on the first one; its answer is this scope's, after the scope's guards and framing rule, its
+  // not-found and error answers the scope's own, all under the docs' policy as before.
+  const errors = new Map<string, Error>()
+  let docs: Promise<FastifyInstance> | undefined
+  let handed = 0
+  const serveDocs = async (request: FastifyRequest, reply: FastifyReply) => {
+    docs ??= docsApp((opts) => app.swagger(opts as never) as never, errors).catch((error: unknown) => {
+      docs = undefined
+      throw error
+    })
+    const id = String(++handed)
+    const answer = await (await docs).inject({ method: 'GET', url: request.url, headers: { ...request.headers, [HANDED]: id } })
+    const error = errors.get(id)
+    if (error !== undefined) {
+      errors.delete(id)
+      throw error
+    }
+    if (answer.statusCode === 404) return reply.callNotFound()
+    for (const [name, value] of Object.entries(answer.headers)) if (!OWN_HEADERS.has(name) && value !== undefined) reply.header(name, value)
+    reply.code(answer.statusCode)
+    // A redirect or a 304 has no body (and no type to give one).
+    return answer.rawPayload.length === 0 && answer.headers['content-type'] === undefined ? reply.send() : reply.send(answer.rawPayload)
+  }
+  const docsPolicy = (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+    reply.header('content-security-policy', denyFrameAncestors(DOCS_CSP))
+    done(null, payload)
+  }
+  for (const path of ['', '/json', '/yaml', '/static/index.html', '/static/swagger-initializer.js', '/static/*'])
+    app.get(`${DOCS_PATH}${path}`, { onSend: docsPolicy }, serveDocs)
+  app.addHook('onClose', async () => {
+    if (docs) await (await docs.catch(() => null))?.close()
   })
 }

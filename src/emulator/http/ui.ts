@@ -1,11 +1,11 @@
 // Serves the built inspector (out/renderer, from `npm run build`) at /_emulator/, so any browser can
 // use the same UI as the desktop window. Without a build, the page says how to make one.
-import fastifyStatic from '@fastify/static'
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { extname, join } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { PACKAGE_ROOT } from '../config.ts'
+import { installSendFile } from './send-file.ts'
 
 export const UI_PREFIX = '/_emulator'
 export const RENDERER_DIR = join(PACKAGE_ROOT, 'out', 'renderer')
@@ -20,9 +20,9 @@ const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Model Gateway Emu
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self'; connect-src 'self'"
 
 export async function uiRoutes(app: FastifyInstance, { dir = RENDERER_DIR }: { dir?: string } = {}): Promise<void> {
-  // @fastify/static sends the files (types, ETag, ranges, and never a path outside `dir`); the routes
-  // below decide which file a URL means.
-  await app.register(fastifyStatic, { root: dir, serve: false, index: false })
+  // @fastify/static sends the files (types, ETag, ranges, and never a path outside `dir`), loaded on the
+  // first file asked for (send-file.ts); the routes below decide which file a URL means.
+  installSendFile(app, dir)
   const serve = async (request: FastifyRequest, reply: FastifyReply) => {
     // The shell's asset URLs are relative, so the page must be at /_emulator/ (the router folds the slash).
     if (request.url.split('?')[0] === UI_PREFIX) return reply.redirect(`${UI_PREFIX}/`)

@@ -1,7 +1,6 @@
 // The video router under /router/v1/video (standard key as Bearer token; errors in the vendor's
 // envelope): the six create operations, the task query (Fetch V2), cancel and list, the template
 // list, and the media that successful tasks link to.
-import fastifyStatic from '@fastify/static'
 import { basename, dirname } from 'node:path'
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { resolveFixture } from '../../config.ts'
@@ -9,6 +8,7 @@ import type { EmulatorContext } from '../module.ts'
 import { caller } from '../../http/auth.ts'
 import { gateBodies } from '../../http/body-gate.ts'
 import { installMediaJsonParser, type MediaBody } from '../../http/media-body.ts'
+import { installSendFile } from '../../http/send-file.ts'
 import { MAX_IMAGE_BYTES } from '../../media/image-inspect.ts'
 import { OPERATIONS } from './video-router.models.ts'
 import type { TaskRow } from './video-router.repo.ts'
@@ -60,8 +60,9 @@ export const videoRoutes: FastifyPluginAsync<{ ctx: EmulatorContext }> = async (
   const video = ctx.services['video-router']
   const media = new Map(Object.entries(MEDIA).map(([name, file]) => [name, resolveFixture(ctx.config.fixtures, file)]))
   // @fastify/static sends the media: content type, ETag, Last-Modified and single ranges, so a
-  // browser's video element can seek. Only the paths above are ever sent.
-  await app.register(fastifyStatic, { root: dirname(media.get('video.mp4')!), serve: false, index: false })
+  // browser's video element can seek. Only the paths above are ever sent. It is loaded on the first
+  // file sent (http/send-file.ts).
+  installSendFile(app, dirname(media.get('video.mp4')!))
   installMediaJsonParser(app, CREATE_MEDIA)
   gateBodies(app, ctx)
 

@@ -1,6 +1,5 @@
 // The gateway's video API under /api/v1/videos (standard key; the model list is public like /models):
 // submit a job (202), poll it, download its video once completed, and list the video models.
-import fastifyStatic from '@fastify/static'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { basename, dirname } from 'node:path'
@@ -12,6 +11,7 @@ import { isEuRequest } from '../../http/listeners.ts'
 import type { OutcomeOverride } from '../video-router/video-router.service.ts'
 import { gateBodies } from '../../http/body-gate.ts'
 import { installMediaJsonParser, type MediaBody } from '../../http/media-body.ts'
+import { installSendFile } from '../../http/send-file.ts'
 import { MAX_IMAGE_BYTES } from '../../media/image-inspect.ts'
 import { badOutcomeHeader, inlineTooLarge } from './videos.errors.ts'
 import {
@@ -56,7 +56,8 @@ export const videosRoutes: FastifyPluginAsyncTypebox<{ ctx: EmulatorContext }> =
   const videos = ctx.services.videos
   const sample = resolveFixture(ctx.config.fixtures, SAMPLE)
   // @fastify/static sends the video: its type, ETag, Last-Modified and single ranges (a player seeks).
-  await app.register(fastifyStatic, { root: dirname(sample), serve: false, index: false })
+  // It is loaded on the first file sent (http/send-file.ts).
+  installSendFile(app, dirname(sample))
   installMediaJsonParser(app, CREATE_MEDIA)
   gateBodies(app, ctx)
 

@@ -24,6 +24,7 @@ export function openDatabase(path: string, image?: Buffer): DB {
     }
     db.pragma('foreign_keys = ON')
     db.pragma('busy_timeout = 5000')
+    prepareOnFirstUse(db)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     const reason =
@@ -35,6 +36,52 @@ export function openDatabase(path: string, image?: Buffer): DB {
     throw new DatabaseOpenError(`cannot open database at ${path}: ${reason}`)
   }
   return db
+}
+
+// ---- Statements prepared on first use ------------------------------------------------------------
+// The repositories prepare some 240 statements as an emulator starts, most of which a run never uses:
+// about a tenth of a warm start. Each is compiled at its first use instead (SQL that does not compile
+// fails there, not at start: test/unit/store/statements.test.ts prepares every one of a fresh emulator).
+
+const waitingStatements = new WeakMap<DB, Set<() => void>>()
+
+function prepareOnFirstUse(db: DB): void {
+  const prepareNow = db.prepare.bind(db) as (sql: string) => Database.Statement
+  const waiting = new Set<() => void>()
+  waitingStatements.set(db, waiting)
+  db.prepare = ((sql: string) => {
+    let statement: Database.Statement | undefined
+    const prepared = (): Database.Statement => {
+      if (statement === undefined) {
+        statement = prepareNow(sql)
+        waiting.delete(prepareEarly)
+      }
+      return statement
+    }
+    const prepareEarly = (): void => void prepared()
+    waiting.add(prepareEarly)
+    const lazy = {
+      run: (...params: unknown[]) => prepared().run(...params),
+      get: (...params: unknown[]) => prepared().get(...params),
+      all: (...params: unknown[]) => prepared().all(...params),
+      iterate: (...params: unknown[]) => prepared().iterate(...params),
+      pluck: (...toggle: [boolean?]) => prepared().pluck(...toggle),
+      get source() {
+        return sql
+      },
+      get reader() {
+        return prepared().reader
+      },
+    }
+    return lazy as unknown as Database.Statement
+  }) as DB['prepare']
+}
+
+/** Compiles every statement of `db` not used yet: a test's check that all of them compile. */
+export function prepareAll(db: DB): number {
+  const waiting = [...(waitingStatements.get(db) ?? [])]
+  for (const prepare of waiting) prepare()
+  return waiting.length
 }
 
 // better-sqlite3 builds a transaction function (five wrappers and their properties) on every call of

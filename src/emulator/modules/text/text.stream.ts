@@ -218,18 +218,8 @@ export function sendStream(
   source: FrameSource,
 ): FastifyReply {
   const body = new RecordedStream(ctx.config.journalBodyLimit)
-  const controls: StreamControls = {
-    speed: ctx.services.text.settings.current.speed,
-    timeline: pacer.timeline(),
-    jitter: createRng(ctx.config.seed, `pace:${completion.id}`),
-    fault: request.streamFault,
-    // What was written reaches the client first, then the connection closes.
-    cut: async () => {
-      for (let tick = 0; tick < 1000 && (body.readableLength > 0 || reply.raw.writableLength > 0); tick++) await new Promise(setImmediate)
-      request.raw.socket?.destroy()
-    },
-    broken: (sentTokens, finishReason) => settleBroken(ctx, completion, sentTokens, finishReason),
-  }
+  const speed = ctx.services.text.settings.current.speed
+  const fault = request.streamFault
   const failed = (error: unknown): void => {
     request.log.error({ err: error, generation: completion.id }, 'text stream failed')
     body.write(source.errorFrame({ status: 500, message: 'Internal Server Error' }))
@@ -237,7 +227,7 @@ export function sendStream(
   }
   const frames = source.frames[Symbol.iterator]()
   let done = false
-  if (controls.speed === 0 && controls.fault === null) {
+  if (speed === 0 && fault === null) {
     try {
       done = writeAtOnce(body, source, frames)
     } catch (error) {
@@ -245,6 +235,24 @@ export function sendStream(
       done = true
     }
   }
-  if (!done) setImmediate(() => void streamFrames(body, completion, source, controls, frames).catch(failed))
-  return reply.type('text/event-stream').header('cache-control', 'no-cache').header('x-accel-buffering', 'no').send(body)
+  if (done) return replyStream(reply, body)
+  // Paced, broken or large: the stream's own timeline and jitter (a usual answer needs neither).
+  const controls: StreamControls = {
+    speed,
+    timeline: pacer.timeline(),
+    jitter: createRng(ctx.config.seed, `pace:${completion.id}`),
+    fault,
+    // What was written reaches the client first, then the connection closes.
+    cut: async () => {
+      for (let tick = 0; tick < 1000 && (body.readableLength > 0 || reply.raw.writableLength > 0); tick++) await new Promise(setImmediate)
+      request.raw.socket?.destroy()
+    },
+    broken: (sentTokens, finishReason) => settleBroken(ctx, completion, sentTokens, finishReason),
+  }
+  setImmediate(() => void streamFrames(body, completion, source, controls, frames).catch(failed))
+  return replyStream(reply, body)
 }
+
+/** The reply takes the stream, with an event stream's headers. */
+const replyStream = (reply: FastifyReply, body: RecordedStream): FastifyReply =>
+  reply.type('text/event-stream').header('cache-control', 'no-cache').header('x-accel-buffering', 'no').send(body)

@@ -76,6 +76,8 @@ export class RecordedStream extends Readable {
   private readonly keepLimit: number
   /** A producer waiting for the reader to want more. */
   private waiting: (() => void) | null = null
+  /** end() was called: everything is written. */
+  private ended = false
 
   constructor(keepLimit: number) {
     super()
@@ -125,11 +127,26 @@ export class RecordedStream extends Readable {
   }
 
   end(): void {
+    this.ended = true
     if (!this.destroyed) this.push(null)
+  }
+
+  /**
+   * A body written whole before it is piped (an answer with nothing to pace) goes to the response as one
+   * write and the end in the same turn, which the response sends as one packet with its headers, instead
+   * of through the stream's flow (the chunk, then the end of the chunked encoding a tick later, in a write
+   * of its own). The stream still ends as a stream does ('end', then 'close').
+   */
+  override pipe<T extends NodeJS.WritableStream>(destination: T, options?: { end?: boolean }): T {
+    if (!this.ended || this.destroyed || this.readableFlowing !== null || options?.end === false) return super.pipe(destination, options)
+    const whole = this.read() as Buffer | null
+    if (whole !== null) destination.write(whole)
+    destination.end()
+    return destination
   }
 
   /** The first bytes sent, up to the limit given. */
   recorded(): Buffer {
-    return Buffer.concat(this.kept)
+    return this.kept.length === 1 ? this.kept[0]! : Buffer.concat(this.kept)
   }
 }

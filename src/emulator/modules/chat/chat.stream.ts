@@ -5,37 +5,40 @@
 import { chatAnnotations, chatImagesOf, usageOf } from './chat.service.ts'
 import type { Completion } from '../text/text-engine.service.ts'
 import { reasoningDeltas } from '../text/text-reasoning.service.ts'
-import { ARGUMENT_PIECE, ERROR_TYPES, pieces, type FrameSource } from '../text/text.stream.ts'
+import { ARGUMENT_PIECE, ERROR_TYPES, pieces, type Frame, type FrameSource } from '../text/text.stream.ts'
 
 /** What the real gateway sends first, while the model "thinks". */
 const PROCESSING = ': OPENROUTER PROCESSING\n\n'
 
 type Kind = 'chat' | 'text'
 
-type StreamEvent = { text: string; tokens: number }
+/** What ends every choice but the last one (the finish reason's), after its delta or text. */
+const OPEN_CHOICE = ',"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}\n\n'
 
 /** The events of one completion as their frames, each with the tokens it carries (for timing), made as they are sent. */
-function* events(completion: Completion, kind: Kind): Generator<StreamEvent> {
+function* events(completion: Completion, kind: Kind): Generator<Frame> {
   // What every chunk starts with is serialized once; each chunk adds only its choice (the bytes are
-  // those of `sse({ ...base, choices: [choice] })`, for a fraction of the work).
+  // those of `sse({ ...base, choices: [choice] })`, for a fraction of the work), and a delta's text is
+  // escaped into the template of its chunk, with no object made for it.
   const head = `data: ${JSON.stringify(chunkBase(completion, kind)).slice(0, -1)},"choices":[`
-  const chunk = (choice: Record<string, unknown>, tokens = 0): StreamEvent => ({ text: `${head}${JSON.stringify(choice)}]}\n\n`, tokens })
+  const chunk = (choice: Record<string, unknown>, tokens = 0): Frame => ({ text: `${head}${JSON.stringify(choice)}]}\n\n`, tokens })
   for (const [index, a] of completion.answers.entries()) {
     if (kind === 'text') {
-      for (const piece of pieces(a.content ?? '')) yield chunk({ index, text: piece, finish_reason: null, native_finish_reason: null, logprobs: null }, 1)
+      const text = `${head}{"index":${index},"text":`
+      for (const piece of pieces(a.content ?? '')) yield { text: text + JSON.stringify(piece) + OPEN_CHOICE, tokens: 1 }
       yield chunk({ index, text: '', finish_reason: a.finishReason, native_finish_reason: a.finishReason, logprobs: null })
       continue
     }
     yield chunk({ index, delta: { role: 'assistant', content: '' }, finish_reason: null, native_finish_reason: null, logprobs: null })
     // Each piece of the thought with its part of the reasoning details; encrypted details after them, before the content.
     if (a.reasoning !== null)
-      for (const delta of reasoningDeltas(completion.model.id, a.reasoning, [...pieces(a.reasoning)]))
+      for (const delta of reasoningDeltas(completion.model.id, a.reasoning, pieces(a.reasoning)))
         yield chunk(
           { index, delta: { content: '', ...delta }, finish_reason: null, native_finish_reason: null, logprobs: null },
           delta.reasoning === undefined ? 0 : 1,
         )
-    for (const piece of pieces(a.content ?? ''))
-      yield chunk({ index, delta: { content: piece }, finish_reason: null, native_finish_reason: null, logprobs: null }, 1)
+    const content = `${head}{"index":${index},"delta":{"content":`
+    for (const piece of pieces(a.content ?? '')) yield { text: `${content}${JSON.stringify(piece)}}${OPEN_CHOICE}`, tokens: 1 }
     if (a.annotations)
       yield chunk({
         index,
@@ -58,18 +61,9 @@ function* events(completion: Completion, kind: Kind): Generator<StreamEvent> {
         logprobs: null,
       })
       const args = call.function.arguments
-      for (let at = 0; at < args.length; at += ARGUMENT_PIECE) {
-        yield chunk(
-          {
-            index,
-            delta: { tool_calls: [{ index: callIndex, function: { arguments: args.slice(at, at + ARGUMENT_PIECE) } }] },
-            finish_reason: null,
-            native_finish_reason: null,
-            logprobs: null,
-          },
-          Math.ceil(ARGUMENT_PIECE / 4),
-        )
-      }
+      const argument = `${head}{"index":${index},"delta":{"tool_calls":[{"index":${callIndex},"function":{"arguments":`
+      for (let at = 0; at < args.length; at += ARGUMENT_PIECE)
+        yield { text: `${argument}${JSON.stringify(args.slice(at, at + ARGUMENT_PIECE))}}}]}${OPEN_CHOICE}`, tokens: Math.ceil(ARGUMENT_PIECE / 4) }
     }
     yield chunk({ index, delta: {}, finish_reason: a.finishReason, native_finish_reason: a.finishReason, logprobs: null })
   }

@@ -51,19 +51,25 @@ function* events(completion: Completion, options: MessageOptions): Generator<Fra
   for (const [index, { block, json }] of blocksOf(completion, options).entries()) {
     yield frame({ type: 'content_block_start', index, content_block: emptied(block) })
     const delta = (body: Record<string, unknown>, tokens: number): Frame => frame({ type: 'content_block_delta', index, delta: body }, tokens)
+    // A delta's text is escaped into the template of its event: the bytes of `delta({ type, [field]: text })`.
+    const deltaHead = `event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":{"type":`
+    const texts = (type: string, field: string) => `${deltaHead}"${type}","${field}":`
     if (block.type === 'thinking') {
-      for (const piece of pieces(block.thinking)) yield delta({ type: 'thinking_delta', thinking: piece }, 1)
+      const thinking = texts('thinking_delta', 'thinking')
+      for (const piece of pieces(block.thinking)) yield { text: `${thinking}${JSON.stringify(piece)}}}\n\n`, tokens: 1 }
       // Omitted thinking is written (and billed) all the same: its tokens go with the signature.
       yield delta({ type: 'signature_delta', signature: block.signature }, block.thinking === '' ? completion.reasoningTokens : 0)
     } else if (block.type === 'text') {
       for (const citation of block.citations ?? []) yield delta({ type: 'citations_delta', citation }, 0)
-      for (const piece of pieces(block.text)) yield delta({ type: 'text_delta', text: piece }, 1)
+      const text = texts('text_delta', 'text')
+      for (const piece of pieces(block.text)) yield { text: `${text}${JSON.stringify(piece)}}}\n\n`, tokens: 1 }
     } else if (block.type === 'web_search_tool_result' || block.type === 'web_fetch_tool_result' || block.type === 'bash_code_execution_tool_result') {
       // Its results come whole with content_block_start, as Anthropic sends them.
     } else {
       const args = json ?? ''
+      const partial = texts('input_json_delta', 'partial_json')
       for (let at = 0; at < args.length; at += ARGUMENT_PIECE)
-        yield delta({ type: 'input_json_delta', partial_json: args.slice(at, at + ARGUMENT_PIECE) }, Math.ceil(ARGUMENT_PIECE / 4))
+        yield { text: `${partial}${JSON.stringify(args.slice(at, at + ARGUMENT_PIECE))}}}\n\n`, tokens: Math.ceil(ARGUMENT_PIECE / 4) }
     }
     yield frame({ type: 'content_block_stop', index })
   }

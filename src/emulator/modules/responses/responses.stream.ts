@@ -30,21 +30,35 @@ function responsesErrorCode(status: number): 'invalid_prompt' | 'rate_limit_exce
 
 type Next = (type: string, payload: Record<string, unknown>, tokens?: number) => Frame
 
+/**
+ * The delta events of one text, each piece escaped into its event's template (the bytes of
+ * `next(type, { ...fields, delta, ...tail }, tokens)`, with no object made per piece); `tail` the
+ * fields after the delta, as JSON.
+ */
+type Deltas = (type: string, fields: Record<string, unknown>, texts: Iterable<string>, tokens?: number, tail?: string) => Generator<Frame>
+
+/** `text` in pieces of ARGUMENT_PIECE characters, as tool-call arguments stream. */
+function argumentPieces(text: string): string[] {
+  const out: string[] = []
+  for (let at = 0; at < text.length; at += ARGUMENT_PIECE) out.push(text.slice(at, at + ARGUMENT_PIECE))
+  return out
+}
+
 /** The events of one output item, from its output_item.added to its output_item.done. */
-function* itemEvents(item: OutputItem, outputIndex: number, next: Next): Generator<Frame> {
+function* itemEvents(item: OutputItem, outputIndex: number, next: Next, deltas: Deltas): Generator<Frame> {
   yield next('response.output_item.added', { output_index: outputIndex, item: itemJson(item, false) })
   const at = { item_id: item.id, output_index: outputIndex }
   switch (item.type) {
     case 'reasoning': {
       // The item came with its reasoning_text part (see itemJson): the text goes straight into it.
       const part = { ...at, content_index: 0 }
-      for (const delta of pieces(item.text)) yield next('response.reasoning_text.delta', { ...part, delta }, 1)
+      yield* deltas('response.reasoning_text.delta', part, pieces(item.text), 1)
       yield next('response.reasoning_text.done', { ...part, text: item.text })
       if (item.summary !== null) {
         // A summary is not billed: its deltas carry no tokens.
         const summary = { ...at, summary_index: 0 }
         yield next('response.reasoning_summary_part.added', { ...summary, part: { type: 'summary_text', text: '' } })
-        for (const delta of pieces(item.summary)) yield next('response.reasoning_summary_text.delta', { ...summary, delta })
+        yield* deltas('response.reasoning_summary_text.delta', summary, pieces(item.summary))
         yield next('response.reasoning_summary_text.done', { ...summary, text: item.summary })
         yield next('response.reasoning_summary_part.done', { ...summary, part: { type: 'summary_text', text: item.summary } })
       }
@@ -53,7 +67,7 @@ function* itemEvents(item: OutputItem, outputIndex: number, next: Next): Generat
     case 'message': {
       const part = { ...at, content_index: 0 }
       yield next('response.content_part.added', { ...part, part: outputText('') })
-      for (const delta of pieces(item.text)) yield next('response.output_text.delta', { ...part, delta, logprobs: [] }, 1)
+      yield* deltas('response.output_text.delta', part, pieces(item.text), 1, ',"logprobs":[]')
       for (const [annotationIndex, citation] of item.annotations.entries())
         yield next('response.output_text.annotation.added', { ...part, annotation_index: annotationIndex, annotation: urlCitation(citation) })
       yield next('response.output_text.done', { ...part, text: item.text, logprobs: [] })
@@ -62,15 +76,13 @@ function* itemEvents(item: OutputItem, outputIndex: number, next: Next): Generat
     }
     case 'function_call': {
       const args = item.call.function.arguments
-      for (let start = 0; start < args.length; start += ARGUMENT_PIECE)
-        yield next('response.function_call_arguments.delta', { ...at, delta: args.slice(start, start + ARGUMENT_PIECE) }, Math.ceil(ARGUMENT_PIECE / 4))
+      yield* deltas('response.function_call_arguments.delta', at, argumentPieces(args), Math.ceil(ARGUMENT_PIECE / 4))
       yield next('response.function_call_arguments.done', { ...at, name: item.call.function.name, arguments: args })
       break
     }
     case 'custom_tool_call': {
       const input = item.call.function.arguments
-      for (let start = 0; start < input.length; start += ARGUMENT_PIECE)
-        yield next('response.custom_tool_call_input.delta', { ...at, delta: input.slice(start, start + ARGUMENT_PIECE) }, Math.ceil(ARGUMENT_PIECE / 4))
+      yield* deltas('response.custom_tool_call_input.delta', at, argumentPieces(input), Math.ceil(ARGUMENT_PIECE / 4))
       yield next('response.custom_tool_call_input.done', { ...at, input })
       break
     }
@@ -90,13 +102,13 @@ function* itemEvents(item: OutputItem, outputIndex: number, next: Next): Generat
       if (item.forced.type === 'code_interpreter') {
         const code = interpreterCode(item.forced)
         yield next('response.code_interpreter_call.in_progress', at)
-        for (const delta of pieces(code)) yield next('response.code_interpreter_call_code.delta', { ...at, delta })
+        yield* deltas('response.code_interpreter_call_code.delta', at, pieces(code))
         yield next('response.code_interpreter_call_code.done', { ...at, code })
         yield next('response.code_interpreter_call.interpreting', at)
         yield next('response.code_interpreter_call.completed', at)
       } else if (item.forced.type === 'apply_patch') {
         const diff = patchDiff(item.forced)
-        for (const delta of pieces(diff)) yield next('response.apply_patch_call_operation_diff.delta', { ...at, delta })
+        yield* deltas('response.apply_patch_call_operation_diff.delta', at, pieces(diff))
         yield next('response.apply_patch_call_operation_diff.done', { ...at, diff })
       }
       break
@@ -109,12 +121,19 @@ export function responseFrames(created: CreatedResponse): FrameSource {
   let sequence = 0
   let exhausted = false
   const next: Next = (type, payload, tokens = 0) => ({ text: sse({ type, sequence_number: sequence++, ...payload }, type), tokens })
+  const deltas: Deltas = function* (type, fields, texts, tokens = 0, tail = '') {
+    const head = `event: ${type}\ndata: {"type":${JSON.stringify(type)},"sequence_number":`
+    const before = JSON.stringify(fields).slice(1, -1)
+    const middle = before === '' ? ',"delta":' : `,${before},"delta":`
+    const end = `${tail}}\n\n`
+    for (const text of texts) yield { text: `${head}${sequence++}${middle}${JSON.stringify(text)}${end}`, tokens }
+  }
   const frames = function* (): Generator<Frame> {
     const pending = responseObject(created, { status: 'in_progress', completed_at: null, error: null, incomplete_details: null, output: [] })
     yield next('response.created', { response: pending })
     yield next('response.in_progress', { response: pending })
     const items = outputItems(created)
-    for (const [index, item] of items.entries()) yield* itemEvents(item, index, next)
+    for (const [index, item] of items.entries()) yield* itemEvents(item, index, next, deltas)
     const result = responseResult(created, items)
     yield next(result.status === 'completed' ? 'response.completed' : 'response.incomplete', { response: result })
     exhausted = true

@@ -2,8 +2,9 @@
 // frames (chat's `data:` chunks, the Responses API's and the Messages API's named events), and this
 // file sends them. With --chat-speed above 0 the first token waits for the endpoint's latency and the
 // rest follow at its throughput, scaled by the setting (in virtual time while the clock is frozen:
-// text-pace.service.ts); at 0 (the default) everything is sent at once: in one write when it is small, else in
-// writes of about WRITE_CHARS that wait for the client to take them (no answer is built as one string).
+// text-pace.service.ts); at 0 (the default) everything is sent at once: a usual answer written whole before
+// the reply takes it, so headers, frames and the end leave in one write; a larger one in writes of about
+// WRITE_CHARS that wait for the client to take them (no answer is built as one string).
 // A stream fault breaks the answer part way: with a status, the surface's error frame and the end;
 // without, the connection closes. Either way what was sent is what is billed.
 import type { FastifyReply, FastifyRequest } from 'fastify'
@@ -66,14 +67,13 @@ export const ERROR_TYPES: Record<number, string> = {
   504: 'timeout',
 }
 
+/** A word and the space before it. */
+const WORDS = /\s*\S+/g
+
 /** Pieces of text as a model streams them: a word and its leading space at a time. */
-export function* pieces(text: string): Generator<string> {
-  let found = false
-  for (const match of text.matchAll(/\s*\S+/g)) {
-    found = true
-    yield match[0]
-  }
-  if (!found && text) yield text
+export function pieces(text: string): readonly string[] {
+  // One native match for the whole text (strings only), not an iterator of match objects.
+  return text.match(WORDS) ?? (text ? [text] : [])
 }
 
 /** Tool-call arguments stream in pieces of this many characters (about 6 tokens each). */
@@ -96,17 +96,44 @@ export interface StreamControls {
   broken(sentTokens: number, finishReason: 'error' | null): void
 }
 
+/**
+ * Writes the frames at once while they fit WRITE_CHARS (nothing to pace or break): the whole of a usual
+ * answer, written before the reply takes the body, so it leaves in one write with the headers and the
+ * end of the stream (RecordedStream.pipe). True when the answer ended; otherwise the first WRITE_CHARS
+ * are written and the rest is streamFrames' (from the same iterator).
+ */
+function writeAtOnce(body: RecordedStream, source: FrameSource, frames: Iterator<Frame>): boolean {
+  let batch = source.prelude
+  for (let next = frames.next(); next.done !== true; next = frames.next()) {
+    batch += next.value.text
+    if (batch.length >= WRITE_CHARS) {
+      body.write(batch)
+      return false
+    }
+  }
+  body.write(batch + source.epilogue)
+  body.end()
+  return true
+}
+
 /** Writes the source's frames into `body` at the configured pace, then ends it. */
-export async function streamFrames(body: RecordedStream, completion: Completion, source: FrameSource, controls: StreamControls): Promise<void> {
+export async function streamFrames(
+  body: RecordedStream,
+  completion: Completion,
+  source: FrameSource,
+  controls: StreamControls,
+  frames: Iterator<Frame> = source.frames[Symbol.iterator](),
+): Promise<void> {
   const { speed, fault, timeline } = controls
   const due = (sent: number): boolean =>
     fault !== null && ((fault.afterChunks !== null && sent >= fault.afterChunks) || (fault.afterMs !== null && timeline.elapsed() >= fault.afterMs))
   if (speed === 0 && fault === null) {
-    // Nothing to pace or break: the frames go out in as few writes as fit WRITE_CHARS (one chunk on the
-    // wire for a usual answer, not one per word), each waiting for the client to take the one before.
-    let batch = source.prelude
-    for (const frame of source.frames) {
-      batch += frame.text
+    // The rest of an answer larger than writeAtOnce's first write: writes of about WRITE_CHARS (one
+    // chunk on the wire each, not one per word), each waiting for the client to take the one before.
+    let batch = ''
+    await body.drained()
+    for (let next = frames.next(); next.done !== true; next = frames.next()) {
+      batch += next.value.text
       if (batch.length < WRITE_CHARS) continue
       if (!body.write(batch)) return
       batch = ''
@@ -121,7 +148,8 @@ export async function streamFrames(body: RecordedStream, completion: Completion,
   const msPerToken = speed > 0 ? (1000 / completion.tokensPerSecond) * speed : 0
   let sent = 0
   let sentTokens = 0
-  for (const frame of source.frames) {
+  for (let next = frames.next(); next.done !== true; next = frames.next()) {
+    const frame = next.value
     // Each wait is 70% to 130% of the even pace (seeded), as tokens arrive unevenly from a real model.
     if (msPerToken > 0 && frame.tokens > 0) await timeline.sleep(frame.tokens * msPerToken * (0.7 + 0.6 * controls.jitter.next()))
     if (due(sent)) return breakStream(body, source, controls, sentTokens)
@@ -190,11 +218,30 @@ export function sendStream(
   source: FrameSource,
 ): FastifyReply {
   const body = new RecordedStream(ctx.config.journalBodyLimit)
+  const speed = ctx.services.text.settings.current.speed
+  const fault = request.streamFault
+  const failed = (error: unknown): void => {
+    request.log.error({ err: error, generation: completion.id }, 'text stream failed')
+    body.write(source.errorFrame({ status: 500, message: 'Internal Server Error' }))
+    body.end()
+  }
+  const frames = source.frames[Symbol.iterator]()
+  let done = false
+  if (speed === 0 && fault === null) {
+    try {
+      done = writeAtOnce(body, source, frames)
+    } catch (error) {
+      failed(error)
+      done = true
+    }
+  }
+  if (done) return replyStream(reply, body)
+  // Paced, broken or large: the stream's own timeline and jitter (a usual answer needs neither).
   const controls: StreamControls = {
-    speed: ctx.services.text.settings.current.speed,
+    speed,
     timeline: pacer.timeline(),
     jitter: createRng(ctx.config.seed, `pace:${completion.id}`),
-    fault: request.streamFault,
+    fault,
     // What was written reaches the client first, then the connection closes.
     cut: async () => {
       for (let tick = 0; tick < 1000 && (body.readableLength > 0 || reply.raw.writableLength > 0); tick++) await new Promise(setImmediate)
@@ -202,12 +249,10 @@ export function sendStream(
     },
     broken: (sentTokens, finishReason) => settleBroken(ctx, completion, sentTokens, finishReason),
   }
-  setImmediate(() => {
-    streamFrames(body, completion, source, controls).catch((error: unknown) => {
-      request.log.error({ err: error, generation: completion.id }, 'text stream failed')
-      body.write(source.errorFrame({ status: 500, message: 'Internal Server Error' }))
-      body.end()
-    })
-  })
-  return reply.type('text/event-stream').header('cache-control', 'no-cache').header('x-accel-buffering', 'no').send(body)
+  setImmediate(() => void streamFrames(body, completion, source, controls, frames).catch(failed))
+  return replyStream(reply, body)
 }
+
+/** The reply takes the stream, with an event stream's headers. */
+const replyStream = (reply: FastifyReply, body: RecordedStream): FastifyReply =>
+  reply.type('text/event-stream').header('cache-control', 'no-cache').header('x-accel-buffering', 'no').send(body)

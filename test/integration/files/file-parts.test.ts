@@ -301,9 +301,10 @@ describe('a database made before the parts', () => {
     await first.close()
 
     // The database as schema 14 had it: each file's bytes whole in files.content, no file_parts (and none
-    // of what later migrations add: 16's prompt cache).
+    // of what later migrations change: 16's prompt cache, 17's dropped index).
     const raw = new Database(path)
     raw.exec(`
+      CREATE INDEX generations_account ON generations(account_id, created_at);
       DROP TABLE prompt_cache;
       ALTER TABLE generations DROP COLUMN cached_tokens;
       ALTER TABLE generations DROP COLUMN cache_write_tokens;

@@ -131,7 +131,11 @@ describe('keeping and reading large files, in a CLI process', () => {
     expect(sent.result).toEqual({ status: 200, length: String(bytes.length), bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') })
     expect(made.heartbeat.slowestMs).toBeLessThan(HEARTBEAT_MS)
     expect(sent.heartbeat.slowestMs).toBeLessThan(HEARTBEAT_MS)
-    // A part or two at a time: nothing like the file's 24 MB (and 32 MB of base64) at once.
-    expect(downloadGrowth).toBeLessThan(16)
+    // A part or two at a time: nothing like the file's 24 MB and its 32 MB of base64 at once (56 MB). Each
+    // part read is garbage once sent (1.4 MB of base64, 1 MB decoded), freed by the next full collection,
+    // which the CLI runs once its old generation has grown by 30% of what lives (cli-heap.ts): about 30 MB
+    // of the growth measured here (4 MB before the CLI set that, when the upload's garbage left the heap
+    // room to spare).
+    expect(downloadGrowth).toBeLessThan(40)
   }, 120_000)
 })

@@ -17,7 +17,7 @@ const MB = 1024 * 1024
  * The most a refused request may grow the process's peak resident memory: below what holding the 67 MB
  * image body whole would take (its chunks and the string joined from them, over 130 MB). Measured 79 to 83
  * MB with V8's default heap growth and 83 to 102 since the CLI collects its old generation once it has
- * grown by 30% (cli-heap.ts): chunks that arrive while a collection is marking outlive it.
+ * grown by 30% (cli-heap.ts), likely as chunks that arrive while a collection marks outlive it.
  */
 const REFUSED_GROWTH_MB = 120
 /** The slowest a heartbeat may be answered while the attack runs. */

@@ -32,10 +32,12 @@ export function installSendFile(app: FastifyInstance, root: string): void {
   let real: Promise<SendFile> | undefined
   app.decorateReply('sendFile', function (this: FastifyReply, ...args: Parameters<SendFile>) {
     real ??= realSendFile(app.log, root)
-    real.then(
-      (sendFile) => sendFile.apply(this, args),
-      (error: unknown) => this.send(error),
-    )
+    // Caught whole: a throw here, outside Fastify's hooks, would end the process.
+    real
+      .then((sendFile) => sendFile.apply(this, args))
+      .catch((error: unknown) => {
+        if (!this.sent) this.send(error)
+      })
     return this
   } as SendFile)
 }

@@ -146,7 +146,12 @@ export function commitBatch(db: DB): void {
     if (db.open && db.inTransaction) db.exec('COMMIT')
     batch.settle()
   } catch (error) {
-    if (db.open && db.inTransaction) db.exec('ROLLBACK')
+    // Runs from a timer too, where a throw would end the process: a failed rollback leaves SQLite's own.
+    try {
+      if (db.open && db.inTransaction) db.exec('ROLLBACK')
+    } catch {
+      // SQLite has rolled the transaction back itself (an I/O error, a full disk).
+    }
     batch.settle(error)
   }
 }

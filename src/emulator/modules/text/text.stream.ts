@@ -116,13 +116,16 @@ function writeAtOnce(body: RecordedStream, source: FrameSource, frames: Iterator
   return true
 }
 
-/** Writes the source's frames into `body` at the configured pace, then ends it. */
-export async function streamFrames(
+/**
+ * Writes the source's frames from `frames` into `body` at the configured pace, then ends it. With nothing
+ * to pace or break, writeAtOnce has written the prelude and the first WRITE_CHARS from the same iterator.
+ */
+async function streamFrames(
   body: RecordedStream,
   completion: Completion,
   source: FrameSource,
   controls: StreamControls,
-  frames: Iterator<Frame> = source.frames[Symbol.iterator](),
+  frames: Iterator<Frame>,
 ): Promise<void> {
   const { speed, fault, timeline } = controls
   const due = (sent: number): boolean =>
@@ -220,10 +223,16 @@ export function sendStream(
   const body = new RecordedStream(ctx.config.journalBodyLimit)
   const speed = ctx.services.text.settings.current.speed
   const fault = request.streamFault
+  // Ends this one stream with the surface's 500 frame; it never throws, since it also runs as the catch of
+  // the frames written from a timer, where a throw would end the process.
   const failed = (error: unknown): void => {
-    request.log.error({ err: error, generation: completion.id }, 'text stream failed')
-    body.write(source.errorFrame({ status: 500, message: 'Internal Server Error' }))
-    body.end()
+    try {
+      request.log.error({ err: error, generation: completion.id }, 'text stream failed')
+      body.write(source.errorFrame({ status: 500, message: 'Internal Server Error' }))
+      body.end()
+    } catch {
+      body.destroy()
+    }
   }
   const frames = source.frames[Symbol.iterator]()
   let done = false
@@ -249,7 +258,9 @@ export function sendStream(
     },
     broken: (sentTokens, finishReason) => settleBroken(ctx, completion, sentTokens, finishReason),
   }
-  setImmediate(() => void streamFrames(body, completion, source, controls, frames).catch(failed))
+  setImmediate(() => {
+    streamFrames(body, completion, source, controls, frames).catch(failed)
+  })
   return replyStream(reply, body)
 }
 

@@ -20,6 +20,19 @@ interface SearchCall {
 const details = (response: OpenAI.Responses.Response) =>
   (response.usage as unknown as { server_tool_use_details?: Record<string, number> }).server_tool_use_details
 
+/** A stream's event types in order, and the response its `response.completed` event holds. */
+async function collected(
+  stream: AsyncIterable<OpenAI.Responses.ResponseStreamEvent>,
+): Promise<{ types: string[]; completed: OpenAI.Responses.Response | null }> {
+  const types: string[] = []
+  let completed: OpenAI.Responses.Response | null = null
+  for await (const event of stream) {
+    types.push(event.type)
+    if (event.type === 'response.completed') completed = event.response
+  }
+  return { types, completed }
+}
+
 describe('Responses server tools', () => {
   it('a web_search tool gives a web_search_call item before the message, its sources the pages cited, counted in usage', async () => {
     const emu = await listeningEmulator()
@@ -69,13 +82,7 @@ describe('Responses server tools', () => {
     const openai = new OpenAI({ baseURL: `${emu.url}/api/v1`, apiKey: emu.keys.standard, maxRetries: 0 })
     const body = { model: MODEL, input: INPUT, tools: [{ type: 'openrouter:web_search' }] } as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming
     const whole = await openai.responses.create(body)
-    const stream = await openai.responses.create({ ...body, stream: true })
-    const types: string[] = []
-    let completed: OpenAI.Responses.Response | null = null
-    for await (const event of stream) {
-      types.push(event.type)
-      if (event.type === 'response.completed') completed = event.response
-    }
+    const { types, completed } = await collected(await openai.responses.create({ ...body, stream: true }))
     const first = types.indexOf('response.output_item.added')
     expect(types.slice(first, first + 5)).toEqual([
       'response.output_item.added',
@@ -144,13 +151,7 @@ describe('Responses image_generation tool', () => {
     if (sameTokens) expect(cost(response) - cost(plain)).toBeCloseTo(Number(image), 9)
     expect(cost(response) - cost(plain)).toBeGreaterThan(Number(image) * 0.9)
 
-    const stream = await openai.responses.create({ ...body, stream: true })
-    const types: string[] = []
-    let completed: OpenAI.Responses.Response | null = null
-    for await (const event of stream) {
-      types.push(event.type)
-      if (event.type === 'response.completed') completed = event.response
-    }
+    const { types, completed } = await collected(await openai.responses.create({ ...body, stream: true }))
     const first = types.indexOf('response.output_item.added')
     expect(types.slice(first, first + 5)).toEqual([
       'response.output_item.added',
